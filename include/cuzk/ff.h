@@ -198,7 +198,7 @@ void cuzk_fp12_frobenius(cuzk_fp12 *r, const cuzk_fp12 *a, unsigned k);
 void cuzk_fp12_pow(cuzk_fp12 *r, const cuzk_fp12 *a, const uint64_t *e, size_t nlimbs);
 bool cuzk_fp12_eq(const cuzk_fp12 *a, const cuzk_fp12 *b);
 bool cuzk_fp12_is_one(const cuzk_fp12 *a);
-/* Sparse multiplication by a line c0 + c1*w + c4*v*w (the shape produced by the M-type
+/* Sparse multiplication by a line c0 + c1*v + c4*v*w (the shape produced by the M-type
  * twist of BLS12-381 in the Miller loop); r = a * line. */
 void cuzk_fp12_mul_by_014(cuzk_fp12 *r, const cuzk_fp12 *a, const cuzk_fp2 *c0,
                           const cuzk_fp2 *c1, const cuzk_fp2 *c4);

@@ -8,16 +8,21 @@
  *   FN, FBYTES      limb count, encoded byte length
  *   FMOD, FM0INV    modulus limbs and -m^-1 mod 2^64
  *   FR2             R^2 mod m (to enter Montgomery form)
+ *   FONE            R mod m (Montgomery 1)
+ *   FHALF_EXP       (m-1)/2 as FN limbs (Euler's criterion)
+ *   FIELD(inv_var)  declared before inclusion (batch inversion calls it)
  *   FIELD_MUL_IMPL(r,a,b) / FIELD_SQR_IMPL(r,a)  the limb multiplier (portable or asm)
- * and this file emits the functions shared by both fields. Field-specific pieces (sqrt,
+ *   FIELD_ADD_IMPL / FIELD_SUB_IMPL / FIELD_DBL_IMPL / FIELD_NEG_IMPL  likewise
+ * and this file emits the functions shared by both fields.
+ * Threading: pure functions on caller memory; thread-safe. Field-specific pieces (sqrt,
  * constants, wide reduction) stay in fp.c / fr.c.
  */
 #include <string.h>
 
-void FIELD(add)(FTYPE *r, const FTYPE *a, const FTYPE *b) { mont_add(r->l, a->l, b->l, FMOD, FN); }
-void FIELD(sub)(FTYPE *r, const FTYPE *a, const FTYPE *b) { mont_sub(r->l, a->l, b->l, FMOD, FN); }
-void FIELD(neg)(FTYPE *r, const FTYPE *a) { mont_neg(r->l, a->l, FMOD, FN); }
-void FIELD(dbl)(FTYPE *r, const FTYPE *a) { mont_add(r->l, a->l, a->l, FMOD, FN); }
+void FIELD(add)(FTYPE *r, const FTYPE *a, const FTYPE *b) { FIELD_ADD_IMPL(r->l, a->l, b->l); }
+void FIELD(sub)(FTYPE *r, const FTYPE *a, const FTYPE *b) { FIELD_SUB_IMPL(r->l, a->l, b->l); }
+void FIELD(neg)(FTYPE *r, const FTYPE *a) { FIELD_NEG_IMPL(r->l, a->l); }
+void FIELD(dbl)(FTYPE *r, const FTYPE *a) { FIELD_DBL_IMPL(r->l, a->l); }
 void FIELD(mul)(FTYPE *r, const FTYPE *a, const FTYPE *b) { FIELD_MUL_IMPL(r->l, a->l, b->l); }
 void FIELD(sqr)(FTYPE *r, const FTYPE *a) { FIELD_SQR_IMPL(r->l, a->l); }
 
@@ -30,16 +35,28 @@ void FIELD(cmov)(FTYPE *r, const FTYPE *a, const FTYPE *b, bool cond)
     mont_cmov(r->l, a->l, b->l, cond, FN);
 }
 
-/* Square-and-multiply over all bits of e with a constant-time select, so the sequence of
- * operations depends only on the length of e. */
+/*
+ * Fixed 4-bit windows over all of e, most significant first: 4 squarings, a table lookup
+ * that reads all 16 entries and keeps one with masks, and one multiplication per window.
+ * The sequence of operations depends only on nlimbs, so this is constant-time in a and in
+ * e. About 1.6x fewer multiplications than a bitwise ladder with a select per bit.
+ */
 void FIELD(pow)(FTYPE *r, const FTYPE *a, const uint64_t *e, size_t nlimbs)
 {
-    FTYPE acc = FONE, base = *a, t;
+    FTYPE tab[16], acc = FONE, t;
+    tab[0] = FONE;
+    tab[1] = *a;
+    for (size_t i = 2; i < 16; i++)
+        FIELD(mul)(&tab[i], &tab[i - 1], a);
     for (size_t i = nlimbs; i-- > 0;) {
-        for (int bit = 63; bit >= 0; bit--) {
-            FIELD(sqr)(&acc, &acc);
-            FIELD(mul)(&t, &acc, &base);
-            FIELD(cmov)(&acc, &acc, &t, (e[i] >> bit) & 1);
+        for (int w = 60; w >= 0; w -= 4) {
+            uint64_t idx = (e[i] >> w) & 15;
+            for (int k = 0; k < 4; k++)
+                FIELD(sqr)(&acc, &acc);
+            t = tab[0];
+            for (uint64_t k = 1; k < 16; k++)
+                FIELD(cmov)(&t, &t, &tab[k], k == idx);
+            FIELD(mul)(&acc, &acc, &t);
         }
     }
     *r = acc;
@@ -109,3 +126,90 @@ cuzk_status FIELD(from_mont_le)(FTYPE *r, const uint8_t in[FBYTES])
 }
 
 void FIELD(to_mont_le)(uint8_t out[FBYTES], const FTYPE *a) { limbs_to_bytes_le(out, a->l, FN); }
+
+/*
+ * r = a^e for a *public* exponent e (a fixed constant such as (p+1)/4). Sliding window of
+ * width 5 over the bits of e: the sequence of squarings/multiplications and the table
+ * indices depend only on e, so this stays constant-time in a. Costs about
+ * bits(e) squarings + bits(e)/6 multiplications + 16 for the table of odd powers, against
+ * bits(e) multiplications more for the plain ladder in FIELD(pow).
+ */
+#define FIELD_POW_WIN 5
+static void FIELD(pow_pub)(FTYPE *r, const FTYPE *a, const uint64_t *e, size_t nlimbs)
+{
+    FTYPE tab[1 << (FIELD_POW_WIN - 1)]; /* tab[i] = a^(2i+1) */
+    FTYPE a2, acc = FONE;
+    FIELD(sqr)(&a2, a);
+    tab[0] = *a;
+    for (size_t i = 1; i < (1u << (FIELD_POW_WIN - 1)); i++)
+        FIELD(mul)(&tab[i], &tab[i - 1], &a2);
+
+    size_t nbits = nlimbs * 64;
+    while (nbits > 0 && !((e[(nbits - 1) / 64] >> ((nbits - 1) % 64)) & 1))
+        nbits--;
+#define EBIT(k) ((unsigned)((e[(k) / 64] >> ((k) % 64)) & 1))
+    bool started = false;
+    size_t i = nbits;
+    while (i > 0) {
+        size_t top = i - 1;
+        if (!EBIT(top)) {
+            if (started)
+                FIELD(sqr)(&acc, &acc);
+            i--;
+            continue;
+        }
+        /* window [low, top] ending in a set bit, at most FIELD_POW_WIN bits long */
+        size_t low = top + 1 >= FIELD_POW_WIN ? top + 1 - FIELD_POW_WIN : 0;
+        while (!EBIT(low))
+            low++;
+        unsigned w = 0;
+        for (size_t k = top + 1; k-- > low;)
+            w = (w << 1) | EBIT(k);
+        if (started) {
+            for (size_t k = low; k <= top; k++)
+                FIELD(sqr)(&acc, &acc);
+            FIELD(mul)(&acc, &acc, &tab[w >> 1]);
+        } else {
+            acc = tab[w >> 1];
+            started = true;
+        }
+        i = low;
+    }
+#undef EBIT
+    *r = acc;
+}
+
+/* Euler's criterion a^((m-1)/2) in {0, 1, -1}; the three outcomes are told apart with
+ * full-width comparisons so the answer costs the same for every a. */
+int FIELD(legendre)(const FTYPE *a)
+{
+    FTYPE t, one_neg;
+    FIELD(pow_pub)(&t, a, FHALF_EXP, FN);
+    FIELD(neg)(&one_neg, &FONE);
+    int is1 = (int)FIELD(eq)(&t, &FONE);
+    int ism1 = (int)FIELD(eq)(&t, &one_neg);
+    return is1 - ism1;
+}
+
+/*
+ * Montgomery's trick: one inversion plus 3(n-1) multiplications. scratch[i] holds the
+ * product of the non-zero a[0..i-1]; zeros are skipped in the running product (so they do
+ * not make it zero) and left as they are. Variable-time (branches on zero entries).
+ */
+void FIELDS(inv_var)(FTYPE *a, size_t n, FTYPE *scratch)
+{
+    FTYPE acc = FONE, inv, t;
+    for (size_t i = 0; i < n; i++) {
+        scratch[i] = acc;
+        if (!FIELD(is_zero)(&a[i]))
+            FIELD(mul)(&acc, &acc, &a[i]);
+    }
+    FIELD(inv_var)(&inv, &acc);
+    for (size_t i = n; i-- > 0;) {
+        if (FIELD(is_zero)(&a[i]))
+            continue;
+        FIELD(mul)(&t, &inv, &scratch[i]);
+        FIELD(mul)(&inv, &inv, &a[i]);
+        a[i] = t;
+    }
+}

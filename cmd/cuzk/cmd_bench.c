@@ -1,0 +1,278 @@
+/*
+ * cmd_bench.c — `cuzk bench [field|curve|pairing ...] [--json] [--iters N]
+ * [--min-time SEC] [--seed N]`: runs the item tables of bench/ under the protocol of
+ * bench_timing.h and prints an aligned table or one JSON object.
+ *
+ * An item whose setup rejects its inputs (e.g. the 4-pair check does not accept a product
+ * that is 1) is listed as failed and not timed: its number would mean nothing.
+ * Threading: single-threaded (the numbers are single-core latencies).
+ */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime, gmtime_r, sysconf */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "commands.h"
+
+#define DEFAULT_MIN_TIME 0.5
+#define MAX_ITEMS 64
+
+static const bench_group *const k_groups[] = {&bench_group_field, &bench_group_curve,
+                                              &bench_group_pairing};
+#define NGROUPS (sizeof k_groups / sizeof k_groups[0])
+
+typedef enum { ITEM_OK, ITEM_SETUP_FAILED } item_state;
+
+typedef struct result {
+    const char *group, *name;
+    item_state state;
+    bench_measure m;
+} result;
+
+void cmd_bench_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: cuzk bench [GROUP...] [--json] [--iters N] [--min-time SEC] [--seed N]\n"
+            "\n"
+            "Times single-core field, curve and pairing operations.\n"
+            "GROUP is field, curve or pairing; none means all three, in that order.\n"
+            "\n"
+            "  --json          print one JSON object instead of the table\n"
+            "  --iters N       operations per timed batch (default: calibrated so ~10\n"
+            "                  batches fill the minimum time)\n"
+            "  --min-time SEC  time spent measuring each item after warm-up (default %.1f)\n"
+            "  --seed N        seed of the random inputs (default: from the clock; printed)\n"
+            "\n"
+            "Each item is warmed up, then run in batches until the minimum time has passed\n"
+            "and at least %d batches ran; ns/op is the median over batches. Chains such as\n"
+            "r = r*a measure latency, not throughput.\n",
+            DEFAULT_MIN_TIME, BENCH_MIN_BATCHES);
+}
+
+static int bad_arg(const char *what, const char *arg)
+{
+    fprintf(stderr, "cuzk bench: %s%s%s (try 'cuzk help bench')\n", what, arg ? ": " : "",
+            arg ? arg : "");
+    return CUZK_EXIT_USAGE;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_seconds(const char *s, double *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    /* An hour per item is already far past any sensible run; it also rejects inf/nan. */
+    if (errno || *end || !(v >= 0 && v <= 3600))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* "model name" line of /proc/cpuinfo (x86), or "unknown". */
+static void cpu_model(char *out, size_t n)
+{
+    snprintf(out, n, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        char *v = strchr(line, ':');
+        if (!v)
+            continue;
+        v++;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        v[strcspn(v, "\n")] = 0;
+        snprintf(out, n, "%s", v);
+        break;
+    }
+    fclose(f);
+}
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static item_state run_item(const bench_item *it, const bench_opts *o, bench_measure *m)
+{
+    if (!it->setup())
+        return ITEM_SETUP_FAILED;
+    bench_measure_run(m, o, it->run, NULL);
+    /* A step of a batched item does ops_per_step operations. */
+    m->ns_per_op /= it->ops_per_step;
+    m->ns_min /= it->ops_per_step;
+    m->iters *= it->ops_per_step;
+    return ITEM_OK;
+}
+
+static void print_header(uint64_t seed, const bench_opts *o, const char *cpu)
+{
+    printf("cuzk bench: %s, backend %s, seed 0x%016llx, min-time %.2f s/item", cpu,
+           cuzk_ff_backend(), (unsigned long long)seed, o->min_time_s);
+    if (o->iters)
+        printf(", %llu ops/batch", (unsigned long long)o->iters);
+    printf("\n\n%-8s  %-32s  %12s  %14s  %12s\n", "group", "operation", "ns/op", "ops/s",
+           "iters");
+    fflush(stdout);
+}
+
+static void print_row(const result *r)
+{
+    if (r->state != ITEM_OK) {
+        printf("%-8s  %-32s  %12s\n", r->group, r->name, "setup failed");
+    } else {
+        double ops = r->m.ns_per_op > 0 ? 1e9 / r->m.ns_per_op : 0;
+        printf("%-8s  %-32s  %12.1f  %14.0f  %12llu\n", r->group, r->name, r->m.ns_per_op,
+               ops, (unsigned long long)r->m.iters);
+    }
+    fflush(stdout);
+}
+
+static void print_json(const result *res, size_t n, uint64_t seed, const bench_opts *o,
+                       const char *cpu)
+{
+    char date[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+    printf("{\"machine\": {\"cpu\": ");
+    json_str(stdout, cpu);
+    printf(", \"logical_cpus\": %ld, \"backend\": ", sysconf(_SC_NPROCESSORS_ONLN));
+    json_str(stdout, cuzk_ff_backend());
+    printf(", \"compiler\": ");
+#if defined(__GNUC__) && !defined(__clang__)
+    json_str(stdout, "gcc " __VERSION__);
+#elif defined(__VERSION__)
+    json_str(stdout, __VERSION__);
+#else
+    json_str(stdout, "unknown");
+#endif
+    printf(", \"date\": \"%s\"},\n \"seed\": %llu, \"min_time_s\": %g,\n \"results\": [", date,
+           (unsigned long long)seed, o->min_time_s);
+    for (size_t i = 0; i < n; i++) {
+        printf("%s\n  {\"group\": \"%s\", \"name\": ", i ? "," : "", res[i].group);
+        json_str(stdout, res[i].name);
+        if (res[i].state == ITEM_OK)
+            printf(", \"ns_per_op\": %.3f, \"iters\": %llu}", res[i].m.ns_per_op,
+                   (unsigned long long)res[i].m.iters);
+        else
+            printf(", \"ns_per_op\": null, \"iters\": 0, \"error\": \"setup failed\"}");
+    }
+    printf("\n]}\n");
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_opts o = {DEFAULT_MIN_TIME, 0};
+    bool json = false, seeded = false;
+    uint64_t seed = 0;
+    bool want[NGROUPS] = {false};
+    size_t nwant = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;   /* an option's value */
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            cmd_bench_usage(stdout);
+            return CUZK_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--iters") == 0) {
+            if (!parse_u64(val, &o.iters) || o.iters == 0)
+                return bad_arg("--iters needs a positive integer", val);
+            i++;
+        } else if (strcmp(a, "--min-time") == 0) {
+            if (!parse_seconds(val, &o.min_time_s))
+                return bad_arg("--min-time needs seconds between 0 and 3600", val);
+            i++;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (!parse_u64(val, &seed))
+                return bad_arg("--seed needs a non-negative integer", val);
+            seeded = true;
+            i++;
+        } else if (a[0] == '-') {
+            return bad_arg("unknown option", a);
+        } else {
+            size_t g = 0;
+            while (g < NGROUPS && strcmp(k_groups[g]->name, a) != 0)
+                g++;
+            if (g == NGROUPS)
+                return bad_arg("unknown group (groups: field, curve, pairing)", a);
+            if (!want[g])
+                nwant++;
+            want[g] = true;
+        }
+    }
+    if (nwant == 0)
+        for (size_t g = 0; g < NGROUPS; g++)
+            want[g] = true;
+
+    if (!seeded) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    }
+    bench_rng_seed(seed);
+
+    char cpu[256];
+    cpu_model(cpu, sizeof cpu);
+    if (!json)
+        print_header(seed, &o, cpu);
+
+    result res[MAX_ITEMS];
+    size_t n = 0;
+    for (size_t g = 0; g < NGROUPS; g++) {
+        if (!want[g])
+            continue;
+        const bench_group *grp = k_groups[g];
+        for (size_t i = 0; i < grp->count && n < MAX_ITEMS; i++) {
+            result *r = &res[n++];
+            r->group = grp->name;
+            r->name = grp->items[i].name;
+            memset(&r->m, 0, sizeof r->m);
+            r->state = run_item(&grp->items[i], &o, &r->m);
+            if (!json)
+                print_row(r);
+        }
+    }
+    if (json)
+        print_json(res, n, seed, &o, cpu);
+    return CUZK_EXIT_OK;
+}

@@ -1,0 +1,29 @@
+/*
+ * commands.h — the `cuzk` subcommands. main.c keeps them in one table (name, one-line
+ * summary, handler, usage printer); adding a command means one handler file and one table
+ * row.
+ *
+ * Handlers get argv with argv[0] = the command name and return the process exit status:
+ * 0 success, 1 the work failed, CUZK_EXIT_USAGE (2) a bad command line (message already on
+ * stderr). Threading: called once from main's thread.
+ */
+#ifndef CUZK_CMD_COMMANDS_H
+#define CUZK_CMD_COMMANDS_H
+
+#include <stdio.h>
+
+#define CUZK_EXIT_OK 0
+#define CUZK_EXIT_FAIL 1
+#define CUZK_EXIT_USAGE 2
+
+typedef struct cuzk_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+    void (*usage)(FILE *out);
+} cuzk_command;
+
+int cmd_bench(int argc, char **argv);
+void cmd_bench_usage(FILE *out);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * main.c — `cuzk <command> [args]`: the command table, global options (--help, --version)
+ * and `cuzk help <command>`.
+ *
+ * Exit status: 0 success, 1 failure inside a command, 2 a bad command line (unknown
+ * command or option; the message goes to stderr). Threading: single-threaded dispatch; a
+ * command may start its own threads.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "cuzk/ff.h"
+
+/* CMake's project(VERSION) is the source of truth; the fallback keeps a build that does
+ * not pass it (e.g. a bare compiler call) working. */
+#ifndef CUZK_VERSION
+#define CUZK_VERSION "0.1.0"
+#endif
+
+static const cuzk_command k_commands[] = {
+    {"bench", "time field, curve and pairing operations", cmd_bench, cmd_bench_usage},
+};
+#define NCOMMANDS (sizeof k_commands / sizeof k_commands[0])
+
+static const cuzk_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(k_commands[i].name, name) == 0)
+            return &k_commands[i];
+    return NULL;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: cuzk <command> [args]\n"
+            "       cuzk help <command>\n"
+            "       cuzk --help | --version\n"
+            "\n"
+            "commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", k_commands[i].name, k_commands[i].summary);
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "cuzk: unknown command '%s' (try 'cuzk --help')\n", name);
+    return CUZK_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CUZK_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return CUZK_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("cuzk %s (field backend: %s)\n", CUZK_VERSION, cuzk_ff_backend());
+        return CUZK_EXIT_OK;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc == 2) {
+            usage(stdout);
+            return CUZK_EXIT_OK;
+        }
+        if (argc > 3) {
+            fprintf(stderr, "cuzk: 'help' takes one command name\n");
+            return CUZK_EXIT_USAGE;
+        }
+        const cuzk_command *c = find_command(argv[2]);
+        if (!c)
+            return unknown_command(argv[2]);
+        c->usage(stdout);
+        return CUZK_EXIT_OK;
+    }
+    if (cmd[0] == '-') {
+        fprintf(stderr, "cuzk: unknown option '%s' (try 'cuzk --help')\n", cmd);
+        return CUZK_EXIT_USAGE;
+    }
+    const cuzk_command *c = find_command(cmd);
+    if (!c)
+        return unknown_command(cmd);
+    return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,75 @@
+/*
+ * cuzk/pool.h — the CPU worker pool: a fixed set of pthreads that run blocking
+ * parallel-for loops (NTT stages, MSM buckets, SpMV rows, witness work).
+ *
+ * Model
+ *   A pool owns nthreads-1 worker threads; the thread that calls cuzk_pool_for is the
+ *   nthreads-th participant, so a pool of 1 thread has no worker threads at all and runs
+ *   everything inline. Threads are created by cuzk_pool_create and joined by
+ *   cuzk_pool_destroy; nothing else in cuzk starts threads behind the caller's back.
+ *   Idle workers sleep on a condition variable (no spinning).
+ *
+ * Work splitting
+ *   cuzk_pool_for(pool, n, fn, ctx, grain) covers [0, n) with disjoint chunks
+ *   [begin, end) handed out dynamically (an atomic counter), so threads that finish early
+ *   take more chunks. Chunk size = max(grain, ceil(n / (8 * nthreads))): grain is the
+ *   smallest chunk worth the hand-off, the second term bounds the number of chunks.
+ *   worker_id is in [0, nthreads) and unique among the threads running one call at any
+ *   moment (the caller is 0), so fn may index per-thread scratch with it.
+ *   The call returns after every chunk has finished; writes made by fn are visible to the
+ *   caller on return (the completion is a mutex hand-off).
+ *
+ * Threading contract
+ *   One cuzk_pool_for at a time per pool: a pool is driven by one thread. A call made
+ *   while the pool is already busy (for example from inside fn) does not deadlock: it
+ *   runs its loop inline on the calling thread (as one chunk, worker_id 0).
+ *   Different pools are independent.
+ *   pool == NULL means "no pool": cuzk_pool_for runs inline, cuzk_pool_nthreads returns 1.
+ */
+#ifndef CUZK_POOL_H
+#define CUZK_POOL_H
+
+#include <stddef.h>
+
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cuzk_pool cuzk_pool;
+
+/* Upper bound on nthreads accepted by cuzk_pool_create. */
+#define CUZK_POOL_MAX_THREADS 1024u
+
+/* Body of a parallel-for: handles items [begin, end) on participant worker_id. */
+typedef void (*cuzk_pool_fn)(void *ctx, size_t begin, size_t end, unsigned worker_id);
+
+/*
+ * Creates a pool of nthreads participants (0 = number of online CPUs). *pool receives
+ * the pool or NULL on error. Errors: CUZK_ERR_INVALID_ARG (pool NULL, nthreads above
+ * CUZK_POOL_MAX_THREADS), CUZK_ERR_NOMEM (allocation or thread creation failed; threads
+ * already started are joined before returning).
+ */
+cuzk_status cuzk_pool_create(cuzk_pool **pool, unsigned nthreads);
+
+/* Stops and joins the worker threads and frees the pool. NULL is a no-op. Must not run
+ * concurrently with cuzk_pool_for on the same pool. */
+void cuzk_pool_destroy(cuzk_pool *pool);
+
+/* Number of participants (worker threads + the caller); 1 for NULL. */
+unsigned cuzk_pool_nthreads(const cuzk_pool *pool);
+
+/*
+ * Runs fn over [0, n) in chunks (see the model above) and waits for all of them.
+ * n == 0 calls nothing. grain 0 is treated as 1. Errors: CUZK_ERR_INVALID_ARG when fn is
+ * NULL.
+ */
+cuzk_status cuzk_pool_for(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
+                          size_t grain);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUZK_POOL_H */

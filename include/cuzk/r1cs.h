@@ -1,0 +1,185 @@
+/*
+ * cuzk/r1cs.h — rank-1 constraint systems over Fr: a builder that records constraints,
+ * the frozen CSR form (the pre-compiled constraint evaluator), witness vectors, the
+ * products A·w, B·w, C·w, density bitmaps and a satisfaction check.
+ *
+ * Model
+ *   A constraint system has n_constraints rows; row i states <A_i,w> * <B_i,w> = <C_i,w>.
+ *   Variables are numbered in bellperson order:
+ *       0                      ONE (the constant 1)
+ *       1 .. n_public          public inputs
+ *       1+n_public .. n_vars-1 aux (private) variables
+ *   so n_vars = 1 + n_public + n_aux. bellperson's "inputs" are variables 0..n_public (ONE
+ *   is input 0) and its aux index j is our variable 1 + n_public + j.
+ *
+ *   Each matrix is stored in CSR form: row i's terms are [row_ptr[i], row_ptr[i+1]) of
+ *   col/coeff. Within a row, columns are strictly increasing (duplicates recorded by the
+ *   builder are merged by adding their coefficients) and every stored coefficient is
+ *   non-zero (terms that are, or merge to, zero are dropped). Coefficients are Montgomery.
+ *
+ * Density
+ *   density[m] has bit v set iff variable v has a non-zero coefficient in some row of
+ *   matrix m. This is exactly bellperson's DensityTracker semantics (a term counts only when
+ *   its merged coefficient is non-zero): a_aux_density = A bits [1+n_public, n_vars),
+ *   b_input_density = B bits [0, 1+n_public), b_aux_density = B bits [1+n_public, n_vars).
+ *   B's density serves both the B-in-G1 and the B-in-G2 MSM. bellperson's A-input density
+ *   is "all inputs" because its prover appends the rows input_i * 0 = 0; those rows are not
+ *   part of this constraint system (the groth16 layer adds them), so A bits for inputs here
+ *   only reflect the recorded constraints.
+ *
+ * Witness
+ *   cuzk_witness is a non-owning view of an assignment to all n_vars variables, value 0
+ *   being ONE. Today it is always dense (n_vars Montgomery values). A compact kind
+ *   (always-bit variables as a packed bitmap, the rest dense) will be another
+ *   cuzk_witness_kind; code that reads a witness goes through cuzk_witness_value or
+ *   switches on kind, so adding it does not change these signatures.
+ *
+ * Ownership
+ *   cuzk_r1cs_builder_finish consumes the builder and hands back a cuzk_r1cs that owns all
+ *   its arrays; release it with cuzk_r1cs_destroy. The struct's fields are public so that
+ *   provers (and the GPU upload) can read the arrays, but they are read-only: only the
+ *   builder and the file readers (cuzk/formats.h) create a cuzk_r1cs.
+ *   Building allocates (checked: CUZK_ERR_NOMEM); eval and check do not.
+ *
+ * Threading
+ *   A builder is used by one thread at a time. A frozen cuzk_r1cs is immutable: any number
+ *   of threads may eval/check it concurrently. cuzk_r1cs_eval splits rows over the given
+ *   worker pool (NULL: the calling thread does all rows).
+ */
+#ifndef CUZK_R1CS_H
+#define CUZK_R1CS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ff.h"
+#include "cuzk/pool.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cuzk_r1cs_matrix {
+    CUZK_R1CS_A = 0,
+    CUZK_R1CS_B = 1,
+    CUZK_R1CS_C = 2,
+    CUZK_R1CS_MATRICES = 3
+} cuzk_r1cs_matrix;
+
+typedef struct cuzk_csr {
+    uint64_t nnz;
+    uint64_t *row_ptr; /* n_constraints + 1 entries, row_ptr[0] = 0, row_ptr[n] = nnz */
+    uint32_t *col;     /* nnz variable indices */
+    cuzk_fr *coeff;    /* nnz non-zero coefficients, Montgomery */
+} cuzk_csr;
+
+typedef struct cuzk_r1cs {
+    uint64_t n_constraints;
+    uint32_t n_vars;   /* 1 + n_public + n_aux */
+    uint32_t n_public; /* public inputs, ONE excluded */
+    uint32_t n_aux;
+    cuzk_csr m[CUZK_R1CS_MATRICES];               /* indexed by cuzk_r1cs_matrix */
+    uint64_t *density[CUZK_R1CS_MATRICES];        /* ceil(n_vars/64) words, bit v = var v */
+    uint64_t density_count[CUZK_R1CS_MATRICES];   /* popcount of density[m] */
+} cuzk_r1cs;
+
+void cuzk_r1cs_destroy(cuzk_r1cs *r1cs); /* NULL is a no-op */
+
+/* Number of variables in [begin, end) set in density[m]; end is clamped to n_vars. */
+uint64_t cuzk_r1cs_density_count(const cuzk_r1cs *r1cs, cuzk_r1cs_matrix m, uint32_t begin,
+                                 uint32_t end);
+
+static inline bool cuzk_r1cs_density_test(const cuzk_r1cs *r1cs, cuzk_r1cs_matrix m, uint32_t v)
+{
+    return v < r1cs->n_vars && ((r1cs->density[m][v >> 6] >> (v & 63)) & 1) != 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Builder (the constraint recorder)
+ *
+ * Variables are named by kind while recording, because circuits allocate public inputs
+ * and aux variables interleaved and the final number of public inputs (which fixes every
+ * aux variable's index) is only known at the end. A cuzk_r1cs_var packs the kind in bits
+ * 32..33 and the index within its kind in bits 0..31; adding k to a var names the k-th
+ * next variable of the same kind.
+ * ------------------------------------------------------------------------------------- */
+typedef uint64_t cuzk_r1cs_var;
+#define CUZK_R1CS_VAR_ONE ((cuzk_r1cs_var)0)
+#define CUZK_R1CS_VAR_PUBLIC(i) (((cuzk_r1cs_var)1 << 32) | (uint32_t)(i)) /* i-th public, 0-based */
+#define CUZK_R1CS_VAR_AUX(j) (((cuzk_r1cs_var)2 << 32) | (uint32_t)(j))    /* j-th aux, 0-based */
+
+typedef struct cuzk_r1cs_builder cuzk_r1cs_builder;
+
+cuzk_status cuzk_r1cs_builder_create(cuzk_r1cs_builder **out, cuzk_error *err);
+/* Frees a builder that was not finished (NULL is a no-op). */
+void cuzk_r1cs_builder_destroy(cuzk_r1cs_builder *b);
+
+/* Declares count more public inputs / aux variables; *first (optional) names the first
+ * new one. The total of 1 + public + aux must stay below 2^32 (else CUZK_ERR_UNSUPPORTED). */
+cuzk_status cuzk_r1cs_builder_alloc_public(cuzk_r1cs_builder *b, uint32_t count,
+                                           cuzk_r1cs_var *first, cuzk_error *err);
+cuzk_status cuzk_r1cs_builder_alloc_aux(cuzk_r1cs_builder *b, uint32_t count,
+                                        cuzk_r1cs_var *first, cuzk_error *err);
+
+/* Starts a new constraint row (all three linear combinations empty). */
+cuzk_status cuzk_r1cs_builder_begin_row(cuzk_r1cs_builder *b, cuzk_error *err);
+
+/* Adds coeff * var to matrix m of the current row. var must be allocated
+ * (CUZK_ERR_INVALID_ARG otherwise, also without a current row); coeff is Montgomery and
+ * reduced. Zero coefficients and repeated variables are allowed (merged at finish). */
+cuzk_status cuzk_r1cs_builder_add_term(cuzk_r1cs_builder *b, cuzk_r1cs_matrix m,
+                                       cuzk_r1cs_var var, const cuzk_fr *coeff,
+                                       cuzk_error *err);
+
+uint64_t cuzk_r1cs_builder_rows(const cuzk_r1cs_builder *b);
+
+/* Freezes to CSR: maps vars to final indices, sorts and merges each row, computes the
+ * density bitmaps. Always consumes b (also on failure); *out is set only on success. */
+cuzk_status cuzk_r1cs_builder_finish(cuzk_r1cs_builder *b, cuzk_r1cs **out, cuzk_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Witness
+ * ------------------------------------------------------------------------------------- */
+typedef enum cuzk_witness_kind {
+    CUZK_WITNESS_DENSE = 0 /* values[v] for every variable v, Montgomery */
+} cuzk_witness_kind;
+
+typedef struct cuzk_witness {
+    cuzk_witness_kind kind;
+    uint32_t n_vars;
+    const cuzk_fr *values; /* DENSE: n_vars values, values[0] = ONE */
+} cuzk_witness;
+
+/* A dense view of n_vars caller-owned values (ONE, public inputs, aux). */
+cuzk_witness cuzk_witness_dense(const cuzk_fr *values, uint32_t n_vars);
+
+/* The value of variable v (v < n_vars, unchecked). */
+void cuzk_witness_value(cuzk_fr *r, const cuzk_witness *w, uint32_t v);
+
+/* ---------------------------------------------------------------------------------------
+ * Evaluation and checking
+ * ------------------------------------------------------------------------------------- */
+
+/* a_out[i] = <A_i,w>, b_out[i] = <B_i,w>, c_out[i] = <C_i,w> for every row i (each output
+ * n_constraints elements; pass NULL to skip a matrix, e.g. C for snarkjs-style provers).
+ * Outputs must not overlap each other or the witness. pool: rows are split over its
+ * workers; NULL runs on the calling thread. w->n_vars must equal r1cs->n_vars
+ * (CUZK_ERR_INVALID_ARG otherwise). */
+cuzk_status cuzk_r1cs_eval(const cuzk_r1cs *r1cs, const cuzk_witness *w, cuzk_fr *a_out,
+                           cuzk_fr *b_out, cuzk_fr *c_out, cuzk_pool *pool);
+
+/* Checks w[0] = 1 (else CUZK_ERR_FORMAT) and <A_i,w>*<B_i,w> = <C_i,w> for every row in
+ * order. On the first failing row returns CUZK_ERR_UNSATISFIED with a message naming the
+ * row and its A·w, B·w, C·w values (canonical hex) and, if first_failing_row is non-NULL,
+ * stores the row index there (UINT64_MAX when no row failed). Single-threaded; meant for
+ * rejecting bad witnesses before proving and for debugging circuits. */
+cuzk_status cuzk_r1cs_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
+                            uint64_t *first_failing_row, cuzk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUZK_R1CS_H */

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# test.sh — the README's test command (also what CI runs, through .ci/run). Installs the
+# test dependencies, then runs, each in its own build directory:
+#   release   Release build, x86-64 assembly field path (CUZK_ASM default), CUDA when nvcc
+#             is found; ctest; a short `cuzk bench` smoke run
+#   portable  Release build with -DCUZK_ASM=OFF (portable C limb path); ctest
+#   asan      RelWithDebInfo build with -DCUZK_SANITIZE=ON (ASan + UBSan, leaks checked); ctest
+#   fuzz      clang build with -DCUZK_FUZZ=ON; the fuzz smoke ctest, then a timed libFuzzer run
+# Every stage runs even when an earlier one failed; the exit status is non-zero if any did.
+#   usage: bash scripts/test.sh [stage...]          (default: all four)
+#   env:   FUZZ_SECONDS (default 60), CUZK_JOBS (default: all cores),
+#          CUZK_TEST_SEED / CUZK_TEST_ITERS (passed to the tests: replay a failure)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$CUZK_ROOT"
+
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(release portable asan fuzz)
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+t_start=$SECONDS
+
+# ---- dependencies ------------------------------------------------------------------------
+install_pkgs build-essential cmake libcmocka-dev clang
+clang_major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n1)
+install_pkgs "libclang-rt-${clang_major}-dev"  # libFuzzer and the sanitizer runtimes
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || install_pkgs nodejs npm
+find_nvcc
+log "npm ci (tests/interop: @noble/curves, pinned by package-lock.json)"
+npm ci --prefix tests/interop --no-audit --no-fund --loglevel=error </dev/null
+# From here on a missing node or package fails the oracle test instead of skipping it.
+export CUZK_REQUIRE_ORACLE=1
+
+# ---- stages ------------------------------------------------------------------------------
+tests_passed=0
+tests_failed=0
+
+# ctest in $1 with extra args; adds its counts to the totals.
+run_ctest() {
+  local dir=$1
+  shift
+  local rc=0
+  ctest --test-dir "$dir" --output-on-failure --timeout 300 -j "$CUZK_JOBS" "$@" 2>&1 |
+    tee "$dir/ctest.log" || rc=$?
+  local line total failed
+  line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$dir/ctest.log" | tail -n1)
+  if [ -z "$line" ]; then
+    echo "ctest in $dir ran no test" >&2
+    tests_failed=$((tests_failed + 1))
+    return 1
+  fi
+  total=$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$line")
+  failed=$(sed -E 's/.*tests passed, ([0-9]+) tests? failed.*/\1/' <<<"$line")
+  tests_passed=$((tests_passed + total - failed))
+  tests_failed=$((tests_failed + failed))
+  return "$rc"
+}
+
+configure_build() {
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" "$@" && cmake --build "$dir" -j "$CUZK_JOBS"
+}
+
+stage_release() {
+  configure_build build-release -DCMAKE_BUILD_TYPE=Release || return 1
+  local rc=0
+  run_ctest build-release || rc=1
+  log "cuzk bench smoke run"
+  if build-release/cuzk bench field curve pairing --min-time 0.01 --json \
+      >build-release/bench.json; then
+    echo "bench smoke: $(wc -c <build-release/bench.json) bytes of JSON"
+  else
+    echo "bench smoke run failed" >&2
+    rc=1
+  fi
+  return "$rc"
+}
+
+stage_portable() {
+  configure_build build-portable -DCMAKE_BUILD_TYPE=Release -DCUZK_ASM=OFF -DCUZK_CUDA=OFF &&
+    run_ctest build-portable
+}
+
+stage_asan() {
+  configure_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON \
+    -DCUZK_CUDA=OFF &&
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest build-asan
+}
+
+stage_fuzz() {
+  CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_FUZZ=ON \
+    -DCUZK_CUDA=OFF &&
+    cmake --build build-fuzz -j "$CUZK_JOBS" --target fuzz_point_decode &&
+    run_ctest build-fuzz -L fuzz || return 1
+  log "fuzz_point_decode for ${FUZZ_SECONDS}s"
+  if (cd build-fuzz/tests/fuzz &&
+      ./fuzz_point_decode -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 corpus seeds \
+        2>&1 | tail -n 25; exit "${PIPESTATUS[0]}"); then
+    tests_passed=$((tests_passed + 1))
+  else
+    tests_failed=$((tests_failed + 1))
+    return 1
+  fi
+}
+
+summary=()
+any_failed=0
+for s in "${stages[@]}"; do
+  case $s in release|portable|asan|fuzz) ;; *) echo "unknown stage: $s" >&2; exit 2 ;; esac
+  log "stage $s"
+  t0=$SECONDS
+  if "stage_$s"; then result=ok; else result=FAILED; any_failed=1; fi
+  summary+=("$(printf '%-9s %-7s %5ss' "$s" "$result" $((SECONDS - t0)))")
+done
+
+log "summary ($((SECONDS - t_start))s in all)"
+printf '%s\n' "${summary[@]}"
+echo "summary: $tests_passed passed, $tests_failed failed"
+exit "$any_failed"

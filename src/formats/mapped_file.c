@@ -1,0 +1,72 @@
+/*
+ * mapped_file.c — see mapped_file.h. POSIX open/fstat/mmap; the descriptor is closed as
+ * soon as the mapping exists (the mapping keeps the file alive).
+ * Threading: no shared state; strerror_r keeps the errno text thread-safe.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "formats/mapped_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static cuzk_status io_error(cuzk_error *err, const char *what, const char *path, int e)
+{
+    char buf[128];
+    if (strerror_r(e, buf, sizeof buf) != 0)
+        strcpy(buf, "unknown error");
+    return cuzk_error_set(err, CUZK_ERR_IO, "%s %s: %s (errno %d)", what, path, buf, e);
+}
+
+cuzk_status mapped_file_open(mapped_file *mf, const char *path, cuzk_error *err)
+{
+    if (!mf || !path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "mapped file: NULL argument");
+    mf->data = NULL;
+    mf->len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return io_error(err, "cannot open", path, errno);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return io_error(err, "cannot stat", path, e);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return cuzk_error_set(err, CUZK_ERR_IO, "cannot map %s: not a regular file", path);
+    }
+    if (st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX) {
+        close(fd);
+        return cuzk_error_set(err, CUZK_ERR_IO, "cannot map %s: size %lld out of range", path,
+                              (long long)st.st_size);
+    }
+    size_t len = (size_t)st.st_size;
+    if (len == 0) { /* mmap rejects length 0; the parsers report the empty input */
+        close(fd);
+        return CUZK_OK;
+    }
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (p == MAP_FAILED)
+        return io_error(err, "cannot mmap", path, e);
+    mf->data = p;
+    mf->len = len;
+    return CUZK_OK;
+}
+
+void mapped_file_close(mapped_file *mf)
+{
+    if (mf && mf->data)
+        munmap((void *)mf->data, mf->len);
+    if (mf) {
+        mf->data = NULL;
+        mf->len = 0;
+    }
+}

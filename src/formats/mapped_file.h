@@ -1,0 +1,28 @@
+/*
+ * mapped_file.h — read-only memory mapping of a whole file, for the file readers.
+ *
+ * The mapping is private and read-only; the size comes from fstat on the open descriptor
+ * (so it is the size of the file that was opened, not of whatever the path names later).
+ * Caveat of mmap: if another process truncates the file while it is mapped, touching the
+ * lost pages raises SIGBUS; cuzk only maps files it treats as immutable inputs.
+ *
+ * Threading: a mapped_file is owned by one thread; the mapped bytes may be read from any.
+ */
+#ifndef CUZK_FORMATS_MAPPED_FILE_H
+#define CUZK_FORMATS_MAPPED_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/status.h"
+
+typedef struct mapped_file {
+    const uint8_t *data; /* NULL when len == 0 (an empty file maps nothing) */
+    size_t len;
+} mapped_file;
+
+/* Opens and maps path. Failures are CUZK_ERR_IO with the path and the errno text. */
+cuzk_status mapped_file_open(mapped_file *mf, const char *path, cuzk_error *err);
+void mapped_file_close(mapped_file *mf);
+
+#endif

@@ -1,0 +1,273 @@
+/*
+ * test_noble_oracle.c — checks cuzk against vectors computed by @noble/curves.
+ *
+ * usage: test_noble_oracle VECTORS_FILE
+ * The file comes from noble_vectors.mjs (run_oracle.sh runs both). Every line is checked;
+ * each disagreement is printed with its line number, op, the cuzk entry point, and both
+ * values (the first few per op; all are counted). The closing summary gives per-op counts
+ * and the seed to replay with. Exit status: 0 all agreed, 1 some failed, 2 usage/IO error.
+ * Threading: single-threaded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+
+#define MAX_OPS 64
+#define MAX_REPORTS_PER_OP 8
+#define LINE_MAX_CHARS 4096
+
+typedef struct op_stats {
+    char name[32];
+    unsigned long vectors, failed, reported;
+} op_stats;
+
+static op_stats g_ops[MAX_OPS];
+static size_t g_nops;
+static op_stats g_unknown = {"(unknown op)", 0, 0, 0};
+static op_stats *g_cur;          /* the op of the line being checked */
+static unsigned long g_line_failures;
+static char g_seed[64] = "?";
+static char g_count[32] = "?";
+
+static op_stats *stats_for(const char *op)
+{
+    for (size_t i = 0; i < g_nops; i++)
+        if (strcmp(g_ops[i].name, op) == 0)
+            return &g_ops[i];
+    if (g_nops == MAX_OPS || strlen(op) >= sizeof g_ops[0].name)
+        return &g_unknown;
+    op_stats *s = &g_ops[g_nops++];
+    strcpy(s->name, op);
+    return s;
+}
+
+void oracle_fail(const oracle_line *ln, const char *what, const char *got, const char *want)
+{
+    g_line_failures++;
+    if (g_cur->reported++ < MAX_REPORTS_PER_OP) {
+        printf("MISMATCH line %lu op %s: %s\n  cuzk:  %s\n  noble: %s\n", ln->lineno, ln->op,
+               what, got, want);
+    } else if (g_cur->reported == MAX_REPORTS_PER_OP + 1) {
+        printf("(further %s mismatches counted, not printed)\n", ln->op);
+    }
+}
+
+void oracle_bad_vector(const oracle_line *ln, const char *why)
+{
+    oracle_fail(ln, "malformed vector", why, "(see noble_vectors.mjs for the format)");
+}
+
+bool oracle_expect(const oracle_line *ln, const char *what, const char *got, const char *want)
+{
+    if (strcmp(got, want) == 0)
+        return true;
+    oracle_fail(ln, what, got, want);
+    return false;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+bool oracle_hex_to_bytes(uint8_t *out, size_t n, const char *hex)
+{
+    if (strlen(hex) != 2 * n)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return false;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return true;
+}
+
+void oracle_bytes_to_hex(char *out, const uint8_t *in, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * n] = 0;
+}
+
+bool oracle_fp_parse(cuzk_fp *r, const oracle_line *ln, const char *hex)
+{
+    uint8_t b[CUZK_FP_BYTES];
+    if (!oracle_hex_to_bytes(b, sizeof b, hex)) {
+        oracle_bad_vector(ln, "Fp value is not 96 hex digits");
+        return false;
+    }
+    cuzk_status st = cuzk_fp_from_bytes_be(r, b);
+    if (st != CUZK_OK)
+        oracle_fail(ln, "cuzk_fp_from_bytes_be of a canonical value", cuzk_status_name(st),
+                    "CUZK_OK");
+    return st == CUZK_OK;
+}
+
+bool oracle_fr_parse(cuzk_fr *r, const oracle_line *ln, const char *hex)
+{
+    uint8_t b[CUZK_FR_BYTES];
+    if (!oracle_hex_to_bytes(b, sizeof b, hex)) {
+        oracle_bad_vector(ln, "Fr value is not 64 hex digits");
+        return false;
+    }
+    cuzk_status st = cuzk_fr_from_bytes_be(r, b);
+    if (st != CUZK_OK)
+        oracle_fail(ln, "cuzk_fr_from_bytes_be of a canonical value", cuzk_status_name(st),
+                    "CUZK_OK");
+    return st == CUZK_OK;
+}
+
+bool oracle_fp2_parse(cuzk_fp2 *r, const oracle_line *ln, const char *hex)
+{
+    char c0[ORACLE_HEX(CUZK_FP_BYTES)];
+    if (strlen(hex) != 4 * CUZK_FP_BYTES) {
+        oracle_bad_vector(ln, "Fp2 value is not 192 hex digits");
+        return false;
+    }
+    memcpy(c0, hex, 2 * CUZK_FP_BYTES);
+    c0[2 * CUZK_FP_BYTES] = 0;
+    return oracle_fp_parse(&r->c0, ln, c0) &&
+           oracle_fp_parse(&r->c1, ln, hex + 2 * CUZK_FP_BYTES);
+}
+
+void oracle_fp_hex(char *out, const cuzk_fp *a)
+{
+    uint8_t b[CUZK_FP_BYTES];
+    cuzk_fp_to_bytes_be(b, a);
+    oracle_bytes_to_hex(out, b, sizeof b);
+}
+
+void oracle_fr_hex(char *out, const cuzk_fr *a)
+{
+    uint8_t b[CUZK_FR_BYTES];
+    cuzk_fr_to_bytes_be(b, a);
+    oracle_bytes_to_hex(out, b, sizeof b);
+}
+
+void oracle_fp2_hex(char *out, const cuzk_fp2 *a)
+{
+    oracle_fp_hex(out, &a->c0);
+    oracle_fp_hex(out + 2 * CUZK_FP_BYTES, &a->c1);
+}
+
+void oracle_fp12_hex(char *out, const cuzk_fp12 *a)
+{
+    const cuzk_fp6 *six[2] = {&a->c0, &a->c1};
+    for (int i = 0; i < 2; i++) {
+        const cuzk_fp2 *two[3] = {&six[i]->c0, &six[i]->c1, &six[i]->c2};
+        for (int j = 0; j < 3; j++) {
+            oracle_fp2_hex(out, two[j]);
+            out += 4 * CUZK_FP_BYTES;
+        }
+    }
+}
+
+/* Copies the word after key ("seed ") in a header comment such as
+ * "# cuzk oracle vectors: @noble/curves 2.4.0, seed 1234, count 200". */
+static void read_header_word(char *out, size_t cap, const char *comment, const char *key)
+{
+    const char *s = strstr(comment, key);
+    if (!s)
+        return;
+    s += strlen(key);
+    size_t n = strcspn(s, ", \n");
+    if (n < cap) {
+        memcpy(out, s, n);
+        out[n] = 0;
+    }
+}
+
+static bool dispatch(const oracle_line *ln)
+{
+    static bool (*const areas[])(const oracle_line *) = {oracle_ff, oracle_g1, oracle_g2,
+                                                         oracle_pairing};
+    for (size_t i = 0; i < sizeof areas / sizeof areas[0]; i++)
+        if (areas[i](ln))
+            return true;
+    return false;
+}
+
+static void check_line(char *text, unsigned long lineno)
+{
+    oracle_line ln = {.lineno = lineno};
+    for (char *tok = strtok(text, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+        if (ln.n == ORACLE_MAX_FIELDS) {
+            ln.n++;  /* too many: reported below */
+            break;
+        }
+        ln.f[ln.n++] = tok;
+    }
+    if (ln.n == 0)
+        return;
+    ln.op = ln.f[0];
+    g_cur = stats_for(ln.op);
+    g_cur->vectors++;
+    g_line_failures = 0;
+    if (ln.n > ORACLE_MAX_FIELDS) {
+        oracle_bad_vector(&ln, "too many fields");
+    } else if (!dispatch(&ln)) {
+        oracle_bad_vector(&ln, "op unknown to the checker");
+    }
+    if (g_line_failures)
+        g_cur->failed++;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s VECTORS_FILE\n", argv[0]);
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "r");
+    if (!f) {
+        perror(argv[1]);
+        return 2;
+    }
+    printf("noble oracle: cuzk ff backend %s, vectors %s\n", cuzk_ff_backend(), argv[1]);
+    static char line[LINE_MAX_CHARS];
+    unsigned long lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            fprintf(stderr, "%s:%lu: line longer than %d characters\n", argv[1], lineno,
+                    LINE_MAX_CHARS);
+            fclose(f);
+            return 2;
+        }
+        if (line[0] == '#') {
+            read_header_word(g_seed, sizeof g_seed, line, "seed ");
+            read_header_word(g_count, sizeof g_count, line, "count ");
+            continue;
+        }
+        check_line(line, lineno);
+    }
+    fclose(f);
+
+    unsigned long passed = 0, failed = 0;
+    printf("%-24s %8s %8s\n", "op", "vectors", "failed");
+    for (size_t i = 0; i <= g_nops; i++) {
+        const op_stats *s = i < g_nops ? &g_ops[i] : &g_unknown;
+        if (!s->vectors)
+            continue;
+        printf("%-24s %8lu %8lu\n", s->name, s->vectors, s->failed);
+        failed += s->failed;
+        passed += s->vectors - s->failed;
+    }
+    if (failed)
+        printf("replay: CUZK_TEST_SEED=%s CUZK_TEST_ITERS=%s ctest -R noble_oracle "
+               "--output-on-failure\n", g_seed, g_count);
+    printf("seed %s\noracle: %lu passed, %lu failed\n", g_seed, passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,413 @@
+/*
+ * test_scalar_mul.c — scalar multiplication of G1 and G2: the constant-time window method
+ * (jac_mul), the GLV/GLS wNAF (jac_mul_var), the fixed-base table (fixed_mul) and the
+ * arbitrary-length sliding window (jac_mul_u64s_var) against a bit-by-bit double-and-add
+ * written here, on random scalars and on k = 0, 1, 2, r-1, r-2 and high-bit patterns;
+ * [r]G == O; the scalar recodings reconstruct their input.
+ *
+ * This file includes itself once per group (SM_PASS) so G1 and G2 share one body.
+ * Single-threaded.
+ */
+#ifndef SM_PASS
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cuzk/ec.h"
+#include "ec/ec_internal.h"
+#include "test_rng.h"
+
+/* k as an Fr element (k < r) */
+static void fr_of(cuzk_fr *s, const uint64_t k[4])
+{
+    assert_int_equal(cuzk_fr_from_canonical(s, k), CUZK_OK);
+}
+
+/* r - d for small d */
+static void r_minus(uint64_t k[4], uint64_t d)
+{
+    memcpy(k, CUZK_FR_MODULUS, 4 * sizeof(uint64_t));
+    uint64_t b = k[0] < d;
+    k[0] -= d;
+    for (int i = 1; i < 4 && b; i++)
+        b = k[i]-- == 0;
+}
+
+#define SM_PASS 1
+#define TN(name) name##_g1
+#define TG(name) cuzk_g1_##name
+#define T_AFF cuzk_g1_affine
+#define T_JAC cuzk_g1_jac
+#define T_TABLE cuzk_g1_fixed_table
+#define T_F cuzk_fp
+#define T_GEN CUZK_G1_GENERATOR
+#define RAND_F test_rand_fp
+#define F_SQRT cuzk_fp_sqrt
+#define TF(name) cuzk_fp_##name
+static void curve_b_g1(cuzk_fp *b) { cuzk_fp_from_u64(b, 4); }
+#include "test_scalar_mul.c"
+#undef SM_PASS
+#undef TN
+#undef TG
+#undef T_AFF
+#undef T_JAC
+#undef T_TABLE
+#undef T_F
+#undef T_GEN
+#undef RAND_F
+#undef F_SQRT
+#undef TF
+
+#define SM_PASS 2
+#define TN(name) name##_g2
+#define TG(name) cuzk_g2_##name
+#define T_AFF cuzk_g2_affine
+#define T_JAC cuzk_g2_jac
+#define T_TABLE cuzk_g2_fixed_table
+#define T_F cuzk_fp2
+#define T_GEN CUZK_G2_GENERATOR
+#define RAND_F test_rand_fp2
+#define F_SQRT cuzk_fp2_sqrt
+#define TF(name) cuzk_fp2_##name
+static void curve_b_g2(cuzk_fp2 *b)
+{
+    cuzk_fp_from_u64(&b->c0, 4);
+    cuzk_fp_from_u64(&b->c1, 4);
+}
+#include "test_scalar_mul.c"
+
+static void test_wnaf_roundtrip(void **state)
+{
+    (void)state;
+    size_t n = test_iters(200);
+    for (size_t it = 0; it < n; it++) {
+        uint64_t k[2] = {test_rng_u64(), test_rng_u64()};
+        if (it % 4 == 1)
+            k[1] = ~(uint64_t)0;             /* top bits set: final carry past the end */
+        for (unsigned w = 2; w <= 7; w++) {
+            int8_t naf[2 * 64 + 8];
+            size_t len = cuzk_ec_wnaf(naf, k, 2, w);
+            /* sum naf[i] 2^i as a signed 3-limb integer, via __int128 halves */
+            unsigned __int128 lo = 0, hi = 0;   /* value = hi*2^128 + lo (mod 2^256) */
+            size_t last = 0;
+            for (size_t i = 2 * 64 + 8; i-- > 0;) {
+                if (naf[i] == 0)
+                    continue;
+                if (!last)
+                    last = i + 1;
+                assert_true(naf[i] & 1);
+                assert_true(naf[i] < (1 << (w - 1)) && naf[i] > -(1 << (w - 1)));
+                for (size_t j = i + 1; j < i + w && j < 2 * 64 + 8; j++)
+                    assert_int_equal(naf[j], 0);
+                unsigned __int128 mag = (unsigned __int128)(naf[i] < 0 ? -naf[i] : naf[i]);
+                unsigned __int128 vlo = i < 128 ? mag << i : 0;
+                unsigned __int128 vhi = i >= 128 ? mag << (i - 128) : (i ? mag >> (128 - i) : 0);
+                if (naf[i] > 0) {
+                    unsigned __int128 s = lo + vlo;
+                    hi += vhi + (s < lo);
+                    lo = s;
+                } else {
+                    unsigned __int128 s = lo - vlo;
+                    hi -= vhi + (s > lo);
+                    lo = s;
+                }
+            }
+            assert_int_equal(len, last);
+            assert_true(hi == 0);
+            assert_true((uint64_t)lo == k[0] && (uint64_t)(lo >> 64) == k[1]);
+        }
+    }
+    uint64_t z[2] = {0, 0};
+    int8_t naf[2 * 64 + 8];
+    assert_int_equal(cuzk_ec_wnaf(naf, z, 2, 5), 0);
+}
+
+static void test_signed_windows_roundtrip(void **state)
+{
+    (void)state;
+    size_t n = test_iters(200);
+    for (size_t it = 0; it < n; it++) {
+        uint64_t k[4];
+        cuzk_fr s;
+        test_rand_fr(&s);
+        cuzk_fr_to_canonical(k, &s);
+        if (it == 0)
+            r_minus(k, 1);
+        for (unsigned w = 4; w <= 6; w++) {
+            int8_t d[80];
+            size_t nd = (256 + 1 + w - 1) / w;
+            cuzk_ec_signed_windows(d, nd, k, 4, w);
+            /* Horner from the top: acc = acc*2^w + d, in 4 limbs with signed carries */
+            int64_t acc[5] = {0};
+            for (size_t i = nd; i-- > 0;) {
+                assert_true(d[i] >= -(1 << (w - 1)) && d[i] <= (1 << (w - 1)));
+                __int128 c = d[i];
+                for (int l = 0; l < 5; l++) {
+                    __int128 v = (__int128)(uint64_t)acc[l] * ((__int128)1 << w) + c;
+                    acc[l] = (int64_t)(uint64_t)v;
+                    c = v >> 64;
+                }
+            }
+            for (int l = 0; l < 4; l++)
+                assert_true((uint64_t)acc[l] == k[l]);
+            assert_true(acc[4] == 0);
+        }
+    }
+}
+
+int main(void)
+{
+    test_rng_init("test_scalar_mul");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wnaf_roundtrip),
+        cmocka_unit_test(test_signed_windows_roundtrip),
+        cmocka_unit_test(test_special_scalars_g1),
+        cmocka_unit_test(test_random_scalars_g1),
+        cmocka_unit_test(test_order_and_long_scalars_g1),
+        cmocka_unit_test(test_ct_off_subgroup_g1),
+        cmocka_unit_test(test_fixed_table_g1),
+        cmocka_unit_test(test_special_scalars_g2),
+        cmocka_unit_test(test_random_scalars_g2),
+        cmocka_unit_test(test_order_and_long_scalars_g2),
+        cmocka_unit_test(test_ct_off_subgroup_g2),
+        cmocka_unit_test(test_fixed_table_g2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#else /* SM_PASS: the per-group body */
+
+static void TN(naive_mul)(T_JAC *r, const T_JAC *p, const uint64_t *k, size_t n)
+{
+    T_JAC acc;
+    TG(jac_set_infinity)(&acc);
+    for (size_t i = 64 * n; i-- > 0;) {
+        TG(jac_dbl)(&acc, &acc);
+        if ((k[i / 64] >> (i % 64)) & 1)
+            TG(jac_add)(&acc, &acc, p);
+    }
+    *r = acc;
+}
+
+static void TN(gen_jac)(T_JAC *g)
+{
+    TG(jac_from_affine)(g, &T_GEN);
+}
+
+/* Checks every method against naive_mul for one point and scalar. */
+static void TN(check_all)(const T_JAC *p, const T_TABLE *tab, const uint64_t k[4])
+{
+    cuzk_fr s;
+    T_JAC want, got, alias;
+    fr_of(&s, k);
+    TN(naive_mul)(&want, p, k, 4);
+    TG(jac_mul)(&got, p, &s);
+    assert_true(TG(jac_eq)(&got, &want));
+    TG(jac_mul_var)(&got, p, &s);
+    assert_true(TG(jac_eq)(&got, &want));
+    TG(jac_mul_u64s_var)(&got, p, k, 4);
+    assert_true(TG(jac_eq)(&got, &want));
+    alias = *p;
+    TG(jac_mul)(&alias, &alias, &s);
+    assert_true(TG(jac_eq)(&alias, &want));
+    alias = *p;
+    TG(jac_mul_var)(&alias, &alias, &s);
+    assert_true(TG(jac_eq)(&alias, &want));
+    if (tab) {
+        TG(fixed_mul)(&got, tab, &s);
+        assert_true(TG(jac_eq)(&got, &want));
+    }
+}
+
+static T_TABLE *TN(gen_table)(void)
+{
+    T_TABLE *t = malloc(TG(fixed_table_size)());
+    assert_non_null(t);
+    assert_int_equal(TG(fixed_table_init)(t, &T_GEN), CUZK_OK);
+    return t;
+}
+
+static void TN(test_special_scalars)(void **state)
+{
+    (void)state;
+    T_TABLE *tab = TN(gen_table)();
+    T_JAC g, got, want;
+    TN(gen_jac)(&g);
+    uint64_t ks[][4] = {
+        {0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {31, 0, 0, 0}, {32, 0, 0, 0}, {33, 0, 0, 0},
+        {0, 0, 0, 1ULL << 62},                     /* high bits set */
+        {~0ULL, ~0ULL, ~0ULL, 0x3fffffffffffffffULL},
+        {0, 0, 0x8000000000000000ULL, 0x7000000000000000ULL},
+        {0xffffffff, 0, 0, 0x0000000100000000ULL},
+        {0xac45a4010001a402ULL, 0, 0, 0},           /* around GLV lambda's limbs */
+        {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0},   /* = lambda */
+        {0xd201000000010000ULL, 0, 0, 0},           /* = |x| */
+        {0, 0, 0, 0}, {0, 0, 0, 0},                 /* r-1, r-2 filled below */
+    };
+    size_t nk = sizeof ks / sizeof ks[0];
+    r_minus(ks[nk - 2], 1);
+    r_minus(ks[nk - 1], 2);
+    for (size_t i = 0; i < nk; i++)
+        TN(check_all)(&g, tab, ks[i]);
+    /* [r-1]G == -G, [1]G == G, [0]G == O */
+    cuzk_fr s;
+    fr_of(&s, ks[nk - 2]);
+    TG(jac_mul_var)(&got, &g, &s);
+    TG(jac_neg)(&want, &g);
+    assert_true(TG(jac_eq)(&got, &want));
+    TG(fixed_mul)(&got, tab, &s);
+    assert_true(TG(jac_eq)(&got, &want));
+    fr_of(&s, ks[1]);
+    TG(jac_mul)(&got, &g, &s);
+    assert_true(TG(jac_eq)(&got, &g));
+    fr_of(&s, ks[0]);
+    TG(jac_mul)(&got, &g, &s);
+    assert_true(TG(jac_is_infinity)(&got));
+    TG(fixed_mul)(&got, tab, &s);
+    assert_true(TG(jac_is_infinity)(&got));
+    /* the point at infinity times anything */
+    T_JAC inf;
+    TG(jac_set_infinity)(&inf);
+    fr_of(&s, ks[7]);
+    TG(jac_mul)(&got, &inf, &s);
+    assert_true(TG(jac_is_infinity)(&got));
+    TG(jac_mul_var)(&got, &inf, &s);
+    assert_true(TG(jac_is_infinity)(&got));
+    TG(jac_mul_u64s_var)(&got, &inf, ks[7], 4);
+    assert_true(TG(jac_is_infinity)(&got));
+    free(tab);
+}
+
+static void TN(test_random_scalars)(void **state)
+{
+    (void)state;
+    T_TABLE *tab = TN(gen_table)();
+    T_JAC g, p;
+    TN(gen_jac)(&g);
+    size_t n = test_iters(12);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[4], k2[4];
+        cuzk_fr s;
+        test_rand_fr(&s);
+        cuzk_fr_to_canonical(k, &s);
+        TN(check_all)(&g, tab, k);
+        /* another subgroup point, another Z */
+        test_rand_fr(&s);
+        cuzk_fr_to_canonical(k2, &s);
+        TN(naive_mul)(&p, &g, k2, 4);
+        TN(check_all)(&p, NULL, k);
+    }
+    free(tab);
+}
+
+static void TN(test_order_and_long_scalars)(void **state)
+{
+    (void)state;
+    T_JAC g, got, want;
+    TN(gen_jac)(&g);
+    TG(jac_mul_u64s_var)(&got, &g, CUZK_FR_MODULUS, 4);
+    assert_true(TG(jac_is_infinity)(&got));
+    TN(naive_mul)(&got, &g, CUZK_FR_MODULUS, 4);
+    assert_true(TG(jac_is_infinity)(&got));
+    /* long scalars (up to 10 limbs, with leading zero limbs) against naive */
+    size_t n = test_iters(4);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[10];
+        size_t nl = 1 + (size_t)(test_rng_u64() % 10);
+        for (size_t j = 0; j < nl; j++)
+            k[j] = test_rng_u64();
+        if (nl > 2)
+            k[nl - 1] = 0;
+        TG(jac_mul_u64s_var)(&got, &g, k, nl);
+        TN(naive_mul)(&want, &g, k, nl);
+        assert_true(TG(jac_eq)(&got, &want));
+    }
+    /* short scalars exercise the small windows */
+    for (uint64_t v = 0; v < 40; v++) {
+        TG(jac_mul_u64s_var)(&got, &g, &v, 1);
+        TN(naive_mul)(&want, &g, &v, 1);
+        assert_true(TG(jac_eq)(&got, &want));
+    }
+}
+
+/* The constant-time method must be right for any curve point, in the subgroup or not
+ * (its table and additions are complete); points here carry a cofactor component. */
+static void TN(test_ct_off_subgroup)(void **state)
+{
+    (void)state;
+    size_t n = test_iters(4);
+    for (size_t i = 0; i < n; i++) {
+        T_AFF a;
+        T_F rhs, b;
+        int tries = 0;
+        do {
+            assert_true(++tries < 1000);     /* half of all x qualify */
+            RAND_F(&a.x);
+            TF(sqr)(&rhs, &a.x);
+            TF(mul)(&rhs, &rhs, &a.x);
+            TN(curve_b)(&b);
+            TF(add)(&rhs, &rhs, &b);
+        } while (!F_SQRT(&a.y, &rhs));
+        assert_true(TG(affine_on_curve)(&a));
+        T_JAC p, got, want;
+        uint64_t k[4];
+        cuzk_fr s;
+        TG(jac_from_affine)(&p, &a);
+        test_rand_fr(&s);
+        cuzk_fr_to_canonical(k, &s);
+        TN(naive_mul)(&want, &p, k, 4);
+        TG(jac_mul)(&got, &p, &s);
+        assert_true(TG(jac_eq)(&got, &want));
+        TG(jac_mul_u64s_var)(&got, &p, k, 4);
+        assert_true(TG(jac_eq)(&got, &want));
+        /* [r]P != O off the subgroup, and the CT method agrees on [r-1]P = [r]P - P */
+        uint64_t rm1[4];
+        r_minus(rm1, 1);
+        fr_of(&s, rm1);
+        TG(jac_mul)(&got, &p, &s);
+        TN(naive_mul)(&want, &p, rm1, 4);
+        assert_true(TG(jac_eq)(&got, &want));
+    }
+}
+
+static void TN(test_fixed_table)(void **state)
+{
+    (void)state;
+    T_TABLE *tab = malloc(TG(fixed_table_size)());
+    assert_non_null(tab);
+    assert_int_equal(TG(fixed_table_init)(NULL, &T_GEN), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TG(fixed_table_init)(tab, NULL), CUZK_ERR_INVALID_ARG);
+    /* a random base */
+    T_JAC g, b;
+    T_AFF ba;
+    uint64_t kb[4];
+    cuzk_fr s;
+    TN(gen_jac)(&g);
+    test_rand_fr(&s);
+    cuzk_fr_to_canonical(kb, &s);
+    TN(naive_mul)(&b, &g, kb, 4);
+    TG(jac_to_affine)(&ba, &b);
+    assert_int_equal(TG(fixed_table_init)(tab, &ba), CUZK_OK);
+    size_t n = test_iters(8);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[4];
+        test_rand_fr(&s);
+        cuzk_fr_to_canonical(k, &s);
+        TN(check_all)(&b, tab, k);
+    }
+    /* base at infinity: every product is O */
+    T_AFF inf;
+    T_JAC got;
+    TG(affine_set_infinity)(&inf);
+    assert_int_equal(TG(fixed_table_init)(tab, &inf), CUZK_OK);
+    TG(fixed_mul)(&got, tab, &s);
+    assert_true(TG(jac_is_infinity)(&got));
+    free(tab);
+}
+
+#endif /* SM_PASS */
