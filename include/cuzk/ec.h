@@ -88,7 +88,9 @@ void cuzk_g1_jac_add(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_g1_jac *b)
 void cuzk_g1_jac_add_affine(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_g1_affine *b);
 /* Scalar multiplication by an Fr element (canonical value used). */
 void cuzk_g1_jac_mul(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fr *k);      /* CT */
-void cuzk_g1_jac_mul_var(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fr *k);  /* GLV+wNAF */
+/* GLV+wNAF; correct only for points in G1 (the endomorphism acts as lambda there). Points of
+ * unknown order: use cuzk_g1_jac_mul or cuzk_g1_jac_mul_u64s_var. */
+void cuzk_g1_jac_mul_var(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fr *k);
 /* Multiplication by an arbitrary-length integer (LE limbs), variable-time; used for
  * cofactor clearing and tests. */
 void cuzk_g1_jac_mul_u64s_var(cuzk_g1_jac *r, const cuzk_g1_jac *a, const uint64_t *k,
@@ -154,7 +156,8 @@ void cuzk_g2_jac_dbl(cuzk_g2_jac *r, const cuzk_g2_jac *a);
 void cuzk_g2_jac_add(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_g2_jac *b);
 void cuzk_g2_jac_add_affine(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_g2_affine *b);
 void cuzk_g2_jac_mul(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_fr *k);      /* CT */
-void cuzk_g2_jac_mul_var(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_fr *k);  /* GLS+wNAF */
+/* GLS+wNAF; correct only for points in G2 (psi acts as [x] there). */
+void cuzk_g2_jac_mul_var(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_fr *k);
 void cuzk_g2_jac_mul_u64s_var(cuzk_g2_jac *r, const cuzk_g2_jac *a, const uint64_t *k,
                               size_t nlimbs);
 /* psi, the untwist-Frobenius-twist endomorphism; acts as [x] (x = BLS parameter) on G2. */

@@ -95,6 +95,217 @@ cuzk_status cuzk_frs_from_snarkjs_wtns(cuzk_fr *out, size_t n, const uint8_t *da
 cuzk_status cuzk_frs_load_snarkjs_wtns(cuzk_fr **out, uint32_t *n, const char *path,
                                        cuzk_error *err);
 
+
+/* =======================================================================================
+ * bellperson (Filecoin) Groth16 files — src/formats/bellperson_*.c
+ *
+ * Layout (filecoin.md 1.2-1.5): no header, no padding; counts are u32 big-endian; points
+ * are zcash-encoded (G1 96 / G2 192 bytes uncompressed in keys, 48 / 96 compressed in
+ * proofs; see cuzk/ec.h).
+ *   .vk:      alpha_g1 | beta_g1 | beta_g2 | gamma_g2 | delta_g1 | delta_g2 (864 bytes)
+ *             u32 n_ic | n_ic x G1                      (size 868 + 96 n_ic)
+ *   .params:  the .vk bytes, then u32 n | n points for h, l, a (G1), b_g1 (G1), b_g2 (G2).
+ *   proof:    A (G1 compressed) | B (G2 compressed) | C (G1 compressed) = 192 bytes; a
+ *             multi-partition proof is the concatenation of its partition proofs.
+ *   public inputs: variables 1..n_public in order (ONE excluded), each 32 bytes
+ *             little-endian canonical (blstrs Scalar::to_bytes_le).
+ * A .params file yields a CUZK_GROTH16_BELLPERSON key: domain n = n_h + 1 (must be a
+ * power of two), append_input_rows = true, and n_b_g1 must equal n_b_g2.
+ *
+ * Checks. The verifying key (first 6 points and ic) is always fully checked (on curve, in
+ * the subgroup). The big vectors follow the trust level. Identity points are rejected
+ * everywhere, as bellperson's reader does. Every count is checked against the bytes that
+ * remain before anything is allocated. Errors name the byte offset, the vector and the
+ * index: CUZK_ERR_TRUNCATED (file ends inside a declared vector), CUZK_ERR_FORMAT
+ * (trailing bytes, identity point, inconsistent counts), or the point decoder's status
+ * (CUZK_ERR_BAD_FLAGS, _NONCANONICAL, _NOT_ON_CURVE, _NOT_IN_SUBGROUP).
+ * Threading: points are decoded in parallel over the given pool (NULL: calling thread).
+ * ======================================================================================= */
+#include "cuzk/groth16.h"
+
+typedef enum cuzk_params_trust {
+    CUZK_PARAMS_CHECKED = 0,          /* h/l/a/b: on curve and in the subgroup */
+    CUZK_PARAMS_TRUSTED_ONCURVE = 1,  /* h/l/a/b: on curve only (bellperson checked=false) */
+    CUZK_PARAMS_UNCHECKED = 2,        /* h/l/a/b: encoding only (flags, canonical) */
+} cuzk_params_trust;
+
+#define CUZK_BELLPERSON_VK_FIXED_BYTES 864u
+#define CUZK_GROTH16_PROOF_BYTES 192u
+
+/* Parses a .vk (or the vk prefix of a .params: then consumed != NULL receives the bytes
+ * used and trailing bytes are allowed; with consumed == NULL trailing bytes are an error).
+ * vk is allocated on success (cuzk_groth16_vk_free). */
+cuzk_status cuzk_groth16_vk_from_bellperson(cuzk_groth16_vk *vk, const uint8_t *data,
+                                            size_t len, size_t *consumed, cuzk_error *err);
+cuzk_status cuzk_groth16_vk_load_bellperson(cuzk_groth16_vk *vk, const char *path,
+                                            cuzk_error *err);
+size_t cuzk_groth16_vk_bellperson_size(const cuzk_groth16_vk *vk);
+/* Writes the .vk bytes; cap must be >= cuzk_groth16_vk_bellperson_size (else LENGTH). */
+cuzk_status cuzk_groth16_vk_to_bellperson(uint8_t *out, size_t cap, const cuzk_groth16_vk *vk,
+                                          cuzk_error *err);
+cuzk_status cuzk_groth16_vk_save_bellperson(const cuzk_groth16_vk *vk, const char *path,
+                                            cuzk_error *err);
+
+/* Parses a whole .params into pk (allocated on success; cuzk_groth16_pk_free). */
+cuzk_status cuzk_groth16_pk_from_bellperson(cuzk_groth16_pk *pk, const uint8_t *data,
+                                            size_t len, cuzk_params_trust trust,
+                                            cuzk_pool *pool, cuzk_error *err);
+/* Maps path read-only and parses it; the mapping is released before returning. */
+cuzk_status cuzk_groth16_pk_load_bellperson(cuzk_groth16_pk *pk, const char *path,
+                                            cuzk_params_trust trust, cuzk_pool *pool,
+                                            cuzk_error *err);
+/* Size and writers of a .params (BELLPERSON keys only: CUZK_ERR_UNSUPPORTED otherwise). */
+size_t cuzk_groth16_pk_bellperson_size(const cuzk_groth16_pk *pk);
+cuzk_status cuzk_groth16_pk_to_bellperson(uint8_t *out, size_t cap, const cuzk_groth16_pk *pk,
+                                          cuzk_error *err);
+cuzk_status cuzk_groth16_pk_save_bellperson(const cuzk_groth16_pk *pk, const char *path,
+                                            cuzk_error *err);
+
+/* Proofs: 192 bytes each; readers fully check the points (on curve, subgroup). */
+void cuzk_groth16_proof_to_bellperson(uint8_t out[CUZK_GROTH16_PROOF_BYTES],
+                                      const cuzk_groth16_proof *proof);
+cuzk_status cuzk_groth16_proof_from_bellperson(cuzk_groth16_proof *proof, const uint8_t *in,
+                                               size_t len, cuzk_error *err);
+/* n partition proofs <-> n x 192 bytes (len must be exactly that). */
+void cuzk_groth16_proofs_to_bellperson(uint8_t *out, const cuzk_groth16_proof *proofs,
+                                       size_t n);
+cuzk_status cuzk_groth16_proofs_from_bellperson(cuzk_groth16_proof *proofs, size_t n,
+                                                const uint8_t *in, size_t len,
+                                                cuzk_error *err);
+
+/* Public inputs as bellperson passes them: n x 32 bytes LE canonical. */
+void cuzk_frs_to_bellperson(uint8_t *out, const cuzk_fr *in, size_t n);
+cuzk_status cuzk_frs_from_bellperson(cuzk_fr *out, size_t n, const uint8_t *in, size_t len,
+                                     cuzk_error *err);
+
+
+/* =======================================================================================
+ * snarkjs .zkey (Groth16, BLS12-381) — src/formats/snarkjs_zkey.c
+ *
+ *   iden3 binfile, magic "zkey", version 1. Sections (any order; unknown ids ignored):
+ *   1 protocol      u32 (1 = groth16; 2 plonk, 10 fflonk are CUZK_ERR_UNSUPPORTED)
+ *   2 header        u32 n8q, q[n8q], u32 n8r, r[n8r], u32 nVars, u32 nPublic,
+ *                   u32 domainSize, alpha1, beta1 (G1), beta2, gamma2 (G2), delta1 (G1),
+ *                   delta2 (G2)
+ *   3 IC            (nPublic + 1) x G1
+ *   4 coefficients  u32 nCoef, nCoef x {u32 matrix (0 = A, 1 = B), u32 constraint,
+ *                   u32 signal, value[32]}; value = coef * R^2 mod r, R = 2^256 ("double
+ *                   Montgomery"), so the plain coefficient is value * R^-2
+ *   5 A, 6 B1       nVars x G1       7 B2   nVars x G2
+ *   8 C             (nVars - nPublic - 1) x G1      9 H   domainSize x G1
+ *   10 contributions (MPC transcript; not read)
+ *   Points: affine, each Fp coordinate 48 bytes LE Montgomery, infinity all zero (cuzk/ec.h
+ *   *_mont_le).
+ *
+ * Requirements: q and r are BLS12-381's (else CUZK_ERR_UNSUPPORTED "wrong curve");
+ * domainSize a power of two; every section's size exact; every coefficient entry's
+ * constraint < domainSize, signal < nVars, matrix 0 or 1, value < r.
+ *
+ * The key: a CUZK_GROTH16_SNARKJS pk (and its vk) with append_input_rows = false, because
+ * section 4 already holds the public-input rows (A-row nConstraints + s = signal s). The
+ * vk part (header points, IC) is always fully checked (on curve, subgroup); the big vectors
+ * (A, B1, B2, C, H) follow the cuzk_params_trust level. The A and B matrices come back as
+ * a cuzk_r1cs (*ab): rows = 1 + the largest constraint index in section 4, n_public =
+ * nPublic, n_vars = nVars, C empty. A .zkey has no C matrix (snarkjs proves with
+ * c = a*b row by row), so before proving, cuzk_r1cs_bind_snarkjs_witness writes C for one
+ * witness as c_i = (A_i.w)(B_i.w) on the ONE column. That makes the prover's satisfaction
+ * check vacuous: as with snarkjs itself, a witness that does not satisfy the circuit
+ * gives a proof that fails verification instead of an error (the circuit's C is only in
+ * the .r1cs; check the witness against it with cuzk_r1cs_check when you have it).
+ * Threading: points are decoded over the given pool (NULL: calling thread).
+ * ======================================================================================= */
+typedef struct cuzk_snarkjs_zkey_header {
+    uint32_t protocol;    /* 1 = groth16 */
+    uint32_t n_vars;      /* witness length, ONE included */
+    uint32_t n_public;    /* outputs + public inputs */
+    uint32_t domain_size; /* power of two */
+    uint32_t n_coeffs;    /* section 4 entries (A and B, input rows included) */
+    uint32_t n_sections;
+    bool has_contributions; /* section 10 present */
+} cuzk_snarkjs_zkey_header;
+
+/* Reads the protocol, header and section table only (for `cuzk inspect`): touches
+ * sections 1, 2 and the first 4 bytes of 4, checks every section size against the
+ * header. The header's points are not decoded. */
+cuzk_status cuzk_snarkjs_zkey_header_read(cuzk_snarkjs_zkey_header *h, const uint8_t *data,
+                                          size_t len, cuzk_error *err);
+
+/* The verifying key alone (sections 1, 2, 3; fully checked). vk is allocated on success. */
+cuzk_status cuzk_groth16_vk_from_snarkjs_zkey(cuzk_groth16_vk *vk, const uint8_t *data,
+                                              size_t len, cuzk_error *err);
+
+/* The whole key: pk (allocated on success; cuzk_groth16_pk_free), *ab (the A/B matrices,
+ * cuzk_r1cs_destroy), header (optional). progress (optional) is called from the calling
+ * thread with (done, total) as the point vectors are decoded. */
+typedef void (*cuzk_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+cuzk_status cuzk_groth16_pk_from_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **ab,
+                                              cuzk_snarkjs_zkey_header *header,
+                                              const uint8_t *data, size_t len,
+                                              cuzk_params_trust trust, cuzk_pool *pool,
+                                              cuzk_progress_fn progress, void *progress_ctx,
+                                              cuzk_error *err);
+cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **ab,
+                                              cuzk_snarkjs_zkey_header *header,
+                                              const char *path, cuzk_params_trust trust,
+                                              cuzk_pool *pool, cuzk_progress_fn progress,
+                                              void *progress_ctx, cuzk_error *err);
+
+/* Sets ab's C matrix to c_i = (A_i.w)(B_i.w) on variable 0 (ONE), see above. Replaces a
+ * previous binding. Errors: CUZK_ERR_INVALID_ARG (w->n_vars != ab->n_vars, ab not from a
+ * zkey), CUZK_ERR_FORMAT (w[0] != 1). pool spreads the A.w, B.w evaluation. */
+cuzk_status cuzk_r1cs_bind_snarkjs_witness(cuzk_r1cs *ab, const cuzk_witness *w,
+                                           cuzk_pool *pool, cuzk_error *err);
+
+/* =======================================================================================
+ * snarkjs JSON: proof.json, public.json, verification_key.json — src/formats/snarkjs_json.c
+ *
+ *   proof.json  {"pi_a": [x, y, "1"], "pi_b": [[x.c0, x.c1], [y.c0, y.c1], ["1", "0"]],
+ *                "pi_c": [x, y, "1"], "protocol": "groth16", "curve": "bls12381"}
+ *   public.json ["v1", "v2", ...] (outputs, then public inputs; ONE excluded)
+ *   verification_key.json {"protocol", "curve", "nPublic", "vk_alpha_1", "vk_beta_2",
+ *                "vk_gamma_2", "vk_delta_2", "vk_alphabeta_12", "IC": [...]}
+ *   Numbers are decimal strings of canonical integers; points are projective with z = 1
+ *   (snarkjs writes affine points that way; the point at infinity is [0, 1, 0], which is
+ *   read back as infinity).
+ *
+ * Readers are strict: decimal digits only (no sign, no leading zeros except "0", no
+ * exponent), values < the modulus, z must be 1 (or the infinity form), points on the
+ * curve and in the subgroup, protocol "groth16" and curve "bls12381" (a bn128 file is
+ * CUZK_ERR_UNSUPPORTED "wrong curve"), nPublic == len(IC) - 1. vk_alphabeta_12 is
+ * ignored on read and written on write (snarkjs verifiers do not read it either).
+ * Readers take a NUL-free buffer (data, len); writers return a malloc'd NUL-terminated
+ * string (free()).
+ *
+ * Built only with jansson (CUZK_HAVE_JANSSON); without it every function here returns
+ * CUZK_ERR_UNSUPPORTED "built without JSON support".
+ * ======================================================================================= */
+cuzk_status cuzk_groth16_proof_from_snarkjs_json(cuzk_groth16_proof *proof,
+                                                 const char *data, size_t len,
+                                                 cuzk_error *err);
+cuzk_status cuzk_groth16_proof_to_snarkjs_json(char **out, const cuzk_groth16_proof *proof,
+                                               cuzk_error *err);
+
+/* *out (malloc'd, free()) receives *n Montgomery values. */
+cuzk_status cuzk_frs_from_snarkjs_json(cuzk_fr **out, size_t *n, const char *data,
+                                       size_t len, cuzk_error *err);
+cuzk_status cuzk_frs_to_snarkjs_json(char **out, const cuzk_fr *v, size_t n,
+                                     cuzk_error *err);
+
+/* vk is allocated on success (cuzk_groth16_vk_free); beta_g1 and delta_g1 are not in the
+ * JSON and are set to infinity (verification does not use them). */
+cuzk_status cuzk_groth16_vk_from_snarkjs_json(cuzk_groth16_vk *vk, const char *data,
+                                              size_t len, cuzk_error *err);
+/* Writes vk_alphabeta_12 = e(alpha, beta) as snarkjs does (one pairing). */
+cuzk_status cuzk_groth16_vk_to_snarkjs_json(char **out, const cuzk_groth16_vk *vk,
+                                            cuzk_error *err);
+
+/* Reads a whole (small) text file into a malloc'd buffer (+ NUL; *len excludes it) for the
+ * JSON readers. CUZK_ERR_IO on failure, CUZK_ERR_LENGTH above max_len bytes. */
+cuzk_status cuzk_file_read_text(char **out, size_t *len, const char *path, size_t max_len,
+                                cuzk_error *err);
+/* Writes len bytes to path (truncating). CUZK_ERR_IO with the path on failure. */
+cuzk_status cuzk_file_write(const char *path, const void *data, size_t len, cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

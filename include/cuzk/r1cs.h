@@ -170,11 +170,13 @@ void cuzk_witness_value(cuzk_fr *r, const cuzk_witness *w, uint32_t v);
 cuzk_status cuzk_r1cs_eval(const cuzk_r1cs *r1cs, const cuzk_witness *w, cuzk_fr *a_out,
                            cuzk_fr *b_out, cuzk_fr *c_out, cuzk_pool *pool);
 
-/* Checks w[0] = 1 (else CUZK_ERR_FORMAT) and <A_i,w>*<B_i,w> = <C_i,w> for every row in
- * order. On the first failing row returns CUZK_ERR_UNSATISFIED with a message naming the
- * row and its A·w, B·w, C·w values (canonical hex) and, if first_failing_row is non-NULL,
- * stores the row index there (UINT64_MAX when no row failed). Single-threaded; meant for
- * rejecting bad witnesses before proving and for debugging circuits. */
+/* Checks w->n_vars == r1cs->n_vars (else CUZK_ERR_INVALID_ARG), w[0] = 1 (else
+ * CUZK_ERR_FORMAT) and <A_i,w>*<B_i,w> = <C_i,w> for every row in order. On the first
+ * failing row returns CUZK_ERR_UNSATISFIED with a message naming the row and its A·w, B·w,
+ * C·w values ("constraint 7 unsatisfied: A.w=0x.. B.w=0x.. C.w=0x..", canonical hex) and,
+ * if first_failing_row is non-NULL, stores the row index there (UINT64_MAX when no row
+ * failed). Single-threaded; meant for rejecting bad witnesses before proving and for
+ * debugging circuits. */
 cuzk_status cuzk_r1cs_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
                             uint64_t *first_failing_row, cuzk_error *err);
 

@@ -36,7 +36,7 @@
  * ------------------------------------------------------------------------------------- */
 void PT(affine_set_infinity)(AFF *p) { memset(p, 0, sizeof *p); }
 
-bool PT(affine_is_infinity)(const AFF *p) { return F_IS_ZERO(&p->x) & F_IS_ZERO(&p->y); }
+bool PT(affine_is_infinity)(const AFF *p) { return (int)F_IS_ZERO(&p->x) & (int)F_IS_ZERO(&p->y); }
 
 /* rhs = x^3 + b */
 static void curve_rhs(FT *rhs, const FT *x)
@@ -60,7 +60,7 @@ bool PT(affine_on_curve)(const AFF *p)
 
 bool PT(affine_eq)(const AFF *a, const AFF *b)
 {
-    return F_EQ(&a->x, &b->x) & F_EQ(&a->y, &b->y);
+    return (int)F_EQ(&a->x, &b->x) & (int)F_EQ(&a->y, &b->y);
 }
 
 void PT(affine_neg)(AFF *r, const AFF *a)
@@ -130,7 +130,7 @@ bool PT(jac_eq)(const JAC *a, const JAC *b)
     F_MUL(&s1, &s1, &z2z2);
     F_MUL(&s2, &b->y, &a->z);
     F_MUL(&s2, &s2, &z1z1);
-    return F_EQ(&u1, &u2) & F_EQ(&s1, &s2);
+    return (int)F_EQ(&u1, &u2) & (int)F_EQ(&s1, &s2);
 }
 
 void PT(jac_neg)(JAC *r, const JAC *a)

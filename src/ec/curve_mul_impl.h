@@ -69,8 +69,8 @@ void PT(jac_mul)(JAC *r, const JAC *a, const cuzk_fr *k)
         jac_add_ct(&acc, &acc, &sel);
     }
     *r = acc;
-    memset(kl, 0, sizeof kl);
-    memset(dig, 0, sizeof dig);
+    ec_wipe(kl, sizeof kl);
+    ec_wipe(dig, sizeof dig);
 }
 
 /* Interleaved wNAF sum (Straus): sum_j naf_j * B_j, where tab holds for each base j the
@@ -171,16 +171,21 @@ void PT(jac_mul_u64s_var)(JAC *r, const JAC *a, const uint64_t *k, size_t nlimbs
 }
 
 /* [|x|]a for the BLS parameter |x| = 0xd201000000010000 (bits 63, 62, 60, 57, 48, 16):
- * double-and-add on its 6 set bits, 63 doublings + 5 additions. Variable-time (used on
- * public points: subgroup checks, clearing). */
-static void jac_mul_abs_x_var(JAC *r, const JAC *a)
+ * double-and-add on its 6 set bits, 63 doublings + 5 additions. When the caller also has
+ * a in affine form (aff != NULL, same point) the additions are mixed ones. Variable-time
+ * (used on public points: subgroup checks). */
+static void jac_mul_abs_x_var(JAC *r, const JAC *a, const AFF *aff)
 {
     static const uint64_t abs_x = 0xd201000000010000ULL;
     JAC acc = *a;
     for (int bit = 62; bit >= 0; bit--) {
         PT(jac_dbl)(&acc, &acc);
-        if ((abs_x >> bit) & 1)
-            PT(jac_add)(&acc, &acc, a);
+        if ((abs_x >> bit) & 1) {
+            if (aff)
+                PT(jac_add_affine)(&acc, &acc, aff);
+            else
+                PT(jac_add)(&acc, &acc, a);
+        }
     }
     *r = acc;
 }
@@ -247,6 +252,6 @@ void PT(fixed_mul)(JAC *r, const struct PT(fixed_table) *t, const cuzk_fr *k)
         jac_add_affine_ct(&acc, &acc, &sel);
     }
     *r = acc;
-    memset(kl, 0, sizeof kl);
-    memset(dig, 0, sizeof dig);
+    ec_wipe(kl, sizeof kl);
+    ec_wipe(dig, sizeof dig);
 }

@@ -24,6 +24,15 @@ static inline uint64_t ec_scalar_bits(const uint64_t *k, size_t nlimbs, size_t p
     return (lo | hi) & (((uint64_t)1 << n) - 1);
 }
 
+/* Clears secret scalar material; the volatile stores keep the compiler from dropping them
+ * as dead (memset on a local that is never read again may be elided). */
+static inline void ec_wipe(void *p, size_t n)
+{
+    volatile uint8_t *v = (volatile uint8_t *)p;
+    while (n--)
+        *v++ = 0;
+}
+
 /*
  * Width-w NAF of k (2 <= w <= 7): naf[i] is 0 or odd with |naf[i]| < 2^(w-1), and any w
  * consecutive digits hold at most one non-zero. naf needs 64*nlimbs + 8 entries (the final

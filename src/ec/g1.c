@@ -67,8 +67,9 @@ static void jac_sigma(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fp *beta)
  * GLV: k = k1 + k2*lambda with lambda = x^2 - 1 = 0xac45a4010001a40200000000ffffffff
  * (128 bits), k2 = floor(k / lambda), k1 = k mod lambda; both < 2^128 because k < r < 2^255.
  * The quotient is estimated as floor(k * G / 2^256) with G = floor(2^256 / lambda)
- * = 0x17c6becf1e01faadd63f6e522f6cfee30; since k < 2^256 the estimate is at most 1 below
- * the true quotient (k*G/2^256 > k/lambda - k/2^256), so at most two corrections follow.
+ * = 0x17c6becf1e01faadd63f6e522f6cfee30. G > 2^256/lambda - 1 and k < 2^256 give
+ * k*G/2^256 > k/lambda - 1, so the estimate is the true quotient or one less and the
+ * correction loop below runs at most once. Variable-time (only mul_var uses it).
  * ------------------------------------------------------------------------------------- */
 static const uint64_t GLV_LAMBDA[2] = {0x00000000ffffffffULL, 0xac45a4010001a402ULL};
 static const uint64_t GLV_G[3] = {0x63f6e522f6cfee30ULL, 0x7c6becf1e01faaddULL, 0x1ULL};
@@ -159,21 +160,24 @@ void cuzk_g1_jac_mul_var(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fr *k)
  * sigma(P) == [-x^2]P for the sigma whose eigenvalue on G1 is -x^2. [x^2]P is two
  * multiplications by |x| (the sign squares away).
  * ------------------------------------------------------------------------------------- */
-bool cuzk_g1_jac_in_subgroup(const cuzk_g1_jac *p)
+/* aff: the same point in affine form when the caller has it (cheaper additions). */
+static bool in_subgroup(const cuzk_g1_jac *p, const cuzk_g1_affine *aff)
 {
     if (cuzk_g1_jac_is_infinity(p))
         return true;
     cuzk_g1_jac t, s;
-    jac_mul_abs_x_var(&t, p);
-    jac_mul_abs_x_var(&t, &t);
+    jac_mul_abs_x_var(&t, p, aff);
+    jac_mul_abs_x_var(&t, &t, NULL);
     cuzk_g1_jac_neg(&t, &t);
     jac_sigma(&s, p, &BETA_NEG_X2);
     return cuzk_g1_jac_eq(&s, &t);
 }
 
+bool cuzk_g1_jac_in_subgroup(const cuzk_g1_jac *p) { return in_subgroup(p, NULL); }
+
 bool cuzk_g1_affine_in_subgroup(const cuzk_g1_affine *p)
 {
     cuzk_g1_jac j;
     cuzk_g1_jac_from_affine(&j, p);
-    return cuzk_g1_jac_in_subgroup(&j);
+    return in_subgroup(&j, p);
 }

@@ -142,20 +142,23 @@ void cuzk_g2_jac_mul_var(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_fr *k)
  * Subgroup check: P on E' is in G2 iff psi(P) == [x]P (Scott, eprint 2021/1130), i.e.
  * psi(P) == -[X]P.
  * ------------------------------------------------------------------------------------- */
-bool cuzk_g2_jac_in_subgroup(const cuzk_g2_jac *p)
+/* aff: the same point in affine form when the caller has it (cheaper additions). */
+static bool in_subgroup(const cuzk_g2_jac *p, const cuzk_g2_affine *aff)
 {
     if (cuzk_g2_jac_is_infinity(p))
         return true;
     cuzk_g2_jac t, s;
-    jac_mul_abs_x_var(&t, p);
+    jac_mul_abs_x_var(&t, p, aff);
     cuzk_g2_jac_neg(&t, &t);
     cuzk_g2_jac_psi(&s, p);
     return cuzk_g2_jac_eq(&s, &t);
 }
 
+bool cuzk_g2_jac_in_subgroup(const cuzk_g2_jac *p) { return in_subgroup(p, NULL); }
+
 bool cuzk_g2_affine_in_subgroup(const cuzk_g2_affine *p)
 {
     cuzk_g2_jac j;
     cuzk_g2_jac_from_affine(&j, p);
-    return cuzk_g2_jac_in_subgroup(&j);
+    return in_subgroup(&j, p);
 }

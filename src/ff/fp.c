@@ -1,11 +1,12 @@
 /*
  * fp.c — the BLS12-381 base field Fp, p = 0x1a0111ea...ffffaaab (381 bits), Montgomery
  * form with R = 2^384: constants, the limb back end choice, and the Fp-only operations
- * (sqrt for p = 3 mod 4, sign, small-constant multiplication, halving, inversion).
+ * (sqrt for p = 3 mod 4, sign, small-constant multiplication, halving, inversion by
+ * safegcd — inv_safegcd.h).
  * Pure functions on caller memory; thread-safe.
  *
  * Constants below were derived with python3 from p (e.g. R mod p = 2^384 % p,
- * R^2 mod p = 2^768 % p, -p^-1 mod 2^64 = (-pow(p, -1, 2**64)) % 2**64).
+ * R^2 mod p = 2^768 % p; -p^-1 mod 2^64 lives in fp_internal.h).
  */
 #include "cuzk/ff.h"
 #include "ff/mont.h"
@@ -15,8 +16,6 @@
 const uint64_t CUZK_FP_MODULUS[CUZK_FP_LIMBS] = {
     0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
     0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
-
-
 const cuzk_fp CUZK_FP_ZERO = {{0}};
 /* R mod p */
 const cuzk_fp CUZK_FP_ONE = {{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c758ba,
@@ -105,6 +104,12 @@ void cuzk_fp_half(cuzk_fp *r, const cuzk_fp *a) { mont_half(r->l, a->l, CUZK_FP_
 #define FP_MU 0x9d835d2f3ULL
 void cuzk_fp_mul_small(cuzk_fp *r, const cuzk_fp *a, uint64_t k)
 {
+    if (k >> 32) { /* outside the contract; stay correct with a full multiplication */
+        cuzk_fp kf;
+        cuzk_fp_from_u64(&kf, k);
+        cuzk_fp_mul(r, a, &kf);
+        return;
+    }
     uint64_t t[7], qp[7];
     cuzk_u128 c = 0;
     CUZK_UNROLL

@@ -182,7 +182,7 @@ void cuzk_fp12_pow(cuzk_fp12 *r, const cuzk_fp12 *a, const uint64_t *e, size_t n
 
 bool cuzk_fp12_eq(const cuzk_fp12 *a, const cuzk_fp12 *b)
 {
-    return cuzk_fp6_eq(&a->c0, &b->c0) & cuzk_fp6_eq(&a->c1, &b->c1);
+    return (int)cuzk_fp6_eq(&a->c0, &b->c0) & (int)cuzk_fp6_eq(&a->c1, &b->c1);
 }
 
 bool cuzk_fp12_is_one(const cuzk_fp12 *a) { return cuzk_fp12_eq(a, &CUZK_FP12_ONE); }

@@ -233,11 +233,11 @@ void cuzk_fp6_frobenius(cuzk_fp6 *r, const cuzk_fp6 *a, unsigned k)
 
 bool cuzk_fp6_eq(const cuzk_fp6 *a, const cuzk_fp6 *b)
 {
-    return cuzk_fp2_eq(&a->c0, &b->c0) & cuzk_fp2_eq(&a->c1, &b->c1) &
-           cuzk_fp2_eq(&a->c2, &b->c2);
+    return (int)cuzk_fp2_eq(&a->c0, &b->c0) & (int)cuzk_fp2_eq(&a->c1, &b->c1) &
+           (int)cuzk_fp2_eq(&a->c2, &b->c2);
 }
 
 bool cuzk_fp6_is_zero(const cuzk_fp6 *a)
 {
-    return cuzk_fp2_is_zero(&a->c0) & cuzk_fp2_is_zero(&a->c1) & cuzk_fp2_is_zero(&a->c2);
+    return (int)cuzk_fp2_is_zero(&a->c0) & (int)cuzk_fp2_is_zero(&a->c1) & (int)cuzk_fp2_is_zero(&a->c2);
 }

@@ -201,6 +201,7 @@ static inline void sg_update(int64_t *f, int64_t *g, int64_t *d, int64_t *e,
     cg >>= SG_B;
     cd >>= SG_B;
     ce >>= SG_B;
+    CUZK_UNROLL
     for (size_t i = 1; i < n; i++) {
         cf += (sg_i128)u * f[i] + (sg_i128)v * g[i];
         cg += (sg_i128)q * f[i] + (sg_i128)r * g[i];

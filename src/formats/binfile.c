@@ -133,7 +133,9 @@ cuzk_status binfile_section(const binfile *bf, uint32_t id, const char *name, bo
     if (found)
         *found = have;
     if (!have && required)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s file: missing %s section (id %u)",
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "%s file: missing %s section (id %u) in the section table at "
+                              "offset 12",
                               bf->kind, name, id);
     return CUZK_OK;
 }

@@ -41,15 +41,9 @@ static uint64_t next_cap(uint64_t cap, uint64_t need, size_t elem)
     return n > SIZE_MAX / elem ? 0 : n;
 }
 
-/* realloc that leaves *p untouched on failure. */
-static bool resize(void **p, uint64_t n, size_t elem)
-{
-    void *q = realloc(*p, (size_t)(n * elem));
-    if (!q)
-        return false;
-    *p = q;
-    return true;
-}
+/* realloc to n elements (n * elem fits size_t: next_cap checked it); NULL on failure, in
+ * which case p is still valid and owned by the caller. */
+static void *resize(void *p, uint64_t n, size_t elem) { return realloc(p, (size_t)(n * elem)); }
 
 cuzk_status cuzk_r1cs_builder_create(cuzk_r1cs_builder **out, cuzk_error *err)
 {
@@ -116,11 +110,14 @@ cuzk_status cuzk_r1cs_builder_begin_row(cuzk_r1cs_builder *b, cuzk_error *err)
     /* +2: this row's start and, at finish, the end sentinel. */
     if (b->rows + 2 > b->row_cap) {
         uint64_t n = next_cap(b->row_cap, b->rows + 2, sizeof(uint64_t));
-        for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
-            if (!n || !resize((void **)&b->t[m].row_start, n, sizeof(uint64_t)))
+        for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
+            uint64_t *q = n ? resize(b->t[m].row_start, n, sizeof *q) : NULL;
+            if (!q)
                 return cuzk_error_set(err, CUZK_ERR_NOMEM,
                                       "r1cs builder: out of memory at row %llu",
                                       (unsigned long long)b->rows);
+            b->t[m].row_start = q;
+        }
         b->row_cap = n;
     }
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
@@ -157,13 +154,29 @@ cuzk_status cuzk_r1cs_builder_add_term(cuzk_r1cs_builder *b, cuzk_r1cs_matrix m,
                               "allocated (public %u, aux %u)",
                               (unsigned long long)var, (unsigned long long)(var >> 32),
                               (unsigned long long)(var & 0xffffffffu), b->n_public, b->n_aux);
+#ifdef CUZK_VERIFY
+    /* Unreduced limbs would make every later comparison (zero tests, merging) wrong. */
+    bool below = false;
+    for (int i = CUZK_FR_LIMBS; i-- > 0;)
+        if (coeff->l[i] != CUZK_FR_MODULUS[i]) {
+            below = coeff->l[i] < CUZK_FR_MODULUS[i];
+            break;
+        }
+    if (!below)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "r1cs builder: coefficient is not reduced below r");
+#endif
     term_list *t = &b->t[m];
     if (t->len == t->cap) {
         uint64_t n = next_cap(t->cap, t->len + 1, sizeof(cuzk_fr));
-        if (!n || !resize((void **)&t->vars, n, sizeof *t->vars) ||
-            !resize((void **)&t->coeffs, n, sizeof *t->coeffs))
+        uint64_t *v = n ? resize(t->vars, n, sizeof *v) : NULL;
+        if (v)
+            t->vars = v;
+        cuzk_fr *c = v ? resize(t->coeffs, n, sizeof *c) : NULL;
+        if (!c)
             return cuzk_error_set(err, CUZK_ERR_NOMEM, "r1cs builder: out of memory at row %llu",
                                   (unsigned long long)(b->rows - 1));
+        t->coeffs = c;
         t->cap = n;
     }
     t->vars[t->len] = var;

@@ -30,6 +30,7 @@ static const struct {
     [CUZK_ERR_UNSUPPORTED] = {"CUZK_ERR_UNSUPPORTED", "unsupported"},
     [CUZK_ERR_CUDA] = {"CUZK_ERR_CUDA", "CUDA error"},
     [CUZK_ERR_INTERNAL] = {"CUZK_ERR_INTERNAL", "internal error"},
+    [CUZK_ERR_INVALID_PROOF] = {"CUZK_ERR_INVALID_PROOF", "proof does not verify"},
 };
 
 const char *cuzk_status_name(cuzk_status s)

@@ -1,9 +1,11 @@
 /*
  * fuzz_r1cs.c — libFuzzer target for the snarkjs .r1cs reader (cuzk_r1cs_from_snarkjs).
  *
- * Each input is parsed twice: as it is, and behind a synthesized container prefix
+ * Each input is parsed three ways: as it is; behind a synthesized container prefix
  * ("r1cs", version 1, nSections = first byte % 8) so mutations reach the section parser
- * without first having to rediscover the magic. For every outcome the invariants below are
+ * without first having to rediscover the magic; and as byte edits / a truncation of an
+ * embedded valid circom file (run_patched), which reaches every check without a seed
+ * corpus. For every outcome the invariants below are
  * asserted and a violation abort()s so libFuzzer records the input:
  *   - a failure returns a non-OK status, mirrors it in err.code with a non-empty message,
  *     and leaves *out NULL;
@@ -88,9 +90,63 @@ static void run(const uint8_t *data, size_t size)
     cuzk_r1cs_destroy(r);
 }
 
+/* A valid file made by circom 2.2.3 / snarkjs 0.7.6 (the cubic circuit of
+ * tests/unit/test_snarkjs_files.c), as hex. */
+static const char k_template[] =
+    "72316373010000000300000002000000b001000000000000010000000300000000000000fffffffffe5bfeff"
+    "02a4bd5305d8a10908d83933487d9d2953a7ed73010000000300000001000000000000000000000000000000"
+    "00000000000000000000000000000000010000000400000000000000fffffffffe5bfeff02a4bd5305d8a109"
+    "08d83933487d9d2953a7ed73010000000400000000000000fffffffffe5bfeff02a4bd5305d8a10908d83933"
+    "487d9d2953a7ed73010000000300000001000000000000000000000000000000000000000000000000000000"
+    "00000000010000000500000000000000fffffffffe5bfeff02a4bd5305d8a10908d83933487d9d2953a7ed73"
+    "0000000000000000050000000000000005000000000000000000000000000000000000000000000000000000"
+    "000000000100000000000000fffffffffe5bfeff02a4bd5305d8a10908d83933487d9d2953a7ed7302000000"
+    "fefffffffefffffffe5bfeff02a4bd5305d8a10908d83933487d9d2953a7ed73030000000100000000000000"
+    "0000000000000000000000000000000000000000000000000500000001000000000000000000000000000000"
+    "000000000000000000000000000000000100000040000000000000002000000001000000fffffffffe5bfeff"
+    "02a4bd5305d8a10908d83933487d9d2953a7ed73060000000100000001000000010000000600000000000000"
+    "0300000003000000300000000000000000000000000000000100000000000000020000000000000003000000"
+    "0000000004000000000000000500000000000000";
+
+/* Third reading of an input: as edits of the valid template, so the fuzzer explores the
+ * deep paths (and the accepting one) without a seed corpus. Byte 0 bit 0 asks for a
+ * truncation to (bytes 1-2) mod (template length + 1); then each 3-byte group
+ * (u16 offset, value) overwrites one template byte. The result is copied into an
+ * exact-size block so ASan sees any read past its end. */
+static void run_patched(const uint8_t *data, size_t size)
+{
+    static uint8_t tmpl[sizeof k_template / 2];
+    static size_t tlen;
+    if (!tlen) {
+        for (size_t i = 0; i + 1 < sizeof k_template; i += 2) {
+            unsigned hi = (unsigned)k_template[i], lo = (unsigned)k_template[i + 1];
+            hi = hi <= '9' ? hi - '0' : hi - 'a' + 10;
+            lo = lo <= '9' ? lo - '0' : lo - 'a' + 10;
+            tmpl[tlen++] = (uint8_t)(hi << 4 | lo);
+        }
+    }
+    if (size < 3)
+        return;
+    size_t len = tlen;
+    if (data[0] & 1)
+        len = ((size_t)data[1] | (size_t)data[2] << 8) % (tlen + 1);
+    uint8_t *buf = malloc(tlen);
+    CHECK(buf);
+    memcpy(buf, tmpl, tlen);
+    for (size_t i = 3; i + 3 <= size; i += 3)
+        buf[((size_t)data[i] | (size_t)data[i + 1] << 8) % tlen] = data[i + 2];
+    uint8_t *exact = malloc(len ? len : 1);
+    CHECK(exact);
+    memcpy(exact, buf, len);
+    run(exact, len);
+    free(exact);
+    free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     run(data, size);
+    run_patched(data, size);
     if (size == 0)
         return 0;
     uint8_t *buf = malloc(12 + size - 1);

@@ -2,8 +2,9 @@
  * fuzz_wtns.c — libFuzzer target for the snarkjs .wtns reader (cuzk_snarkjs_wtns_count,
  * cuzk_frs_from_snarkjs_wtns).
  *
- * Each input is parsed as it is and behind a synthesized prefix ("wtns", version 2,
- * nSections = first byte % 4). Invariants (abort() on violation so libFuzzer keeps the
+ * Each input is parsed as it is, behind a synthesized prefix ("wtns", version 2,
+ * nSections = first byte % 4), and as byte edits / a truncation of an embedded valid
+ * snarkjs file (run_patched). Invariants (abort() on violation so libFuzzer keeps the
  * input):
  *   - failures are non-OK with err.code mirrored and a message;
  *   - an accepted count satisfies 32 * count <= size (nothing is sized from an unchecked
@@ -56,9 +57,56 @@ static void run(const uint8_t *data, size_t size)
     free(v);
 }
 
+/* A valid file made by circom 2.2.3 / snarkjs 0.7.6 (the cubic circuit of
+ * tests/unit/test_snarkjs_files.c), as hex. */
+static const char k_template[] =
+    "77746e7302000000020000000100000028000000000000002000000001000000fffffffffe5bfeff02a4bd53"
+    "05d8a10908d83933487d9d2953a7ed730600000002000000c000000000000000010000000000000000000000"
+    "00000000000000000000000000000000000000001d0000000000000000000000000000000000000000000000"
+    "0000000000000000020000000000000000000000000000000000000000000000000000000000000003000000"
+    "0000000000000000000000000000000000000000000000000000000009000000000000000000000000000000"
+    "000000000000000000000000000000001b000000000000000000000000000000000000000000000000000000"
+    "00000000";
+
+/* Third reading of an input: as edits of the valid template, so the fuzzer explores the
+ * deep paths (and the accepting one) without a seed corpus. Byte 0 bit 0 asks for a
+ * truncation to (bytes 1-2) mod (template length + 1); then each 3-byte group
+ * (u16 offset, value) overwrites one template byte. The result is copied into an
+ * exact-size block so ASan sees any read past its end. */
+static void run_patched(const uint8_t *data, size_t size)
+{
+    static uint8_t tmpl[sizeof k_template / 2];
+    static size_t tlen;
+    if (!tlen) {
+        for (size_t i = 0; i + 1 < sizeof k_template; i += 2) {
+            unsigned hi = (unsigned)k_template[i], lo = (unsigned)k_template[i + 1];
+            hi = hi <= '9' ? hi - '0' : hi - 'a' + 10;
+            lo = lo <= '9' ? lo - '0' : lo - 'a' + 10;
+            tmpl[tlen++] = (uint8_t)(hi << 4 | lo);
+        }
+    }
+    if (size < 3)
+        return;
+    size_t len = tlen;
+    if (data[0] & 1)
+        len = ((size_t)data[1] | (size_t)data[2] << 8) % (tlen + 1);
+    uint8_t *buf = malloc(tlen);
+    CHECK(buf);
+    memcpy(buf, tmpl, tlen);
+    for (size_t i = 3; i + 3 <= size; i += 3)
+        buf[((size_t)data[i] | (size_t)data[i + 1] << 8) % tlen] = data[i + 2];
+    uint8_t *exact = malloc(len ? len : 1);
+    CHECK(exact);
+    memcpy(exact, buf, len);
+    run(exact, len);
+    free(exact);
+    free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     run(data, size);
+    run_patched(data, size);
     if (size == 0)
         return 0;
     uint8_t *buf = malloc(12 + size - 1);

@@ -68,7 +68,8 @@ const hG2 = (pt) => { const a = pt.toAffine(); return hFp2(a.x) + hFp2(a.y); };
 
 const lines = [];
 const emit = (...fields) => lines.push(fields.join(' '));
-const mul = (pt, k) => (k === 0n ? pt.constructor.ZERO : pt.multiply(k));
+// Variable-time multiplication: the generator has no secrets, and it is 2x faster.
+const mul = (pt, k) => pt.multiplyUnsafe(k);
 
 // Legendre symbols, computed from the definition (Euler's criterion).
 const fpIsSquare = (a) => Fp.pow(a, (P - 1n) / 2n) !== Fp.neg(Fp.ONE);
@@ -114,8 +115,8 @@ function genFr() {
 }
 
 function genFp2() {
-  const edge = [Fp2.ZERO, Fp2.ONE, Fp2.create({ c0: 0n, c1: 1n }), Fp2.create({ c0: P - 1n, c1: P - 1n }),
-    Fp2.create({ c0: 5n, c1: 0n }), Fp2.create({ c0: 0n, c1: P - 1n })];
+  const fp2 = (c0, c1) => Fp2.create({ c0, c1 });
+  const edge = [Fp2.ZERO, Fp2.ONE, fp2(0n, 1n), fp2(P - 1n, P - 1n), fp2(5n, 0n), fp2(0n, P - 1n)];
   const a = [...edge, ...Array.from({ length: count }, randFp2)];
   for (let i = 0; i < a.length; i++) {
     const b = randFp2();
@@ -145,7 +146,8 @@ function badEncodings(Pt, g) {
   const rnd = g === 'g1' ? randFp : randFp2;
   const isSq = g === 'g1' ? fpIsSquare : fp2IsSquare;
   const coords = g === 'g1' ? (v) => hFp(v) : (v) => hFp(v.c1) + hFp(v.c0); // zcash order
-  const flag = (hex, bits) => (parseInt(hex.slice(0, 2), 16) | bits).toString(16).padStart(2, '0') + hex.slice(2);
+  const flag = (hex, bits) =>
+    (parseInt(hex.slice(0, 2), 16) | bits).toString(16).padStart(2, '0') + hex.slice(2);
   const rejects = (bytesHex) => {
     try { Pt.fromBytes(Buffer.from(bytesHex, 'hex')); return false; } catch { return true; }
   };
@@ -195,7 +197,12 @@ function genGroup(g) {
   // Points are kept with their discrete log s (P = [s]G) so that [k]P can be computed as
   // [s*k]G on noble's precomputed generator table: the same value, a fraction of the time.
   const dlog = new Map();
-  const rndPt = () => { const s = randFrNonZero(); const p = Pt.BASE.multiply(s); dlog.set(p, s); return p; };
+  const rndPt = () => {
+    const s = randFrNonZero();
+    const p = Pt.BASE.multiplyUnsafe(s);
+    dlog.set(p, s);
+    return p;
+  };
   const mulKnown = (p, k) => mul(Pt.BASE, Fr.mul(dlog.get(p), k));
   const pts = [Pt.ZERO, Pt.BASE, Pt.BASE.negate(), ...Array.from({ length: count }, rndPt)];
 
@@ -247,8 +254,8 @@ function genPairing() {
   emit('pairing', hG1(G1.ZERO), hG2(G2.BASE), one);
   emit('pairing', hG1(G1.BASE), hG2(G2.ZERO), one);
   for (let i = 0; i < heavy; i++) {
-    const p = G1.BASE.multiply(randFrNonZero());
-    const q = G2.BASE.multiply(randFrNonZero());
+    const p = G1.BASE.multiplyUnsafe(randFrNonZero());
+    const q = G2.BASE.multiplyUnsafe(randFrNonZero());
     emit('pairing', hG1(p), hG2(q), hFp12(bls.pairing(p, q)));
   }
   // pairing_bilinear P Q a b e(aP, bQ): the checker also evaluates e(abP, Q).
@@ -257,10 +264,11 @@ function genPairing() {
     const t = randFrNonZero();
     const a = randFrNonZero();
     const b = randFrNonZero();
-    const ap = G1.BASE.multiply(Fr.mul(s, a));  // = [a]P for P = [s]G1
-    const bq = G2.BASE.multiply(Fr.mul(t, b));
-    emit('pairing_bilinear', hG1(G1.BASE.multiply(s)), hG2(G2.BASE.multiply(t)), hFr(a), hFr(b),
-      hFp12(bls.pairing(ap, bq)));
+    const ap = G1.BASE.multiplyUnsafe(Fr.mul(s, a));  // = [a]P for P = [s]G1
+    const bq = G2.BASE.multiplyUnsafe(Fr.mul(t, b));
+    const p = G1.BASE.multiplyUnsafe(s);
+    const q = G2.BASE.multiplyUnsafe(t);
+    emit('pairing_bilinear', hG1(p), hG2(q), hFr(a), hFr(b), hFp12(bls.pairing(ap, bq)));
   }
 }
 
@@ -274,4 +282,5 @@ genGroup('g1');
 genGroup('g2');
 genPairing();
 writeFileSync(outPath, lines.join('\n') + '\n');
-console.error(`noble_vectors: ${lines.length - 1} vectors (seed ${seed}, @noble/curves ${version}) -> ${outPath}`);
+console.error(`noble_vectors: ${lines.length - 1} vectors (seed ${seed}, ` +
+  `@noble/curves ${version}) -> ${outPath}`);

@@ -246,7 +246,8 @@ static void test_mul_small_and_repeated_add(void **state)
         cuzk_fp_mul_small(&u, &a, k);
         assert_fp_eq(&u, &acc);
     }
-    const uint64_t ks[] = {0, 1, 2, 3, 0xffffffffu, 0xfffffffeu, 0x80000000u, 12345};
+    const uint64_t ks[] = {0, 1, 2, 3, 0xffffffffu, 0xfffffffeu, 0x80000000u, 12345,
+                           1ull << 32, ~0ull}; /* the last two are beyond the k < 2^32 fast path */
     cuzk_fp m1 = fp_canon(P_M1);
     for (size_t i = 0; i < 4 * n; i++) {
         cuzk_fp a, k_fp, t, u;
@@ -254,7 +255,7 @@ static void test_mul_small_and_repeated_add(void **state)
             a = m1;
         else
             rand_edge(&a);
-        uint64_t k = i < 8 ? ks[i] : (test_rng_u64() >> (32 + test_rng_u64() % 32));
+        uint64_t k = i < 10 ? ks[i] : (test_rng_u64() >> (32 + test_rng_u64() % 32));
         cuzk_fp_from_u64(&k_fp, k);
         cuzk_fp_mul(&t, &a, &k_fp);
         u = a;

@@ -435,6 +435,52 @@ static void test_random_check(void **state)
     }
 }
 
+/* Enough rows for several pool chunks (grain 4096), so the split is really exercised. */
+static void test_eval_pool_chunks(void **state)
+{
+    (void)state;
+    rsys s;
+    memset(&s, 0, sizeof s);
+    s.n_public = 5;
+    s.n_aux = 200;
+    s.rows = 3 * 4096 + 123;
+    uint32_t n_vars = 1 + s.n_public + s.n_aux;
+    cuzk_r1cs_builder *b;
+    assert_int_equal(cuzk_r1cs_builder_create(&b, NULL), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_builder_alloc_public(b, s.n_public, NULL, NULL), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_builder_alloc_aux(b, s.n_aux, NULL, NULL), CUZK_OK);
+    for (uint64_t i = 0; i < s.rows; i++) {
+        assert_int_equal(cuzk_r1cs_builder_begin_row(b, NULL), CUZK_OK);
+        for (int m = 0; m < 3; m++)
+            for (int k = 0; k < 3; k++)
+                rand_term(&s, b, i, m, n_vars - 1);
+    }
+    cuzk_r1cs *r;
+    assert_int_equal(cuzk_r1cs_builder_finish(b, &r, NULL), CUZK_OK);
+    cuzk_fr *w = malloc(n_vars * sizeof *w);
+    cuzk_fr *buf = malloc(9 * s.rows * sizeof *buf);
+    assert_true(w && buf);
+    w[0] = CUZK_FR_ONE;
+    for (uint32_t v = 1; v < n_vars; v++)
+        test_rand_fr(&w[v]);
+    cuzk_fr *want[3] = {buf, buf + s.rows, buf + 2 * s.rows};
+    naive_eval(&s, w, want);
+    cuzk_pool *pool;
+    assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
+    cuzk_witness wv = cuzk_witness_dense(w, n_vars);
+    cuzk_fr *o = buf + 3 * s.rows;
+    assert_int_equal(cuzk_r1cs_eval(r, &wv, o, o + s.rows, o + 2 * s.rows, pool), CUZK_OK);
+    assert_memory_equal(buf, o, 3 * s.rows * sizeof *buf);
+    o = buf + 6 * s.rows;
+    assert_int_equal(cuzk_r1cs_eval(r, &wv, NULL, o + s.rows, NULL, pool), CUZK_OK);
+    assert_memory_equal(want[1], o + s.rows, s.rows * sizeof *buf);
+    cuzk_pool_destroy(pool);
+    cuzk_r1cs_destroy(r);
+    free(buf);
+    free(w);
+    free(s.t);
+}
+
 static void test_builder_errors(void **state)
 {
     (void)state;
@@ -520,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_cubic),
         cmocka_unit_test(test_random_eval_density),
         cmocka_unit_test(test_random_check),
+        cmocka_unit_test(test_eval_pool_chunks),
         cmocka_unit_test(test_builder_errors),
         cmocka_unit_test(test_empty),
     };

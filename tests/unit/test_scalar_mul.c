@@ -38,6 +38,61 @@ static void r_minus(uint64_t k[4], uint64_t d)
         b = k[i]-- == 0;
 }
 
+/* k[0..4) *= m (mod 2^256) */
+static void mul_u64(uint64_t k[4], uint64_t m)
+{
+    unsigned __int128 c = 0;
+    for (int i = 0; i < 4; i++) {
+        c += (unsigned __int128)k[i] * m;
+        k[i] = (uint64_t)c;
+        c >>= 64;
+    }
+}
+
+/* k[0..4) += d (signed, small) */
+static void add_small(uint64_t k[4], int64_t d)
+{
+    unsigned __int128 c = (unsigned __int128)k[0] + (uint64_t)d;
+    k[0] = (uint64_t)c;
+    uint64_t ext = d < 0 ? ~0ULL : 0;
+    c >>= 64;
+    for (int i = 1; i < 4; i++) {
+        c += (unsigned __int128)k[i] + ext;
+        k[i] = (uint64_t)c;
+        c >>= 64;
+    }
+}
+
+/* Scalars at the seams of the decompositions: multiples of the GLV lambda = x^2 - 1 plus
+ * {-1, 0, 1}, and powers of |x| (the GLS base) plus {-1, 0, 1}. */
+static size_t seam_scalars(uint64_t out[][4], size_t cap)
+{
+    static const uint64_t abs_x = 0xd201000000010000ULL;
+    size_t n = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        uint64_t lam[4] = {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0};
+        uint64_t m = rep == 0 ? 1 : test_rng_u64();
+        uint64_t m2 = rep == 2 ? (test_rng_u64() >> 2) : 1;
+        mul_u64(lam, m);
+        mul_u64(lam, m2);                       /* < 2^128 * 2^126 < r */
+        for (int64_t d = -1; d <= 1 && n < cap; d++) {
+            memcpy(out[n], lam, sizeof lam);
+            add_small(out[n], d);
+            n++;
+        }
+    }
+    uint64_t p[4] = {1, 0, 0, 0};
+    for (int e = 1; e <= 3; e++) {
+        mul_u64(p, abs_x);
+        for (int64_t d = -1; d <= 1 && n < cap; d++) {
+            memcpy(out[n], p, sizeof p);
+            add_small(out[n], d);
+            n++;
+        }
+    }
+    return n;
+}
+
 #define SM_PASS 1
 #define TN(name) name##_g1
 #define TG(name) cuzk_g1_##name
@@ -254,6 +309,10 @@ static void TN(test_special_scalars)(void **state)
     r_minus(ks[nk - 1], 2);
     for (size_t i = 0; i < nk; i++)
         TN(check_all)(&g, tab, ks[i]);
+    uint64_t seams[32][4];
+    size_t ns = seam_scalars(seams, 32);
+    for (size_t i = 0; i < ns; i++)
+        TN(check_all)(&g, NULL, seams[i]);
     /* [r-1]G == -G, [1]G == G, [0]G == O */
     cuzk_fr s;
     fr_of(&s, ks[nk - 2]);

@@ -1,0 +1,221 @@
+/*
+ * cuzk/groth16.h — Groth16 over BLS12-381: proving and verifying keys, the prover (split
+ * into start + finalize, the split the GPU backend uses), verification (single and batch)
+ * and a development-only trusted setup.
+ *
+ * Keys and flavours
+ *   A proving key (cuzk_groth16_pk) is the verifying key plus the point vectors h, l, a,
+ *   b_g1, b_g2. How H and the a/b vectors are laid out depends on where the key came from:
+ *   - CUZK_GROTH16_BELLPERSON (Filecoin .params): a, b_g1, b_g2 are filtered by density:
+ *     a = [every input 0..n_inputs) ++ [aux j whose A column is non-zero], b = [inputs and
+ *     aux whose B column is non-zero], in variable order; l has one point per aux variable;
+ *     h[i] = tau^i t(tau)/delta for i < n-1. The prover takes H's coefficients (domain with
+ *     omega from 7, coset shift 7, division by Z on the coset).
+ *   - CUZK_GROTH16_SNARKJS (.zkey): a, b_g1, b_g2 have one point per variable (infinity
+ *     where unused); l is the zkey's C vector (one per aux variable); h[j] is the Lagrange
+ *     basis of the 2n domain at tau at the odd index 2j+1, over delta (n of them). The
+ *     prover takes A*B - C evaluated at the odd 2n-th roots (5-based roots), no division.
+ *   Both flavours bind the public inputs with extra rows appended after the circuit's own
+ *   constraints: row m + i reads "var_i * 0 = 0" for i = 0..n_public (ONE included), A
+ *   having coefficient 1 on var_i. When pk->append_input_rows is true the prover adds these
+ *   rows itself (the r1cs holds only the circuit's rows, as the builder and .r1cs files
+ *   give them); a key whose r1cs already holds them sets it false. The domain size n is the
+ *   next power of two >= rows (circuit rows + input rows).
+ *
+ * Variables follow cuzk/r1cs.h: 0 = ONE, 1..n_public public inputs, then aux. Public
+ *   inputs passed to verify exclude ONE (bellperson order: variable 1, 2, ...).
+ *
+ * Proof assembly (both flavours; algebraically the same as bellman's and snarkjs's):
+ *   A = alpha + sum a_i w_i + r delta1,  B = beta2 + sum b_i w_i + s delta2,
+ *   C = s A_msm + r B1_msm + rs delta1 + s alpha + r beta1 + H_msm + L_msm.
+ *
+ * Memory: keys own their arrays (cuzk_groth16_pk_free / _vk_free). The prover allocates
+ *   nothing: cuzk_groth16_prove_scratch_size(pk, r1cs, nthreads) bytes of caller scratch
+ *   hold the a/b/c evaluations, gathered scalars and MSM scratch (about 9 n field elements
+ *   plus the MSM's own scratch). Verification needs no allocation except batch verification,
+ *   which takes caller scratch too.
+ *
+ * Threading: keys are read-only after construction and may be shared. A prover state is
+ *   used by one thread; the pool argument spreads the NTTs and MSMs over its workers.
+ *
+ * Randomness: cuzk_groth16_prove and cuzk_groth16_setup_dev draw from getrandom(2). The
+ *   fixed-r/s path (cuzk_groth16_prove_finalize with given r, s) exists for tests and for
+ *   the GPU backend, which draws r and s the same way.
+ */
+#ifndef CUZK_GROTH16_H
+#define CUZK_GROTH16_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ec.h"
+#include "cuzk/ff.h"
+#include "cuzk/pool.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cuzk_groth16_flavour {
+    CUZK_GROTH16_BELLPERSON = 1,
+    CUZK_GROTH16_SNARKJS = 2,
+} cuzk_groth16_flavour;
+
+typedef struct cuzk_groth16_vk {
+    cuzk_g1_affine alpha_g1, beta_g1, delta_g1;
+    cuzk_g2_affine beta_g2, gamma_g2, delta_g2;
+    size_t n_ic;          /* 1 + number of public inputs */
+    cuzk_g1_affine *ic;   /* owned; ic[0] belongs to ONE */
+} cuzk_groth16_vk;
+
+typedef struct cuzk_groth16_pk {
+    cuzk_groth16_flavour flavour;
+    cuzk_groth16_vk vk;
+    unsigned log2n;          /* evaluation domain size n = 2^log2n */
+    bool append_input_rows;  /* prover appends var_i * 0 = 0 for i < vk.n_ic (see above) */
+    size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+    cuzk_g1_affine *h, *l, *a, *b_g1; /* owned */
+    cuzk_g2_affine *b_g2;             /* owned */
+} cuzk_groth16_pk;
+
+typedef struct cuzk_groth16_proof {
+    cuzk_g1_affine a;
+    cuzk_g2_affine b;
+    cuzk_g1_affine c;
+} cuzk_groth16_proof;
+
+/* Prepared verifying key: e(alpha, beta) and the negated G2 points, so a verification is
+ * e(A, B) * e(IC, -gamma) * e(C, -delta) == e(alpha, beta): one 3-pair Miller loop and one
+ * final exponentiation. It points at the vk's ic array (does not copy it): keep the vk. */
+typedef struct cuzk_groth16_pvk {
+    cuzk_fp12 alpha_beta;
+    cuzk_g2_affine neg_gamma_g2, neg_delta_g2;
+    size_t n_ic;
+    const cuzk_g1_affine *ic;
+} cuzk_groth16_pvk;
+
+/* ---------------------------------------------------------------------------------------
+ * Keys
+ * ------------------------------------------------------------------------------------- */
+
+/* Allocates vk->ic for n_ic points (other fields untouched, ic zeroed = infinity). */
+cuzk_status cuzk_groth16_vk_alloc(cuzk_groth16_vk *vk, size_t n_ic, cuzk_error *err);
+void cuzk_groth16_vk_free(cuzk_groth16_vk *vk); /* frees ic; NULL or zeroed is a no-op */
+
+/* Allocates pk's vectors for the given counts (zeroed = infinity) and the vk's ic; the
+ * scalar fields (flavour, log2n, ...) are the caller's to set. */
+cuzk_status cuzk_groth16_pk_alloc(cuzk_groth16_pk *pk, size_t n_ic, size_t n_h, size_t n_l,
+                                  size_t n_a, size_t n_b, cuzk_error *err);
+void cuzk_groth16_pk_free(cuzk_groth16_pk *pk);
+
+/* Copies the vk (deep: ic is allocated). */
+cuzk_status cuzk_groth16_vk_copy(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src,
+                                 cuzk_error *err);
+bool cuzk_groth16_vk_eq(const cuzk_groth16_vk *a, const cuzk_groth16_vk *b);
+bool cuzk_groth16_pk_eq(const cuzk_groth16_pk *a, const cuzk_groth16_pk *b);
+
+/* Prepares pvk from vk (one pairing). Errors: CUZK_ERR_INVALID_ARG for NULL / empty ic. */
+cuzk_status cuzk_groth16_pvk_prepare(cuzk_groth16_pvk *pvk, const cuzk_groth16_vk *vk);
+
+/* Checks that pk fits r1cs: input count, aux count, domain size and, for BELLPERSON, the
+ * a/b counts against the r1cs density bitmaps. CUZK_ERR_FORMAT with the mismatch named. */
+cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                                          cuzk_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Proving
+ * ------------------------------------------------------------------------------------- */
+
+/* The prover's state between start and finalize. Fields are private to src/groth16; the
+ * pk, r1cs, witness values and scratch must stay alive and untouched until finalize. */
+typedef struct cuzk_groth16_prover_state {
+    const cuzk_groth16_pk *pk_;
+    const cuzk_r1cs *r1cs_;
+    cuzk_witness w_;
+    cuzk_pool *pool_;
+    void *scratch_;
+    size_t scratch_size_;
+    cuzk_g1_jac h_, l_, a_, b_g1_; /* the MSM results start computes */
+    int started_;
+} cuzk_groth16_prover_state;
+
+/* Bytes of scratch a prove of r1cs under pk needs with a pool of nthreads participants
+ * (0 if pk and r1cs do not fit together; cuzk_groth16_pk_check_circuit says why). */
+size_t cuzk_groth16_prove_scratch_size(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                                       size_t nthreads);
+
+/*
+ * Everything the GPU backend will do: satisfaction check (CUZK_ERR_UNSATISFIED naming the
+ * first failing constraint; nothing else is computed then), a/b/c = A.w, B.w, C.w plus the
+ * input rows, H by the flavour's NTT recipe, and the H, L, A and B_G1 MSMs (0/1 split
+ * where the witness is mostly bits). On success *state is ready for finalize.
+ */
+cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
+                                     const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                                     const cuzk_witness *w, void *scratch, size_t scratch_size,
+                                     cuzk_pool *pool, cuzk_error *err);
+
+/* The B_G2 MSM and the proof assembly with the given blinding factors r, s. Consumes the
+ * state (a second finalize is CUZK_ERR_INVALID_ARG). Deterministic in (state, r, s). */
+cuzk_status cuzk_groth16_prove_finalize(cuzk_groth16_prover_state *state, const cuzk_fr *r,
+                                        const cuzk_fr *s, cuzk_groth16_proof *proof,
+                                        cuzk_error *err);
+
+/* start + finalize with r, s drawn from getrandom(2). proof is written only on success. */
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *proof, const cuzk_groth16_pk *pk,
+                               const cuzk_r1cs *r1cs, const cuzk_witness *w, void *scratch,
+                               size_t scratch_size, cuzk_pool *pool, cuzk_error *err);
+
+/* A uniformly random Fr from getrandom(2) (64 bytes reduced mod r). CUZK_ERR_IO if the
+ * kernel refuses. */
+cuzk_status cuzk_fr_random(cuzk_fr *r, cuzk_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Verification
+ * ------------------------------------------------------------------------------------- */
+
+/* CUZK_OK if the proof is valid for these public inputs (n = pvk->n_ic - 1 of them, ONE
+ * excluded, Montgomery), CUZK_ERR_INVALID_PROOF if not, CUZK_ERR_INVALID_ARG for a wrong
+ * input count or NULL. The proof's points are trusted to be valid group elements (decode
+ * proofs with the checked decoders, as the bellperson proof reader does). */
+cuzk_status cuzk_groth16_verify(const cuzk_groth16_pvk *pvk, const cuzk_fr *public_inputs,
+                                size_t n, const cuzk_groth16_proof *proof, cuzk_error *err);
+
+/* Batch verification of n_proofs proofs under one key with a random linear combination
+ * (128-bit coefficients from getrandom): one multi-pairing of n_proofs + 2 pairs.
+ * public_inputs holds n_proofs rows of n_inputs = pvk->n_ic - 1 values. OK iff all are
+ * valid (except with probability 2^-128); CUZK_ERR_INVALID_PROOF otherwise.
+ * scratch: cuzk_groth16_verify_batch_scratch_size(n_proofs) bytes. */
+size_t cuzk_groth16_verify_batch_scratch_size(size_t n_proofs);
+cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk,
+                                      const cuzk_fr *public_inputs, size_t n_inputs,
+                                      const cuzk_groth16_proof *proofs, size_t n_proofs,
+                                      void *scratch, size_t scratch_size, cuzk_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Development setup — NOT a trusted setup. One party knows the toxic waste for a moment,
+ * so anyone holding these keys could be the one who forges proofs. Tests and demos only.
+ * ------------------------------------------------------------------------------------- */
+
+/*
+ * Creates pk (and a copy of its verifying key in vk, which may be NULL) for r1cs with
+ * fresh random tau, alpha, beta, gamma, delta. seed == NULL draws them from getrandom(2);
+ * a 32-byte seed derives them deterministically (tests). The toxic waste and every value
+ * derived from it live in memory only during the call and are wiped (explicit_bzero)
+ * before it returns. Sets pk->append_input_rows. Allocates the keys (not math scratch).
+ * Errors: CUZK_ERR_FORMAT if a variable the key needs is unconstrained (bellperson refuses
+ * an identity point in l), CUZK_ERR_UNSUPPORTED if the domain is too large, NOMEM.
+ * The caller (CLI) must print a loud warning that the keys are for testing only.
+ */
+cuzk_status cuzk_groth16_setup_dev(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,
+                                   const cuzk_r1cs *r1cs, cuzk_groth16_flavour flavour,
+                                   const uint8_t seed[32], cuzk_pool *pool, cuzk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUZK_GROTH16_H */

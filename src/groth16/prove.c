@@ -1,0 +1,349 @@
+/*
+ * prove.c — the CPU Groth16 prover, split like the GPU backend: prove_start does the
+ * satisfaction check, A.w/B.w/C.w, the quotient H and the H, L, A, B_G1 MSMs;
+ * prove_finalize does the B_G2 MSM and assembles the proof from r and s.
+ *
+ * Scratch layout (one caller block, recomputed identically by start and finalize):
+ *   dom   the cuzk_domain (about 34 KiB)
+ *   R1    a, b, c (3n Fr) for H; once the H MSM is done the same bytes hold the 0/1 split
+ *         of the next MSM (bitmap, tail scalars, tail indices, gathered tail points)
+ *   R2    density-gathered scalars of the A and B MSMs (BELLPERSON only; SNARKJS vectors
+ *         are unfiltered, so the witness itself is the scalar vector)
+ *   R3    the msm layer's scratch, sized for the largest MSM / bitmap sum
+ * That is about 4-5 field elements per vector element plus the MSM scratch; the witness
+ * and key are read in place.
+ *
+ * Threading: one thread drives a prover state; pool spreads eval, NTTs and MSMs.
+ */
+#include <string.h>
+
+#include "cuzk/groth16.h"
+#include "cuzk/msm.h"
+#include "cuzk/poly.h"
+#include "groth16/groth16_internal.h"
+
+#define ALIGN 64u
+static size_t align_up(size_t x) { return (x + (ALIGN - 1)) & ~(size_t)(ALIGN - 1); }
+
+typedef struct layout {
+    size_t off_r1, off_r2, off_r3, r3_size, total;
+    size_t n, max_vec;
+} layout;
+
+static size_t split_area(size_t m, size_t point_size)
+{
+    return align_up((m + 63) / 64 * sizeof(uint64_t)) + align_up(m * sizeof(cuzk_fr)) +
+           align_up(m * sizeof(uint32_t)) + align_up(m * point_size);
+}
+
+static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
+
+/* Returns false on overflow-prone sizes (the caller reports 0). */
+static bool make_layout(layout *L, const cuzk_groth16_pk *pk, size_t nthreads)
+{
+    size_t n = (size_t)1 << pk->log2n;
+    if (n > SIZE_MAX / (8 * sizeof(cuzk_g2_affine)))
+        return false;
+    size_t mx = max2(max2(pk->n_h, pk->n_l), max2(pk->n_a, pk->n_b_g1));
+    if (mx > SIZE_MAX / (8 * sizeof(cuzk_g2_affine)))
+        return false;
+    size_t r1 = max2(align_up(3 * n * sizeof(cuzk_fr)),
+                     max2(split_area(mx, sizeof(cuzk_g1_affine)),
+                          split_area(pk->n_b_g2, sizeof(cuzk_g2_affine))));
+    size_t r2 = pk->flavour == CUZK_GROTH16_BELLPERSON
+                    ? align_up(max2(pk->n_a, pk->n_b_g1) * sizeof(cuzk_fr))
+                    : 0;
+    size_t r3 = max2(max2(cuzk_g1s_msm_scratch_size(mx, nthreads),
+                          cuzk_g1s_sum_bitmap_scratch_size(mx, nthreads)),
+                     max2(cuzk_g2s_msm_scratch_size(pk->n_b_g2, nthreads),
+                          cuzk_g2s_sum_bitmap_scratch_size(pk->n_b_g2, nthreads)));
+    L->n = n;
+    L->max_vec = mx;
+    L->off_r1 = align_up(sizeof(cuzk_domain)) + ALIGN; /* + ALIGN: room to realign the base */
+    L->off_r2 = L->off_r1 + r1;
+    L->off_r3 = L->off_r2 + r2;
+    L->r3_size = align_up(r3);
+    L->total = L->off_r3 + L->r3_size;
+    return true;
+}
+
+size_t cuzk_groth16_prove_scratch_size(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                                       size_t nthreads)
+{
+    layout L;
+    if (!pk || !r1cs || cuzk_groth16_pk_check_circuit(pk, r1cs, NULL) != CUZK_OK ||
+        !make_layout(&L, pk, nthreads ? nthreads : 1))
+        return 0;
+    return L.total;
+}
+
+/* The aligned base of the caller's scratch (the domain sits there). */
+static uint8_t *scratch_base(void *scratch)
+{
+    uintptr_t p = (uintptr_t)scratch;
+    return (uint8_t *)((p + (ALIGN - 1)) & ~(uintptr_t)(ALIGN - 1));
+}
+
+typedef struct split_bufs {
+    uint64_t *bitmap;
+    cuzk_fr *tail;
+    uint32_t *idx;
+    void *pts;
+} split_bufs;
+
+static split_bufs split_carve(uint8_t *r1, size_t m, size_t point_size)
+{
+    split_bufs s;
+    size_t off = 0;
+    s.bitmap = (uint64_t *)(r1 + off);
+    off += align_up((m + 63) / 64 * sizeof(uint64_t));
+    s.tail = (cuzk_fr *)(r1 + off);
+    off += align_up(m * sizeof(cuzk_fr));
+    s.idx = (uint32_t *)(r1 + off);
+    off += align_up(m * sizeof(uint32_t));
+    s.pts = r1 + off;
+    (void)point_size;
+    return s;
+}
+
+/* A bitmap sum costs about 6 multiplications per point against roughly 10/c + a share of
+ * the window work for Pippenger; below an eighth ones the split does not pay for itself. */
+static bool split_pays(size_t ones, size_t n) { return ones >= 64 && ones * 8 >= n; }
+
+/* out = sum sc[i] * pts[i], through the 0/1 split when the scalars are mostly bits. */
+static cuzk_status msm_g1(cuzk_g1_jac *out, const cuzk_g1_affine *pts, const cuzk_fr *sc,
+                          size_t n, uint8_t *r1, uint8_t *r3, size_t r3_size, cuzk_pool *pool)
+{
+    split_bufs s = split_carve(r1, n, sizeof(cuzk_g1_affine));
+    size_t tl = 0, ones = 0;
+    cuzk_status st = CUZK_OK;
+    if (n > 0 && n <= UINT32_MAX)
+        st = cuzk_msm_split_scalars(s.bitmap, s.tail, s.idx, &tl, &ones, sc, n);
+    if (st != CUZK_OK)
+        return st;
+    if (!split_pays(ones, n))
+        return cuzk_g1s_msm(out, pts, sc, n, r3, r3_size, pool);
+    cuzk_g1_jac tail_sum;
+    if ((st = cuzk_g1s_sum_bitmap(out, pts, s.bitmap, n, r3, r3_size, pool)) != CUZK_OK)
+        return st;
+    cuzk_g1s_gather(s.pts, pts, s.idx, tl);
+    if ((st = cuzk_g1s_msm(&tail_sum, s.pts, s.tail, tl, r3, r3_size, pool)) != CUZK_OK)
+        return st;
+    cuzk_g1_jac_add(out, out, &tail_sum);
+    return CUZK_OK;
+}
+
+static cuzk_status msm_g2(cuzk_g2_jac *out, const cuzk_g2_affine *pts, const cuzk_fr *sc,
+                          size_t n, uint8_t *r1, uint8_t *r3, size_t r3_size, cuzk_pool *pool)
+{
+    split_bufs s = split_carve(r1, n, sizeof(cuzk_g2_affine));
+    size_t tl = 0, ones = 0;
+    cuzk_status st = CUZK_OK;
+    if (n > 0 && n <= UINT32_MAX)
+        st = cuzk_msm_split_scalars(s.bitmap, s.tail, s.idx, &tl, &ones, sc, n);
+    if (st != CUZK_OK)
+        return st;
+    if (!split_pays(ones, n))
+        return cuzk_g2s_msm(out, pts, sc, n, r3, r3_size, pool);
+    cuzk_g2_jac tail_sum;
+    if ((st = cuzk_g2s_sum_bitmap(out, pts, s.bitmap, n, r3, r3_size, pool)) != CUZK_OK)
+        return st;
+    cuzk_g2s_gather(s.pts, pts, s.idx, tl);
+    if ((st = cuzk_g2s_msm(&tail_sum, s.pts, s.tail, tl, r3, r3_size, pool)) != CUZK_OK)
+        return st;
+    cuzk_g2_jac_add(out, out, &tail_sum);
+    return CUZK_OK;
+}
+
+/* BELLPERSON A scalars: every input, then the aux variables A uses (filecoin.md 1.2). */
+static size_t gather_a(cuzk_fr *dst, const cuzk_r1cs *r1cs, const cuzk_fr *w)
+{
+    size_t k = 0;
+    uint32_t aux0 = 1 + r1cs->n_public;
+    for (uint32_t v = 0; v < aux0; v++)
+        dst[k++] = w[v];
+    for (uint32_t v = aux0; v < r1cs->n_vars; v++)
+        if (cuzk_r1cs_density_test(r1cs, CUZK_R1CS_A, v))
+            dst[k++] = w[v];
+    return k;
+}
+
+/* BELLPERSON B scalars: the variables (inputs and aux) B uses. */
+static size_t gather_b(cuzk_fr *dst, const cuzk_r1cs *r1cs, const cuzk_fr *w)
+{
+    size_t k = 0;
+    for (uint32_t v = 0; v < r1cs->n_vars; v++)
+        if (cuzk_r1cs_density_test(r1cs, CUZK_R1CS_B, v))
+            dst[k++] = w[v];
+    return k;
+}
+
+cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
+                                     const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                                     const cuzk_witness *w, void *scratch, size_t scratch_size,
+                                     cuzk_pool *pool, cuzk_error *err)
+{
+    if (!state || !pk || !r1cs || !w || !scratch)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "groth16 prove: NULL argument");
+    state->started_ = 0;
+    if (w->kind != CUZK_WITNESS_DENSE || !w->values)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "groth16 prove: unsupported witness");
+    cuzk_status st = cuzk_groth16_pk_check_circuit(pk, r1cs, err);
+    if (st != CUZK_OK)
+        return st;
+    layout L;
+    size_t nthreads = cuzk_pool_nthreads(pool);
+    if (!make_layout(&L, pk, nthreads) || scratch_size < L.total)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "groth16 prove: scratch of %zu bytes, need %zu", scratch_size,
+                              L.total);
+    if ((st = cuzk_r1cs_check(r1cs, w, NULL, err)) != CUZK_OK)
+        return st;
+
+    uint8_t *base = scratch_base(scratch);
+    cuzk_domain *dom = (cuzk_domain *)base;
+    uint8_t *r1 = base + L.off_r1 - ALIGN, *r2 = base + L.off_r2 - ALIGN,
+            *r3 = base + L.off_r3 - ALIGN;
+    size_t n = L.n, m = r1cs->n_constraints;
+    cuzk_fr *a = (cuzk_fr *)r1, *b = a + n, *c = b + n;
+    bool snarkjs = pk->flavour == CUZK_GROTH16_SNARKJS;
+
+    st = snarkjs ? cuzk_domain_init_snarkjs(dom, pk->log2n)
+                 : cuzk_domain_init_bellperson(dom, pk->log2n);
+    if (st != CUZK_OK)
+        return cuzk_error_set(err, st, "groth16 prove: cannot build the 2^%u domain", pk->log2n);
+    /* snarkjs never evaluates C: c = a*b row by row, equal to C.w for a satisfied system */
+    if ((st = cuzk_r1cs_eval(r1cs, w, a, b, snarkjs ? NULL : c, pool)) != CUZK_OK)
+        return cuzk_error_set(err, st, "groth16 prove: constraint evaluation failed");
+    size_t rows = m;
+    if (pk->append_input_rows)
+        for (size_t i = 0; i < pk->vk.n_ic; i++, rows++) {
+            a[rows] = w->values[i]; /* input_i * 0 = 0 */
+            b[rows] = CUZK_FR_ZERO;
+            c[rows] = CUZK_FR_ZERO;
+        }
+    memset(a + rows, 0, (n - rows) * sizeof(cuzk_fr));
+    memset(b + rows, 0, (n - rows) * sizeof(cuzk_fr));
+    memset(c + rows, 0, (n - rows) * sizeof(cuzk_fr));
+    if (snarkjs) {
+        for (size_t i = 0; i < rows; i++)
+            cuzk_fr_mul(&c[i], &a[i], &b[i]);
+        st = cuzk_poly_h_snarkjs(dom, a, b, c, pool);
+    } else {
+        st = cuzk_poly_h_bellperson(dom, a, b, c, pool);
+    }
+    if (st != CUZK_OK)
+        return cuzk_error_set(err, st, "groth16 prove: H computation failed");
+    if ((st = cuzk_g1s_msm(&state->h_, pk->h, a, pk->n_h, r3, L.r3_size, pool)) != CUZK_OK)
+        return cuzk_error_set(err, st, "groth16 prove: H MSM failed");
+
+    const cuzk_fr *wv = w->values;
+    uint32_t aux0 = 1 + r1cs->n_public;
+    if ((st = msm_g1(&state->l_, pk->l, wv + aux0, pk->n_l, r1, r3, L.r3_size, pool)) != CUZK_OK)
+        return cuzk_error_set(err, st, "groth16 prove: L MSM failed");
+    const cuzk_fr *sa = wv, *sb = wv;
+    if (!snarkjs) {
+        cuzk_fr *g = (cuzk_fr *)r2;
+        if (gather_a(g, r1cs, wv) != pk->n_a)
+            return cuzk_error_set(err, CUZK_ERR_INTERNAL, "groth16 prove: A density mismatch");
+        sa = g;
+    }
+    if ((st = msm_g1(&state->a_, pk->a, sa, pk->n_a, r1, r3, L.r3_size, pool)) != CUZK_OK)
+        return cuzk_error_set(err, st, "groth16 prove: A MSM failed");
+    if (!snarkjs) {
+        cuzk_fr *g = (cuzk_fr *)r2;
+        if (gather_b(g, r1cs, wv) != pk->n_b_g1)
+            return cuzk_error_set(err, CUZK_ERR_INTERNAL, "groth16 prove: B density mismatch");
+        sb = g;
+    }
+    if ((st = msm_g1(&state->b_g1_, pk->b_g1, sb, pk->n_b_g1, r1, r3, L.r3_size, pool)) !=
+        CUZK_OK)
+        return cuzk_error_set(err, st, "groth16 prove: B_G1 MSM failed");
+
+    state->pk_ = pk;
+    state->r1cs_ = r1cs;
+    state->w_ = *w;
+    state->pool_ = pool;
+    state->scratch_ = scratch;
+    state->scratch_size_ = scratch_size;
+    state->started_ = 1;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_groth16_prove_finalize(cuzk_groth16_prover_state *state, const cuzk_fr *r,
+                                        const cuzk_fr *s, cuzk_groth16_proof *proof,
+                                        cuzk_error *err)
+{
+    if (!state || !r || !s || !proof)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "groth16 finalize: NULL argument");
+    if (state->started_ != 1)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "groth16 finalize: state was not started (or already used)");
+    state->started_ = 0;
+    const cuzk_groth16_pk *pk = state->pk_;
+    layout L;
+    if (!make_layout(&L, pk, cuzk_pool_nthreads(state->pool_)))
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "groth16 finalize: layout");
+    uint8_t *base = scratch_base(state->scratch_);
+    uint8_t *r1 = base + L.off_r1 - ALIGN, *r2 = base + L.off_r2 - ALIGN,
+            *r3 = base + L.off_r3 - ALIGN;
+    const cuzk_fr *sb = state->w_.values;
+    if (pk->flavour == CUZK_GROTH16_BELLPERSON) {
+        cuzk_fr *g = (cuzk_fr *)r2;
+        if (gather_b(g, state->r1cs_, state->w_.values) != pk->n_b_g2)
+            return cuzk_error_set(err, CUZK_ERR_INTERNAL, "groth16 finalize: B density mismatch");
+        sb = g;
+    }
+    cuzk_g2_jac b2;
+    cuzk_status st = msm_g2(&b2, pk->b_g2, sb, pk->n_b_g2, r1, r3, L.r3_size, state->pool_);
+    if (st != CUZK_OK)
+        return cuzk_error_set(err, st, "groth16 finalize: B_G2 MSM failed");
+
+    const cuzk_groth16_vk *vk = &pk->vk;
+    cuzk_g1_jac A, B1, C, t, d1;
+    cuzk_g2_jac B, d2;
+    /* A = alpha + A_msm + r delta1 */
+    cuzk_g1_jac_from_affine(&d1, &vk->delta_g1);
+    cuzk_g1_jac_mul(&t, &d1, r);
+    cuzk_g1_jac_add_affine(&A, &state->a_, &vk->alpha_g1);
+    cuzk_g1_jac_add(&A, &A, &t);
+    /* B = beta2 + B2_msm + s delta2 */
+    cuzk_g2_jac_from_affine(&d2, &vk->delta_g2);
+    cuzk_g2_jac_mul(&d2, &d2, s);
+    cuzk_g2_jac_add_affine(&B, &b2, &vk->beta_g2);
+    cuzk_g2_jac_add(&B, &B, &d2);
+    /* C = s A_msm + r B1_msm + rs delta1 + s alpha + r beta1 + H + L
+     *   = s * A + r * (beta1 + B1_msm) + H + L, since s * A = s alpha + s A_msm + rs delta1 */
+    cuzk_g1_jac_add_affine(&B1, &state->b_g1_, &vk->beta_g1);
+    cuzk_g1_jac_mul(&C, &A, s);
+    cuzk_g1_jac_mul(&t, &B1, r);
+    cuzk_g1_jac_add(&C, &C, &t);
+    cuzk_g1_jac_add(&C, &C, &state->h_);
+    cuzk_g1_jac_add(&C, &C, &state->l_);
+
+    cuzk_g1_jac_to_affine(&proof->a, &A);
+    cuzk_g2_jac_to_affine(&proof->b, &B);
+    cuzk_g1_jac_to_affine(&proof->c, &C);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *proof, const cuzk_groth16_pk *pk,
+                               const cuzk_r1cs *r1cs, const cuzk_witness *w, void *scratch,
+                               size_t scratch_size, cuzk_pool *pool, cuzk_error *err)
+{
+    if (!proof)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "groth16 prove: proof is NULL");
+    cuzk_groth16_prover_state state;
+    cuzk_status st =
+        cuzk_groth16_prove_start(&state, pk, r1cs, w, scratch, scratch_size, pool, err);
+    if (st != CUZK_OK)
+        return st;
+    cuzk_fr r, s;
+    if ((st = cuzk_fr_random(&r, err)) != CUZK_OK || (st = cuzk_fr_random(&s, err)) != CUZK_OK)
+        return st;
+    cuzk_groth16_proof out;
+    st = cuzk_groth16_prove_finalize(&state, &r, &s, &out, err);
+    if (st == CUZK_OK)
+        *proof = out;
+    return st;
+}

@@ -1,0 +1,222 @@
+/*
+ * bucket_affine_impl.h — Pippenger bucket accumulation in affine coordinates with batched
+ * inversions, for one window over one point range; included by pippenger_impl.h (same
+ * macros: PT, AFF, XYZZ, FT, F_ADD F_SUB F_DBL F_NEG F_MUL F_SQR F_EQ F_IS_ZERO F_INV_VAR
+ * F_ONE).
+ *
+ * Why: an affine bucket addition B += P costs one inversion plus 2M+1S; with Montgomery's
+ * trick over BA_BATCH independent additions the inversion costs 3M each, so ~5M+1S per
+ * addition against 8M+2S for the XYZZ mixed addition (madd-2008-s), and an affine bucket
+ * is half the size of an XYZZ one (less cache pressure at large c).
+ *
+ * How: additions are collected into a batch in which every bucket appears at most once
+ * (a per-bucket stamp equal to the current epoch marks "already in this batch"). A point
+ * whose bucket is already in the batch waits in a queue and joins a later batch. An empty
+ * bucket just takes the point (no arithmetic). A full batch, or a full queue, is flushed:
+ * denominators x_P - x_B (2 y_B for a doubling, 0 for P == -B, which empties the bucket),
+ * one shared inversion, then the chord/tangent formulas. Every flush makes progress (the
+ * batch is never empty when the queue is full), so the loop terminates for any digit
+ * pattern, including windows with a handful of buckets.
+ *
+ * Threading: one workspace per thread (see pippenger_impl.h); no shared writes.
+ */
+
+/* 256 additions per inversion keep the inversion (~40 multiplications' worth with
+ * safegcd) under 0.2 M per addition; with >= 1024 buckets a batch of 256 sees ~32
+ * expected conflicts (B^2 / 2nb), which the queue absorbs. */
+#define BA_BATCH 256u
+#define BA_QUEUE 256u
+
+typedef struct PT(aff_ws) {
+    AFF *bk;           /* nb buckets, infinity = (0, 0) */
+    uint32_t *stamp;   /* nb epochs */
+    uint32_t *bidx;    /* batch: bucket index */
+    AFF *bpt;          /* batch: point to add (sign applied) */
+    FT *den, *pre;     /* batch: denominators / inverses, prefix products */
+    uint32_t *qidx;    /* queue */
+    AFF *qpt;
+    size_t bc, qc;     /* batch and queue fill */
+    uint32_t epoch;
+} PT(aff_ws);
+
+static size_t PT(aff_ws_bytes)(size_t nb)
+{
+    return msm_round_up(nb * sizeof(AFF)) + msm_round_up(nb * sizeof(uint32_t)) +
+           msm_round_up(BA_BATCH * sizeof(uint32_t)) + msm_round_up(BA_BATCH * sizeof(AFF)) +
+           2 * msm_round_up(BA_BATCH * sizeof(FT)) + msm_round_up(BA_QUEUE * sizeof(uint32_t)) +
+           msm_round_up(BA_QUEUE * sizeof(AFF));
+}
+
+static void PT(aff_ws_init)(PT(aff_ws) *ws, unsigned char *cur, size_t nb)
+{
+    ws->bk = msm_carve(&cur, nb * sizeof(AFF));
+    ws->stamp = msm_carve(&cur, nb * sizeof(uint32_t));
+    ws->bidx = msm_carve(&cur, BA_BATCH * sizeof(uint32_t));
+    ws->bpt = msm_carve(&cur, BA_BATCH * sizeof(AFF));
+    ws->den = msm_carve(&cur, BA_BATCH * sizeof(FT));
+    ws->pre = msm_carve(&cur, BA_BATCH * sizeof(FT));
+    ws->qidx = msm_carve(&cur, BA_QUEUE * sizeof(uint32_t));
+    ws->qpt = msm_carve(&cur, BA_QUEUE * sizeof(AFF));
+    memset(ws->bk, 0, nb * sizeof(AFF));
+    memset(ws->stamp, 0, nb * sizeof(uint32_t));
+    ws->bc = ws->qc = 0;
+    ws->epoch = 1;
+}
+
+/* Applies the batch to the buckets. */
+static void PT(aff_apply)(PT(aff_ws) *ws)
+{
+    const size_t n = ws->bc;
+    FT *den = ws->den, *pre = ws->pre;
+    for (size_t j = 0; j < n; j++) {
+        const AFF *b = &ws->bk[ws->bidx[j]], *p = &ws->bpt[j];
+        F_SUB(&den[j], &p->x, &b->x);
+        if (F_IS_ZERO(&den[j]) && F_EQ(&p->y, &b->y))
+            F_DBL(&den[j], &b->y);
+    }
+    FT acc = F_ONE, inv;
+    for (size_t j = 0; j < n; j++) {
+        if (!F_IS_ZERO(&den[j]))
+            F_MUL(&acc, &acc, &den[j]);
+        pre[j] = acc;
+    }
+    F_INV_VAR(&inv, &acc);
+    for (size_t j = n; j-- > 0;) {
+        if (F_IS_ZERO(&den[j]))
+            continue;
+        FT dj;
+        if (j > 0)
+            F_MUL(&dj, &inv, &pre[j - 1]);
+        else
+            dj = inv;
+        F_MUL(&inv, &inv, &den[j]);
+        den[j] = dj;
+    }
+    for (size_t j = 0; j < n; j++) {
+        AFF *b = &ws->bk[ws->bidx[j]];
+        const AFF *p = &ws->bpt[j];
+        if (F_IS_ZERO(&den[j])) {       /* B + (-B): the bucket empties */
+            memset(b, 0, sizeof *b);
+            continue;
+        }
+        FT lam, t, x3;
+        if (F_EQ(&p->x, &b->x)) {
+            F_SQR(&t, &b->x);
+            F_DBL(&lam, &t);
+            F_ADD(&t, &lam, &t);        /* 3 x^2 */
+        } else {
+            F_SUB(&t, &p->y, &b->y);
+        }
+        F_MUL(&lam, &t, &den[j]);
+        F_SQR(&t, &lam);
+        F_SUB(&t, &t, &b->x);
+        F_SUB(&x3, &t, &p->x);          /* x3 = lam^2 - xB - xP */
+        F_SUB(&t, &b->x, &x3);
+        F_MUL(&t, &lam, &t);
+        F_SUB(&b->y, &t, &b->y);        /* y3 = lam (xB - x3) - yB */
+        b->x = x3;
+    }
+    ws->bc = 0;
+    ws->epoch++;
+}
+
+/* Queues an addition of p to bucket b into the batch (caller guarantees b is not in
+ * the batch and the batch has room). */
+static inline void PT(aff_insert)(PT(aff_ws) *ws, uint32_t b, const AFF *p)
+{
+    AFF *bk = &ws->bk[b];
+    if (PT(affine_is_infinity)(bk)) {
+        *bk = *p;
+        return;
+    }
+    ws->stamp[b] = ws->epoch;
+    ws->bidx[ws->bc] = b;
+    ws->bpt[ws->bc] = *p;
+    ws->bc++;
+}
+
+/* Applies the batch, then moves queued additions whose bucket is free into the new
+ * batch (at most BA_QUEUE <= BA_BATCH of them, so the batch cannot overflow). */
+static void PT(aff_apply_requeue)(PT(aff_ws) *ws)
+{
+    PT(aff_apply)(ws);
+    size_t keep = 0;
+    for (size_t q = 0; q < ws->qc; q++) {
+        uint32_t b = ws->qidx[q];
+        if (ws->stamp[b] != ws->epoch) {
+            PT(aff_insert)(ws, b, &ws->qpt[q]);
+        } else {
+            ws->qidx[keep] = b;
+            ws->qpt[keep] = ws->qpt[q];
+            keep++;
+        }
+    }
+    ws->qc = keep;
+}
+
+/* Flushes until the batch has room again. */
+static void PT(aff_flush)(PT(aff_ws) *ws)
+{
+    do
+        PT(aff_apply_requeue)(ws);
+    while (ws->bc == BA_BATCH);     /* the queue refilled the whole batch: apply it too */
+}
+
+static void PT(aff_add)(PT(aff_ws) *ws, uint32_t b, const AFF *p)
+{
+    if (ws->stamp[b] == ws->epoch) {
+        if (ws->qc == BA_QUEUE)
+            PT(aff_flush)(ws);
+        if (ws->stamp[b] == ws->epoch) {
+            /* the flush freed at least one queue slot (see the file comment) */
+            ws->qidx[ws->qc] = b;
+            ws->qpt[ws->qc] = *p;
+            ws->qc++;
+            return;
+        }
+    }
+    PT(aff_insert)(ws, b, p);
+    if (ws->bc == BA_BATCH)
+        PT(aff_flush)(ws);
+}
+
+/* Window win of points [begin, end) into nb affine buckets; returns the window sum. */
+static void PT(aff_window)(XYZZ *out, PT(aff_ws) *ws, const AFF *points, const uint64_t *k,
+                           size_t begin, size_t end, unsigned win, unsigned c)
+{
+    const size_t nb = (size_t)1 << (c - 1);
+    int32_t d_next = begin < end ? msm_booth_digit(k + 4 * begin, win, c) : 0;
+    for (size_t i = begin; i < end; i++) {
+        int32_t d = d_next;
+        if (i + 1 < end) {
+            d_next = msm_booth_digit(k + 4 * (i + 1), win, c);
+            if (d_next != 0) {
+                size_t nbk = (size_t)(d_next > 0 ? d_next : -d_next) - 1;
+                __builtin_prefetch(&ws->bk[nbk], 1);
+                __builtin_prefetch(&ws->stamp[nbk], 1);
+            }
+        }
+        if (d == 0 || PT(affine_is_infinity)(&points[i]))
+            continue;
+        if (d > 0) {
+            PT(aff_add)(ws, (uint32_t)d - 1, &points[i]);
+        } else {
+            AFF q;
+            q.x = points[i].x;
+            F_NEG(&q.y, &points[i].y);
+            PT(aff_add)(ws, (uint32_t)(-d) - 1, &q);
+        }
+    }
+    while (ws->bc > 0 || ws->qc > 0)
+        PT(aff_flush)(ws);
+
+    /* running sum, as in the XYZZ path, with mixed additions from affine buckets */
+    XYZZ run, acc;
+    PT(xyzz_set_infinity)(&run);
+    PT(xyzz_set_infinity)(&acc);
+    for (size_t m = nb; m-- > 0;) {
+        PT(xyzz_add_affine)(&run, &run, &ws->bk[m]);
+        PT(xyzz_add)(&acc, &acc, &run);
+    }
+    *out = acc;
+}

@@ -1,0 +1,101 @@
+/*
+ * msm_internal.h — helpers shared by the G1 and G2 MSM instantiations (internal to
+ * src/msm): scratch carving, scalar conversion, Booth digit extraction.
+ * Threading: pure functions on caller memory, except msm_scalars_to_canonical which
+ * spreads its loop over the given pool.
+ */
+#ifndef CUZK_MSM_INTERNAL_H
+#define CUZK_MSM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ec.h"
+#include "cuzk/ff.h"
+#include "cuzk/pool.h"
+
+/* Largest window: 2^15 buckets (6 MiB of G1 XYZZ, 3 MiB affine) per thread; wider
+ * windows outgrow the caches faster than they save additions. */
+#define MSM_MAX_C 16u
+/* Affine batched buckets from this width up: with >= 1024 buckets a 256-addition batch
+ * rarely conflicts; below it the XYZZ buckets win (measured in bench, see msm.h). */
+#define MSM_AFFINE_MIN_C 11u
+
+/* Scratch regions start on cache lines so per-thread bucket arrays never share one. */
+#define MSM_ALIGN 64u
+
+static inline size_t msm_round_up(size_t v) { return (v + MSM_ALIGN - 1) & ~(size_t)(MSM_ALIGN - 1); }
+
+/* Carves `bytes` from *cursor (already aligned) and advances it, keeping alignment. */
+static inline void *msm_carve(unsigned char **cursor, size_t bytes)
+{
+    void *p = *cursor;
+    *cursor += msm_round_up(bytes);
+    return p;
+}
+
+/* First MSM_ALIGN-aligned address in scratch. */
+static inline unsigned char *msm_align_ptr(void *scratch)
+{
+    uintptr_t a = (uintptr_t)scratch;
+    return (unsigned char *)((a + MSM_ALIGN - 1) & ~(uintptr_t)(MSM_ALIGN - 1));
+}
+
+/* Number of c-bit signed windows for a 255-bit scalar. The Booth recoding below leaves a
+ * term -b_{W*c-1} * 2^(W*c) that must vanish, so W*c - 1 >= 255 (r < 2^255), i.e.
+ * W = ceil(256 / c). */
+static inline unsigned msm_num_windows(unsigned c) { return (256u + c - 1) / c; }
+
+/*
+ * Signed digit j of canonical scalar k (4 LE limbs) for window width c <= 20:
+ *   d_j = sum_{i<c-1} b_{jc+i} 2^i - b_{jc+c-1} 2^(c-1) + b_{jc-1}    (b_{-1} = 0),
+ * so d_j is in [-2^(c-1), 2^(c-1)] and sum_j d_j 2^(jc) = k (the b_{jc+c-1} terms of
+ * neighbouring windows telescope). Each digit depends only on c+1 bits of k, so windows
+ * can be processed independently by different threads.
+ */
+static inline int32_t msm_booth_digit(const uint64_t *k, unsigned j, unsigned c)
+{
+    /* v = bits [jc-1, jc+c) of k, with bit -1 taken as 0 */
+    uint64_t v;
+    size_t pos = (size_t)j * c;
+    if (pos == 0) {
+        v = (k[0] << 1) & (((uint64_t)1 << (c + 1)) - 1);
+    } else {
+        size_t p = pos - 1;
+        size_t li = p / 64;
+        unsigned sh = (unsigned)(p % 64);
+        uint64_t lo = li < 4 ? k[li] >> sh : 0;
+        uint64_t hi = (sh != 0 && li + 1 < 4) ? k[li + 1] << (64 - sh) : 0;
+        v = (lo | hi) & (((uint64_t)1 << (c + 1)) - 1);
+    }
+    int32_t top = (int32_t)(v >> c);
+    return (int32_t)(v >> 1) - (top << c) + (int32_t)(v & 1);
+}
+
+/* Converts n Montgomery scalars to canonical limbs (4 per scalar) on the pool. */
+void msm_scalars_to_canonical(uint64_t *out, const cuzk_fr *in, size_t n, cuzk_pool *pool);
+
+/* Point-range chunks per window: enough tasks to occupy nthreads when windows are few. */
+static inline size_t msm_chunks(size_t nthreads, unsigned nwindows)
+{
+    if (nthreads <= 1)
+        return 1;
+    return (nthreads + nwindows - 1) / nwindows;
+}
+
+/*
+ * The MSM with an explicit window width c (2..MSM_MAX_C) and bucket representation, on
+ * canonical scalars: what cuzk_g{1,2}s_msm* run after choosing c and affine from n.
+ * Exposed to tests (to force both bucket kinds and tiny windows) and benchmarks.
+ */
+size_t cuzk_g1s_msm_tuned_scratch_size(size_t n, size_t nthreads, unsigned c, bool affine);
+cuzk_status cuzk_g1s_msm_tuned(cuzk_g1_jac *out, const cuzk_g1_affine *points,
+                               const uint64_t *scalars, size_t n, unsigned c, bool affine,
+                               void *scratch, size_t scratch_size, cuzk_pool *pool);
+size_t cuzk_g2s_msm_tuned_scratch_size(size_t n, size_t nthreads, unsigned c, bool affine);
+cuzk_status cuzk_g2s_msm_tuned(cuzk_g2_jac *out, const cuzk_g2_affine *points,
+                               const uint64_t *scalars, size_t n, unsigned c, bool affine,
+                               void *scratch, size_t scratch_size, cuzk_pool *pool);
+
+#endif /* CUZK_MSM_INTERNAL_H */
