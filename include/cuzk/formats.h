@@ -250,11 +250,12 @@ cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **a
                                               cuzk_pool *pool, cuzk_progress_fn progress,
                                               void *progress_ctx, cuzk_error *err);
 
-/* Sets ab's C matrix to c_i = (A_i.w)(B_i.w) on variable 0 (ONE), see above. Replaces a
- * previous binding. Errors: CUZK_ERR_INVALID_ARG (w->n_vars != ab->n_vars, ab not from a
- * zkey), CUZK_ERR_FORMAT (w[0] != 1). pool spreads the A.w, B.w evaluation. */
+/* Sets ab's C matrix to c_i = (A_i.w)(B_i.w) on variable 0 (ONE), see above, replacing
+ * any previous C (ab must come from a reader in this file or the builder: C's arrays are
+ * reallocated). Single-threaded, one pass over A and B. Errors: CUZK_ERR_INVALID_ARG
+ * (w->n_vars != ab->n_vars), CUZK_ERR_FORMAT (w[0] != 1), CUZK_ERR_NOMEM. */
 cuzk_status cuzk_r1cs_bind_snarkjs_witness(cuzk_r1cs *ab, const cuzk_witness *w,
-                                           cuzk_pool *pool, cuzk_error *err);
+                                           cuzk_error *err);
 
 /* =======================================================================================
  * snarkjs JSON: proof.json, public.json, verification_key.json — src/formats/snarkjs_json.c

@@ -20,9 +20,9 @@ typedef unsigned __int128 cuzk_u128;
  * registers instead of round-tripping through memory). */
 #if defined(__GNUC__) && !defined(__clang__)
 #define CUZK_UNROLL _Pragma("GCC unroll 16")
-#elif defined(__clang__)
-#define CUZK_UNROLL _Pragma("unroll")
 #else
+/* clang fully unrolls constant-trip loops by itself, and its "unroll" pragma turns into a
+ * -Werror failure where the trip count is a run-time value (the tests' generic calls). */
 #define CUZK_UNROLL
 #endif
 

@@ -15,6 +15,8 @@
  *
  * Threading: one thread drives a prover state; pool spreads eval, NTTs and MSMs.
  */
+#define _DEFAULT_SOURCE /* explicit_bzero */
+
 #include <string.h>
 
 #include "cuzk/groth16.h"
@@ -343,6 +345,8 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *proof, const cuzk_groth16_pk 
         return st;
     cuzk_groth16_proof out;
     st = cuzk_groth16_prove_finalize(&state, &r, &s, &out, err);
+    explicit_bzero(&r, sizeof r); /* anyone with r, s and the proof learns the witness */
+    explicit_bzero(&s, sizeof s);
     if (st == CUZK_OK)
         *proof = out;
     return st;

@@ -5,7 +5,8 @@
  * The includer defines:
  *   PT(name), PTS(name)   public prefixes (cuzk_g1_ / cuzk_g1s_)
  *   AFF, JAC, XYZZ, FT    point and coordinate types
- *   F_NEG                 field negation (for -P on negative digits)
+ *   F_ADD F_SUB F_DBL F_NEG F_MUL F_SQR F_EQ F_IS_ZERO F_INV_VAR F_ONE
+ *                         field ops with the signatures of cuzk_fp_* (F_ONE an lvalue)
  *
  * Work split: task t handles window (t % W) over point chunk (t / W); there are
  * W * msm_chunks(nthreads, W) tasks, each writing its window partial sum to its own slot,

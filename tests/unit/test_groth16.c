@@ -345,6 +345,34 @@ static void test_batch(void **st)
         tc_free(&c[i]);
 }
 
+/* An aux variable no constraint mentions: bellperson refuses the identity l point it
+ * would need; a SNARKJS key holds infinity there and still proves. */
+static void test_unconstrained(void **st)
+{
+    (void)st;
+    cuzk_r1cs_builder *b;
+    assert_int_equal(cuzk_r1cs_builder_create(&b, NULL), CUZK_OK);
+    cuzk_r1cs_builder_alloc_public(b, 1, NULL, NULL);
+    cuzk_r1cs_builder_alloc_aux(b, 2, NULL, NULL); /* x, unused */
+    tc_term x[] = {{TC_X(0), 1}}, out[] = {{TC_P(0), 1}};
+    assert_int_equal(tc_row(b, x, 1, x, 1, out, 1), 0);
+    tc_circuit c;
+    assert_int_equal(cuzk_r1cs_builder_finish(b, &c.r1cs, NULL), CUZK_OK);
+    c.w = calloc(4, sizeof(cuzk_fr));
+    c.w[0] = tc_u(1);
+    c.w[1] = tc_u(49);
+    c.w[2] = tc_u(7);
+    c.w[3] = tc_u(1234);
+    cuzk_groth16_pk pk;
+    cuzk_error err;
+    assert_int_equal(cuzk_groth16_setup_dev(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON, NULL, NULL,
+                                            &err),
+                     CUZK_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, "unconstrained"));
+    roundtrip(&c, CUZK_GROTH16_SNARKJS);
+    tc_free(&c);
+}
+
 int main(void)
 {
     test_rng_init("groth16");
@@ -352,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_xcube),       cmocka_unit_test(test_mixed),
         cmocka_unit_test(test_density),     cmocka_unit_test(test_fixed_rs),
         cmocka_unit_test(test_unsatisfied), cmocka_unit_test(test_batch),
+        cmocka_unit_test(test_unconstrained),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include "cuzk/ec.h"
 #include "cuzk/msm.h"
 #include "cuzk/pool.h"
+#include "msm/msm_internal.h"
 #include "test_rng.h"
 
 #ifndef TG
@@ -35,6 +36,8 @@
 #define TEST_NAME "msm"
 #define T_MAX_N 4096      /* largest random size */
 #define T_SMALL_N 64      /* exhaustive sizes 0..T_SMALL_N vs the naive sum */
+#define T_TUNED_N 300     /* points for the forced-window sweep */
+#define T_TUNED_C {2, 3, 4, 5, 7, 8, 11, 12}
 #endif
 
 /* ---- fixtures ------------------------------------------------------------------------- */
@@ -337,6 +340,65 @@ static void test_msm_threads_agree(void **state)
     free(p);
 }
 
+/* Every window width in both bucket representations (the public entry points pick one
+ * of each per n); tiny windows with affine buckets hammer the conflict queue. Scalars
+ * are mostly small so that many points share buckets, plus random and r-1 ones. */
+static void test_msm_tuned_widths(void **state)
+{
+    (void)state;
+    enum { N = T_TUNED_N };
+    T_AFF *p = malloc(N * sizeof *p);
+    cuzk_fr a[N], k[N];
+    uint64_t kc[4 * N];
+    assert_non_null(p);
+    make_points(p, a, N);
+    for (size_t i = 0; i < N; i++) {
+        unsigned r = (unsigned)(test_rng_u64() % 4);
+        if (r == 0)
+            test_rand_fr(&k[i]);
+        else if (r == 1)
+            fr_minus_one(&k[i]);
+        else
+            cuzk_fr_from_u64(&k[i], test_rng_u64() % 8);
+        cuzk_fr_to_canonical(kc + 4 * i, &k[i]);
+    }
+    /* Opposite then repeated points with one full scalar, first in the input so their
+     * buckets start empty: in every window P lands in an empty bucket, -P cancels it
+     * inside a batch, then P, P again forces a doubling inside a batch. */
+    test_rand_fr(&k[0]);
+    TG(affine_neg)(&p[1], &p[0]);
+    cuzk_fr_neg(&a[1], &a[0]);
+    p[2] = p[3] = p[0];
+    a[2] = a[3] = a[0];
+    k[1] = k[2] = k[3] = k[0];
+    for (size_t i = 0; i < 4; i++)
+        cuzk_fr_to_canonical(kc + 4 * i, &k[i]);
+    TG(affine_set_infinity)(&p[4]);
+    a[4] = CUZK_FR_ZERO;
+    T_JAC want, got;
+    fr_reference(&want, a, k, N);
+    cuzk_pool *pool;
+    assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
+    static const unsigned cs[] = T_TUNED_C;
+    for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++) {
+        for (int aff = 0; aff < 2; aff++) {
+            cuzk_pool *pl = (ci & 1) ? pool : NULL;
+            size_t sz = TGS(msm_tuned_scratch_size)(N, cuzk_pool_nthreads(pl), cs[ci], aff);
+            void *s = scratch_for(sz);
+            assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, cs[ci], aff, s, sz, pl), CUZK_OK);
+            assert_true(TG(jac_eq)(&got, &want));
+        }
+    }
+    /* widths outside 2..MSM_MAX_C are refused */
+    size_t sz = TGS(msm_tuned_scratch_size)(N, 1, 4, false);
+    void *s = scratch_for(sz);
+    assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, 1, false, s, sz, NULL), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, MSM_MAX_C + 1, false, s, sz, NULL),
+                     CUZK_ERR_INVALID_ARG);
+    cuzk_pool_destroy(pool);
+    free(p);
+}
+
 static void test_msm_bad_args(void **state)
 {
     (void)state;
@@ -561,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_msm_edge_scalars),
         cmocka_unit_test(test_msm_infinity_and_repeated_points),
         cmocka_unit_test(test_msm_threads_agree),
+        cmocka_unit_test(test_msm_tuned_widths),
         cmocka_unit_test(test_msm_bad_args),
         cmocka_unit_test(test_sum_bitmap_small),
         cmocka_unit_test(test_sum_bitmap_special_pairs),

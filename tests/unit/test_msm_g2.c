@@ -13,5 +13,7 @@
 #define TEST_NAME "msm_g2"
 #define T_MAX_N 1024
 #define T_SMALL_N 24
+#define T_TUNED_N 120
+#define T_TUNED_C {2, 5, 8, 11}
 
 #include "test_msm.c"

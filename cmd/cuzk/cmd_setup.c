@@ -1,0 +1,119 @@
+/*
+ * cmd_setup.c — `cuzk setup --r1cs C.r1cs --params out.params --vk out.vk [--threads N]`:
+ * a development Groth16 setup (bellperson file formats) for a circom/snarkjs .r1cs.
+ *
+ * NOT a trusted setup: the toxic waste is drawn from getrandom(2) by this process, so
+ * whoever ran it could have kept it and could forge proofs. The command says so loudly on
+ * every run. The keys are for tests and demos only.
+ *
+ * Threading: the pool (--threads) runs the setup's fixed-base multiplications.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "cuzk/formats.h"
+#include "cuzk/groth16.h"
+#include "progress.h"
+
+void cmd_setup_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: cuzk setup --r1cs C.r1cs --params out.params --vk out.vk [--threads N]\n"
+            "\n"
+            "Development setup for tests and demos ONLY: random toxic waste, known to this\n"
+            "process while it runs. Writes a bellperson .params (proving key) and .vk.\n");
+}
+
+static void warn_loudly(void)
+{
+    fprintf(stderr,
+            "\n"
+            "************************************************************************\n"
+            "*  WARNING: DEVELOPMENT SETUP - NOT A TRUSTED SETUP                     *\n"
+            "*  The toxic waste (tau, alpha, beta, gamma, delta) was drawn at random *\n"
+            "*  by this process. Anyone who could read its memory can forge proofs.  *\n"
+            "*  Use these keys for TESTS AND DEMOS ONLY, never to secure anything.   *\n"
+            "************************************************************************\n"
+            "\n");
+}
+
+int cmd_setup(int argc, char **argv)
+{
+    static const struct option opts[] = {{"r1cs", required_argument, NULL, 'r'},
+                                         {"params", required_argument, NULL, 'P'},
+                                         {"vk", required_argument, NULL, 'v'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {NULL, 0, NULL, 0}};
+    const char *r1cs_path = NULL, *params_path = NULL, *vk_path = NULL;
+    unsigned threads = 0;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': r1cs_path = optarg; break;
+        case 'P': params_path = optarg; break;
+        case 'v': vk_path = optarg; break;
+        case 't':
+            if (cli_parse_threads(optarg, &threads))
+                break;
+            /* fall through */
+        default:
+            fprintf(stderr, "cuzk setup: bad option (try 'cuzk help setup')\n");
+            return CUZK_EXIT_USAGE;
+        }
+    }
+    if (optind != argc || !r1cs_path || !params_path || !vk_path) {
+        fprintf(stderr, "cuzk setup: --r1cs, --params and --vk are required\n");
+        return CUZK_EXIT_USAGE;
+    }
+    warn_loudly();
+    cuzk_r1cs *r1cs = NULL;
+    cuzk_error e;
+    cuzk_status st = cuzk_r1cs_load_snarkjs(&r1cs, NULL, r1cs_path, &e);
+    if (st != CUZK_OK)
+        return cli_fail("setup", r1cs_path, st, &e);
+    cuzk_pool *pool = NULL;
+    if (!cli_pool_create("setup", threads, &pool)) {
+        cuzk_r1cs_destroy(r1cs);
+        return CUZK_EXIT_FAIL;
+    }
+    /* The setup has no progress hook: the bar marks its three phases. */
+    cli_progress bar;
+    cli_progress_init(&bar, "setup");
+    cli_progress_update(&bar, 0, 3);
+    cuzk_groth16_pk pk;
+    cuzk_groth16_vk vk;
+    memset(&pk, 0, sizeof pk);
+    memset(&vk, 0, sizeof vk);
+    int rc = CUZK_EXIT_OK;
+    st = cuzk_groth16_setup_dev(&pk, &vk, r1cs, CUZK_GROTH16_BELLPERSON, NULL, pool, &e);
+    cli_progress_update(&bar, 1, 3);
+    if (st != CUZK_OK) {
+        cli_progress_done(&bar);
+        rc = cli_fail("setup", "setup failed", st, &e);
+    } else if ((st = cuzk_groth16_pk_save_bellperson(&pk, params_path, &e)) != CUZK_OK) {
+        cli_progress_done(&bar);
+        rc = cli_fail("setup", params_path, st, &e);
+    } else {
+        cli_progress_update(&bar, 2, 3);
+        st = cuzk_groth16_vk_save_bellperson(&vk, vk_path, &e);
+        cli_progress_update(&bar, 3, 3);
+        cli_progress_done(&bar);
+        if (st != CUZK_OK)
+            rc = cli_fail("setup", vk_path, st, &e);
+        else
+            fprintf(stderr,
+                    "wrote %s (%zu h, %zu l, %zu a, %zu b points; domain 2^%u) and %s "
+                    "(%zu public inputs) -- DEVELOPMENT KEYS, NOT FOR PRODUCTION\n",
+                    params_path, pk.n_h, pk.n_l, pk.n_a, pk.n_b_g1, pk.log2n, vk_path,
+                    vk.n_ic - 1);
+    }
+    cuzk_groth16_pk_free(&pk);
+    cuzk_groth16_vk_free(&vk);
+    cuzk_pool_destroy(pool);
+    cuzk_r1cs_destroy(r1cs);
+    return rc;
+}

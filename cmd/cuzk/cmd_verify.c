@@ -1,0 +1,155 @@
+/*
+ * cmd_verify.c — `cuzk verify --vk VK --public public.json --proof PROOF`.
+ *
+ * VK is snarkjs's verification_key.json or a bellperson .vk; PROOF is snarkjs's proof.json
+ * or a 192-byte bellperson proof; each is recognised by its content (JSON starts with '{'
+ * after optional whitespace), so the two forms may even be mixed. public.json is snarkjs's
+ * array of decimal strings (outputs then public inputs, i.e. variables 1..n in order).
+ *
+ * Prints OK and exits 0 for a valid proof, prints INVALID and exits 1 for a well-formed
+ * proof that does not verify, exits 2 with a message for malformed input (bad JSON, a value
+ * >= the modulus, a point off the curve or outside the subgroup, a wrong input count).
+ *
+ * Threading: single-threaded (one pairing product).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "cuzk/formats.h"
+#include "cuzk/groth16.h"
+#include "progress.h"
+
+/* Key, public input and proof files are small; anything larger is not one of them. */
+#define MAX_TEXT (64u << 20)
+
+void cmd_verify_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: cuzk verify --vk VK --public public.json --proof PROOF\n"
+            "\n"
+            "VK: verification_key.json (snarkjs) or a bellperson .vk\n"
+            "PROOF: proof.json (snarkjs) or a 192-byte bellperson proof\n"
+            "public.json: snarkjs's array of decimal strings\n"
+            "prints OK (exit 0) or INVALID (exit 1); exit 2 on malformed input\n");
+}
+
+static bool looks_json(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')
+            continue;
+        return s[i] == '{';
+    }
+    return false;
+}
+
+static int load_vk(cuzk_groth16_vk *vk, const char *path)
+{
+    char *text;
+    size_t len;
+    cuzk_error e;
+    cuzk_status st = cuzk_file_read_text(&text, &len, path, MAX_TEXT, &e);
+    if (st != CUZK_OK)
+        return cli_fail("verify", path, st, &e);
+    if (looks_json(text, len))
+        st = cuzk_groth16_vk_from_snarkjs_json(vk, text, len, &e);
+    else
+        st = cuzk_groth16_vk_from_bellperson(vk, (const uint8_t *)text, len, NULL, &e);
+    free(text);
+    return st == CUZK_OK ? CUZK_EXIT_OK : cli_fail("verify", path, st, &e);
+}
+
+static int load_proof(cuzk_groth16_proof *proof, const char *path)
+{
+    char *text;
+    size_t len;
+    cuzk_error e;
+    cuzk_status st = cuzk_file_read_text(&text, &len, path, MAX_TEXT, &e);
+    if (st != CUZK_OK)
+        return cli_fail("verify", path, st, &e);
+    if (looks_json(text, len))
+        st = cuzk_groth16_proof_from_snarkjs_json(proof, text, len, &e);
+    else
+        st = cuzk_groth16_proof_from_bellperson(proof, (const uint8_t *)text, len, &e);
+    free(text);
+    return st == CUZK_OK ? CUZK_EXIT_OK : cli_fail("verify", path, st, &e);
+}
+
+static int load_public(cuzk_fr **pub, size_t *n, const char *path)
+{
+    char *text;
+    size_t len;
+    cuzk_error e;
+    cuzk_status st = cuzk_file_read_text(&text, &len, path, MAX_TEXT, &e);
+    if (st != CUZK_OK)
+        return cli_fail("verify", path, st, &e);
+    st = cuzk_frs_from_snarkjs_json(pub, n, text, len, &e);
+    free(text);
+    return st == CUZK_OK ? CUZK_EXIT_OK : cli_fail("verify", path, st, &e);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    static const struct option opts[] = {{"vk", required_argument, NULL, 'v'},
+                                         {"public", required_argument, NULL, 'u'},
+                                         {"proof", required_argument, NULL, 'p'},
+                                         {NULL, 0, NULL, 0}};
+    const char *vk_path = NULL, *pub_path = NULL, *proof_path = NULL;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'v': vk_path = optarg; break;
+        case 'u': pub_path = optarg; break;
+        case 'p': proof_path = optarg; break;
+        default:
+            fprintf(stderr, "cuzk verify: unknown option or missing value (try 'cuzk help "
+                            "verify')\n");
+            return CUZK_EXIT_USAGE;
+        }
+    }
+    if (optind != argc || !vk_path || !pub_path || !proof_path) {
+        fprintf(stderr, "cuzk verify: --vk, --public and --proof are required\n");
+        return CUZK_EXIT_USAGE;
+    }
+    cuzk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    cuzk_groth16_proof proof;
+    cuzk_fr *pub = NULL;
+    size_t n_pub = 0;
+    int rc;
+    if ((rc = load_vk(&vk, vk_path)) != CUZK_EXIT_OK)
+        return rc;
+    if ((rc = load_proof(&proof, proof_path)) != CUZK_EXIT_OK ||
+        (rc = load_public(&pub, &n_pub, pub_path)) != CUZK_EXIT_OK)
+        goto done;
+    if (n_pub + 1 != vk.n_ic) {
+        fprintf(stderr, "cuzk verify: %s has %zu public inputs, the key expects %zu\n",
+                pub_path, n_pub, vk.n_ic - 1);
+        rc = CUZK_EXIT_USAGE;
+        goto done;
+    }
+    cuzk_groth16_pvk pvk;
+    cuzk_error e;
+    memset(&e, 0, sizeof e);
+    cuzk_status st = cuzk_groth16_pvk_prepare(&pvk, &vk);
+    if (st == CUZK_OK)
+        st = cuzk_groth16_verify(&pvk, pub, n_pub, &proof, &e);
+    if (st == CUZK_OK) {
+        printf("OK\n");
+        rc = CUZK_EXIT_OK;
+    } else if (st == CUZK_ERR_INVALID_PROOF) {
+        printf("INVALID\n");
+        rc = CUZK_EXIT_FAIL;
+    } else {
+        rc = cli_fail("verify", "verification", st, &e);
+    }
+done:
+    free(pub);
+    cuzk_groth16_vk_free(&vk);
+    return rc;
+}
