@@ -25,5 +25,13 @@ typedef struct cuzk_command {
 
 int cmd_bench(int argc, char **argv);
 void cmd_bench_usage(FILE *out);
+int cmd_prove(int argc, char **argv);
+void cmd_prove_usage(FILE *out);
+int cmd_verify(int argc, char **argv);
+void cmd_verify_usage(FILE *out);
+int cmd_setup(int argc, char **argv);
+void cmd_setup_usage(FILE *out);
+int cmd_inspect(int argc, char **argv);
+void cmd_inspect_usage(FILE *out);
 
 #endif

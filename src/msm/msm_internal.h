@@ -25,7 +25,10 @@
 /* Scratch regions start on cache lines so per-thread bucket arrays never share one. */
 #define MSM_ALIGN 64u
 
-static inline size_t msm_round_up(size_t v) { return (v + MSM_ALIGN - 1) & ~(size_t)(MSM_ALIGN - 1); }
+static inline size_t msm_round_up(size_t v)
+{
+    return (v + MSM_ALIGN - 1) & ~(size_t)(MSM_ALIGN - 1);
+}
 
 /* Carves `bytes` from *cursor (already aligned) and advances it, keeping alignment. */
 static inline void *msm_carve(unsigned char **cursor, size_t bytes)
@@ -76,12 +79,30 @@ static inline int32_t msm_booth_digit(const uint64_t *k, unsigned j, unsigned c)
 /* Converts n Montgomery scalars to canonical limbs (4 per scalar) on the pool. */
 void msm_scalars_to_canonical(uint64_t *out, const cuzk_fr *in, size_t n, cuzk_pool *pool);
 
-/* Point-range chunks per window: enough tasks to occupy nthreads when windows are few. */
-static inline size_t msm_chunks(size_t nthreads, unsigned nwindows)
+/*
+ * Point-range chunks per window. Tasks (windows x chunks) run in rounds of nthreads, and
+ * every chunk pays the whole bucket reduction (~2.8 * 2^(c-1) addition units), so pick
+ * the chunk count k (from ceil(nthreads / W), a few up) minimising
+ *   ceil(W k / nthreads) * (n / k + 2.8 * 2^(c-1)).
+ * E.g. 12 threads, 16 windows, n = 2^20: k = 3 (4 rounds of 12) beats k = 1 (2 rounds,
+ * 4 threads idle in the second). Depends only on (n, nthreads, c), never on timing.
+ */
+static inline size_t msm_chunks(size_t n, size_t nthreads, unsigned nwin, unsigned c)
 {
     if (nthreads <= 1)
         return 1;
-    return (nthreads + nwindows - 1) / nwindows;
+    size_t k0 = (nthreads + nwin - 1) / nwin, best = k0;
+    double best_t = 0;
+    for (size_t k = k0; k < k0 + 4; k++) {
+        size_t rounds = ((size_t)nwin * k + nthreads - 1) / nthreads;
+        double red = 2.8 * (double)((size_t)1 << (c - 1));
+        double t = (double)rounds * ((double)n / (double)k + red);
+        if (k == k0 || t < best_t) {
+            best = k;
+            best_t = t;
+        }
+    }
+    return best;
 }
 
 /*

@@ -9,8 +9,8 @@
  *                         field ops with the signatures of cuzk_fp_* (F_ONE an lvalue)
  *
  * Work split: task t handles window (t % W) over point chunk (t / W); there are
- * W * msm_chunks(nthreads, W) tasks, each writing its window partial sum to its own slot,
- * so the result is independent of which thread ran what. Each thread owns one bucket
+ * W * msm_chunks(n, nthreads, W, c) tasks, each writing its window partial sum to its
+ * own slot, so the result is independent of which thread ran what. Each thread owns one bucket
  * workspace in the scratch (indexed by the pool's worker_id).
  *
  * Buckets: XYZZ with mixed additions for small windows, affine with batched inversions
@@ -110,10 +110,12 @@ size_t PTS(msm_tuned_scratch_size)(size_t n, size_t nthreads, unsigned c, bool a
         nthreads = 1;
     if (c < 2 || c > MSM_MAX_C)
         return 0;
+    if (n > SIZE_MAX / 64)
+        return SIZE_MAX;        /* impossible size: no scratch can be large enough */
     unsigned nwin = msm_num_windows(c);
     return MSM_ALIGN + msm_round_up(n * 4 * sizeof(uint64_t)) +
            nthreads * PT(msm_ws_stride)(c, affine) +
-           msm_round_up((size_t)nwin * msm_chunks(nthreads, nwin) * sizeof(XYZZ));
+           msm_round_up((size_t)nwin * msm_chunks(n, nthreads, nwin, c) * sizeof(XYZZ));
 }
 
 size_t PTS(msm_scratch_size)(size_t n, size_t nthreads)
@@ -138,7 +140,7 @@ static cuzk_status PT(msm_run)(JAC *out, const AFF *points, const cuzk_fr *mont,
     if (!scratch || scratch_size < need)
         return CUZK_ERR_INVALID_ARG;
     unsigned nwin = msm_num_windows(c);
-    size_t nchunks = msm_chunks(nthreads, nwin);
+    size_t nchunks = msm_chunks(n, nthreads, nwin, c);
 
     unsigned char *cur = msm_align_ptr(scratch);
     uint64_t *kc = msm_carve(&cur, n * 4 * sizeof(uint64_t));

@@ -420,6 +420,8 @@ static void test_msm_bad_args(void **state)
     assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
     assert_int_equal(TGS(msm)(&r, p, k, 4, s, sz, pool), CUZK_ERR_INVALID_ARG);
     cuzk_pool_destroy(pool);
+    /* impossible sizes cannot be satisfied by any scratch */
+    assert_true(TGS(msm_scratch_size)(SIZE_MAX / 2, 1) == SIZE_MAX);
     /* n == 0 needs no scratch and gives infinity */
     assert_int_equal(TGS(msm)(&r, NULL, NULL, 0, NULL, 0, NULL), CUZK_OK);
     assert_true(TG(jac_is_infinity)(&r));

@@ -11,9 +11,9 @@
 #define T_F cuzk_fp2
 #define T_GEN CUZK_G2_GENERATOR
 #define TEST_NAME "msm_g2"
-#define T_MAX_N 1024
+#define T_MAX_N 640
 #define T_SMALL_N 24
-#define T_TUNED_N 120
+#define T_TUNED_N 96
 #define T_TUNED_C {2, 5, 8, 11}
 
 #include "test_msm.c"
