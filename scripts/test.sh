@@ -5,10 +5,11 @@
 #             is found; ctest; a short `cuzk bench` smoke run
 #   portable  Release build with -DCUZK_ASM=OFF (portable C limb path); ctest
 #   asan      RelWithDebInfo build with -DCUZK_SANITIZE=ON (ASan + UBSan, leaks checked); ctest
-#   fuzz      clang build with -DCUZK_FUZZ=ON; the fuzz smoke ctest, then a timed libFuzzer run
+#   fuzz      clang build with -DCUZK_FUZZ=ON; the fuzz smoke ctests, then each libFuzzer
+#             target for FUZZ_SECONDS
 # Every stage runs even when an earlier one failed; the exit status is non-zero if any did.
 #   usage: bash scripts/test.sh [stage...]          (default: all four)
-#   env:   FUZZ_SECONDS (default 60), CUZK_JOBS (default: all cores),
+#   env:   FUZZ_SECONDS (per target, default 30), CUZK_JOBS (default: all cores),
 #          CUZK_TEST_SEED / CUZK_TEST_ITERS (passed to the tests: replay a failure)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -16,7 +17,7 @@ cd "$CUZK_ROOT"
 
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(release portable asan fuzz)
-FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 t_start=$SECONDS
 
 # ---- dependencies ------------------------------------------------------------------------
@@ -88,20 +89,39 @@ stage_asan() {
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest build-asan
 }
 
+# The fuzz targets are what tests/fuzz/CMakeLists.txt registers: each target <name> has a
+# smoke ctest "<name>_smoke" (label "fuzz"). Build them, run the smoke tests, then fuzz each
+# for FUZZ_SECONDS into build-fuzz/tests/fuzz/corpus-<name>.
 stage_fuzz() {
+  local targets=() name rc=0
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_FUZZ=ON \
-    -DCUZK_CUDA=OFF &&
-    cmake --build build-fuzz -j "$CUZK_JOBS" --target fuzz_point_decode &&
-    run_ctest build-fuzz -L fuzz || return 1
-  log "fuzz_point_decode for ${FUZZ_SECONDS}s"
-  if (cd build-fuzz/tests/fuzz &&
-      ./fuzz_point_decode -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 corpus seeds \
-        2>&1 | tail -n 25; exit "${PIPESTATUS[0]}"); then
-    tests_passed=$((tests_passed + 1))
-  else
-    tests_failed=$((tests_failed + 1))
+    -DCUZK_CUDA=OFF || return 1
+  mapfile -t targets < <(ctest --test-dir build-fuzz -N -L fuzz |
+    sed -n 's/.*Test *#[0-9]*: \(fuzz_[A-Za-z0-9_]*\)_smoke$/\1/p')
+  if [ ${#targets[@]} -eq 0 ]; then
+    echo "no fuzz targets registered (tests/fuzz/CMakeLists.txt)" >&2
     return 1
   fi
+  echo "fuzz targets: ${targets[*]}"
+  cmake --build build-fuzz -j "$CUZK_JOBS" --target "${targets[@]}" &&
+    run_ctest build-fuzz -L fuzz || return 1
+  for name in "${targets[@]}"; do
+    log "$name for ${FUZZ_SECONDS}s"
+    if (cd build-fuzz/tests/fuzz &&
+        dirs=("corpus-$name") &&
+        mkdir -p "corpus-$name" &&
+        { [ ! -d "seeds-$name" ] || dirs+=("seeds-$name"); } &&
+        { [ "$name" != fuzz_point_decode ] || [ ! -d seeds ] || dirs+=(seeds); } &&
+        "./$name" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 "${dirs[@]}" 2>&1 |
+          tail -n 12
+        exit "${PIPESTATUS[0]}"); then
+      tests_passed=$((tests_passed + 1))
+    else
+      tests_failed=$((tests_failed + 1))
+      rc=1
+    fi
+  done
+  return "$rc"
 }
 
 summary=()

@@ -196,10 +196,15 @@ static int prove_bellperson(const prove_args *a, const cuzk_fr *w, uint32_t n_w,
         return CUZK_EXIT_USAGE;
     }
     cuzk_groth16_pk pk;
-    fprintf(stderr, "loading %s...\n", a->params);
+    /* the .params reader has no progress hook: the bar brackets the load */
+    cli_progress bar;
+    cli_progress_init(&bar, "loading params");
+    cli_progress_update(&bar, 0, 1);
     st = cuzk_groth16_pk_load_bellperson(
         &pk, a->params, a->check_key ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_TRUSTED_ONCURVE, pool,
         &e);
+    cli_progress_update(&bar, 1, 1);
+    cli_progress_done(&bar);
     if (st != CUZK_OK) {
         cuzk_r1cs_destroy(r1cs);
         return cli_fail("prove", a->params, st, &e);

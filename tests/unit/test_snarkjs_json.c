@@ -9,6 +9,8 @@
  * of a valid document is rejected with the right status.
  * Threading: single-threaded.
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, close */
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -284,8 +287,8 @@ static void test_proof_strict(void **state)
     /* q itself is not a coordinate */
     char q[300];
     snprintf(q, sizeof q, "[\"%s\",\"2\",\"1\"]",
-             "40024095552216673934177898257359041565568828199390078853320581361547514719831"
-             "99497852698811658427049993950487027731387");
+             "40024095552216673934177898257359041565568828199390078853320581361240316504908"
+             "37864442687629129015664037894272559787");
     assert_int_equal(proof_status(proof_with_a(q)), CUZK_ERR_NONCANONICAL);
     /* wrong curve / protocol tags */
     char doc[4096];
@@ -313,23 +316,18 @@ static void test_proof_strict(void **state)
         cuzk_groth16_proof p;
         assert_int_not_equal(cuzk_groth16_proof_from_snarkjs_json(&p, k_proof, i, NULL), CUZK_OK);
     }
-    /* random single-character damage: never a crash; a changed digit is never accepted as
-     * the same proof */
+    /* a changed digit is never accepted: it moves a point off the curve (except with
+     * negligible probability) or breaks z. (Unknown keys are ignored, as snarkjs does.) */
     size_t iters = test_iters(400);
     char *m = malloc(n + 1);
-    cuzk_groth16_proof orig;
-    assert_int_equal(cuzk_groth16_proof_from_snarkjs_json(&orig, k_proof, n, NULL), CUZK_OK);
     for (size_t i = 0; i < iters; i++) {
         memcpy(m, k_proof, n + 1);
         size_t at = (size_t)(test_rng_u64() % n);
         char was = m[at];
         m[at] = (char)('0' + test_rng_u64() % 10);
         cuzk_groth16_proof p;
-        if (cuzk_groth16_proof_from_snarkjs_json(&p, m, n, NULL) == CUZK_OK && m[at] != was) {
-            bool same = cuzk_g1_affine_eq(&p.a, &orig.a) && cuzk_g2_affine_eq(&p.b, &orig.b) &&
-                        cuzk_g1_affine_eq(&p.c, &orig.c);
-            assert_false(same && strstr(k_proof, "\"1\"") == NULL);
-        }
+        if (m[at] != was && was >= '0' && was <= '9') /* inside a number */
+            assert_int_not_equal(cuzk_groth16_proof_from_snarkjs_json(&p, m, n, NULL), CUZK_OK);
     }
     free(m);
 }
@@ -363,6 +361,7 @@ static void test_files(void **state)
     char path[] = "/tmp/cuzk_test_json_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
+    close(fd);
     cuzk_error e;
     assert_int_equal(cuzk_file_write(path, k_public, strlen(k_public), &e), CUZK_OK);
     char *s;
@@ -377,9 +376,36 @@ static void test_files(void **state)
     assert_int_equal(cuzk_file_write("/nonexistent-dir/x", "a", 1, &e), CUZK_ERR_IO);
 }
 
+#ifndef CUZK_HAVE_JANSSON
+/* A build without jansson must say so from every JSON entry point. */
+static void test_without_jansson(void **state)
+{
+    (void)state;
+    cuzk_groth16_proof p;
+    cuzk_groth16_vk vk;
+    cuzk_fr *w;
+    size_t n;
+    char *s;
+    cuzk_error e;
+    assert_int_equal(cuzk_groth16_proof_from_snarkjs_json(&p, k_proof, strlen(k_proof), &e),
+                     CUZK_ERR_UNSUPPORTED);
+    assert_non_null(strstr(e.msg, "without JSON support"));
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_json(&vk, k_vk, strlen(k_vk), &e),
+                     CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_frs_from_snarkjs_json(&w, &n, k_public, strlen(k_public), &e),
+                     CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_frs_to_snarkjs_json(&s, &CUZK_FR_ONE, 1, &e), CUZK_ERR_UNSUPPORTED);
+}
+#endif
+
 int main(void)
 {
     test_rng_init("snarkjs_json");
+#ifndef CUZK_HAVE_JANSSON
+    const struct CMUnitTest without[] = {cmocka_unit_test(test_without_jansson),
+                                         cmocka_unit_test(test_files)};
+    return cmocka_run_group_tests(without, NULL, NULL);
+#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snarkjs_vectors), cmocka_unit_test(test_roundtrips),
         cmocka_unit_test(test_public_strict),   cmocka_unit_test(test_proof_strict),

@@ -1,0 +1,123 @@
+/*
+ * bench_sized.h — the size-parameterised `cuzk bench` groups: msm (bench_msm.c), ntt
+ * (bench_ntt.c) and prove (bench_prove.c), and the harness they share (bench_sized.c).
+ *
+ * Unlike the per-operation items of bench.h, one operation here is a whole MSM, transform
+ * or proof of 2^k elements, so each measurement is a list of wall-clock runs of that
+ * operation: one warm-up run (it faults in the buffers), then runs until at least
+ * opts->runs runs and opts->min_time_s seconds have passed (capped at
+ * BENCH_SIZED_MAX_RUNS); the best and the median run are reported, the per-element cost
+ * from the best. Wall time, not CPU time, because multi-threaded runs are measured too.
+ *
+ * Results are collected in one process-wide list so cmd_bench can print them after the
+ * item table (text: as they finish; JSON: inside the same "results" array).
+ * Threading: the harness runs on one thread; the groups create a cuzk_pool of the
+ * requested size for each thread count and destroy it before the next one.
+ */
+#ifndef CUZK_BENCH_SIZED_H
+#define CUZK_BENCH_SIZED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuzk/ec.h"
+#include "cuzk/pool.h"
+
+#define BENCH_SIZED_MAX_LIST 8
+#define BENCH_SIZED_MAX_RUNS 1000
+#define BENCH_SIZED_MAX_LOG2 26u   /* 2^26 G2 points are 12 GiB: far past this machine */
+
+typedef enum { BENCH_FLAVOUR_BELLPERSON = 1, BENCH_FLAVOUR_SNARKJS = 2 } bench_flavour;
+
+typedef struct bench_sized_opts {
+    unsigned log2[BENCH_SIZED_MAX_LIST];     /* sizes; nlog2 == 0: the group's default */
+    size_t nlog2;
+    unsigned threads[BENCH_SIZED_MAX_LIST];  /* pool sizes; nthreads == 0: the default */
+    size_t nthreads;
+    bool g2;            /* msm: also time G2 */
+    double ones;        /* msm: fraction of scalars that are 0/1 in the Filecoin-like mix */
+    bench_flavour flavour;
+    bool no_cache;      /* prove: always run the dev setup, never read/write /tmp keys */
+    unsigned runs;      /* minimum timed runs per measurement */
+    double min_time_s;  /* minimum time spent per measurement (after the warm-up) */
+    bool json;          /* results are printed by bench_sized_json, not as they come */
+} bench_sized_opts;
+
+typedef struct bench_sized_result {
+    const char *group;
+    char name[48];
+    unsigned log2, threads;
+    uint64_t n;               /* elements the per-element cost divides by */
+    unsigned runs;
+    double best_ms, median_ms;
+    double extra[4];          /* group-specific numbers, named by extra_name (NULL: none) */
+    const char *extra_name[4];
+    char note[128];           /* free text; the error message when failed */
+    bool failed;
+} bench_sized_result;
+
+typedef struct bench_sized_group {
+    const char *name;
+    /* Runs every measurement of the group for o; results go through bench_sized_add. */
+    void (*run)(const bench_sized_opts *o);
+} bench_sized_group;
+
+extern const bench_sized_group bench_group_msm;
+extern const bench_sized_group bench_group_ntt;
+extern const bench_sized_group bench_group_prove;
+
+/* NULL when name is not a sized group. */
+const bench_sized_group *bench_sized_find(const char *name);
+
+/* Defaults: runs 3, ones 0.9, flavour bellperson, no sizes/threads (group defaults). */
+void bench_sized_opts_init(bench_sized_opts *o);
+
+/* Parses argv[*i] if it is a sized-group option (advancing *i past its value):
+ * 1 consumed, 0 not a sized option, -1 bad value (message already on stderr). */
+int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i);
+
+/* Usage lines for the sized options, for cmd_bench_usage. */
+void bench_sized_usage(FILE *out);
+
+/* The sizes / thread counts a group uses: o's lists, or the given defaults (threads 0
+ * stands for the number of online CPUs; duplicates are dropped). Returns the count. */
+size_t bench_sized_log2s(const bench_sized_opts *o, unsigned *out, unsigned def);
+size_t bench_sized_threads(const bench_sized_opts *o, unsigned *out);
+
+/* A new result in the process-wide list (never NULL: a full list reuses a scratch slot
+ * that is not reported), pre-filled with group, name, log2, threads, n. */
+bench_sized_result *bench_sized_add(const char *group, const char *name, unsigned log2,
+                                    unsigned threads, uint64_t n);
+/* Marks r done: prints its row unless JSON output was asked for. */
+void bench_sized_done(const bench_sized_opts *o, bench_sized_result *r);
+void bench_sized_fail(const bench_sized_opts *o, bench_sized_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Times fn(ctx) per the protocol above into r (runs, best_ms, median_ms). fn returns
+ * false on failure: then r is marked failed and false is returned. */
+bool bench_sized_time(const bench_sized_opts *o, bench_sized_result *r, bool (*fn)(void *),
+                      void *ctx);
+
+/* Writes the results as JSON objects, each preceded by ",\n  " unless it is the first
+ * of the whole array (first_in_array). */
+void bench_sized_json(FILE *out, bool first_in_array);
+size_t bench_sized_count(void);
+
+/* A pool of t participants (t == 1: NULL, i.e. inline). false on failure. */
+bool bench_sized_pool(cuzk_pool **pool, unsigned t);
+
+/* Points for MSMs: P_i = P_{i-1} + Q_{random of 16}, 16 random multiples Q of the
+ * generator, normalised in batches; random-looking and cheap at 2^20 (nothing in a
+ * Pippenger can see the structure). false if the temporary buffers cannot be allocated. */
+bool bench_sized_g1_points(cuzk_g1_affine *pts, size_t n);
+bool bench_sized_g2_points(cuzk_g2_affine *pts, size_t n);
+
+/* Peak resident set (VmHWM) in bytes, and a reset of that peak to the current RSS
+ * (/proc/self/clear_refs "5"; false if the kernel refuses). Current RSS in bytes. */
+uint64_t bench_sized_peak_rss(void);
+bool bench_sized_reset_peak_rss(void);
+uint64_t bench_sized_rss(void);
+
+#endif
