@@ -87,9 +87,12 @@ void cuzk_g1_jac_dbl(cuzk_g1_jac *r, const cuzk_g1_jac *a);
 void cuzk_g1_jac_add(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_g1_jac *b);
 void cuzk_g1_jac_add_affine(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_g1_affine *b);
 /* Scalar multiplication by an Fr element (canonical value used). */
+/* Constant-time GLV (k = k1 + k2*lambda, signed windows, cmov table scans, complete
+ * additions). Like blst's, correct only for points in G1 (the endomorphism acts as lambda
+ * there); a point of unknown order gives a wrong result, not a crash. */
 void cuzk_g1_jac_mul(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fr *k);      /* CT */
 /* GLV+wNAF; correct only for points in G1 (the endomorphism acts as lambda there). Points of
- * unknown order: use cuzk_g1_jac_mul or cuzk_g1_jac_mul_u64s_var. */
+ * unknown order: use cuzk_g1_jac_mul_u64s_var. */
 void cuzk_g1_jac_mul_var(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fr *k);
 /* Multiplication by an arbitrary-length integer (LE limbs), variable-time; used for
  * cofactor clearing and tests. */
@@ -155,6 +158,8 @@ void cuzk_g2_jac_neg(cuzk_g2_jac *r, const cuzk_g2_jac *a);
 void cuzk_g2_jac_dbl(cuzk_g2_jac *r, const cuzk_g2_jac *a);
 void cuzk_g2_jac_add(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_g2_jac *b);
 void cuzk_g2_jac_add_affine(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_g2_affine *b);
+/* Constant-time 4-dimensional GLS (base-|x| digits, psi), correct only for points in G2
+ * (psi acts as [x] there); points of unknown order: cuzk_g2_jac_mul_u64s_var. */
 void cuzk_g2_jac_mul(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_fr *k);      /* CT */
 /* GLS+wNAF; correct only for points in G2 (psi acts as [x] there). */
 void cuzk_g2_jac_mul_var(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_fr *k);

@@ -1,11 +1,12 @@
 /*
  * curve_mul_impl.h — scalar multiplication on top of curve_impl.h (same macros, same
- * includer): the constant-time signed-window method, the interleaved wNAF sum used by the
- * GLV/GLS methods of g1.c/g2.c, the arbitrary-length sliding window, multiplication by the
- * BLS parameter |x| (subgroup checks) and the fixed-base table.
+ * includer): the constant-time signed-window sum and the interleaved wNAF sum that the
+ * GLV/GLS methods of g1.c/g2.c are built on, the arbitrary-length sliding window,
+ * multiplication by the BLS parameter |x| (subgroup checks) and the fixed-base table.
  *
- * Constant time: jac_mul and fixed_mul are constant-time in the scalar (branch-free digit
- * recoding, full-table cmov scans, cmov-complete additions); everything named _var is not.
+ * Constant time: jac_sum_windows_ct and fixed_mul are constant-time in the scalar
+ * (branch-free digit recoding, full-table cmov scans, additions that resolve their special
+ * cases by cmov); everything named _var is not.
  * Threading: pure functions on caller memory; fixed tables are read-only after init.
  */
 
@@ -16,15 +17,10 @@
 /* The canonical value of an Fr scalar as 4 limbs. */
 static void scalar_limbs(uint64_t k[4], const cuzk_fr *s) { cuzk_fr_to_canonical(k, s); }
 
-/* r = cond ? -a : a on a Jacobian point, constant-time. */
-static void jac_cneg(JAC *r, const JAC *a, bool cond)
-{
-    FT ny;
-    F_NEG(&ny, &a->y);
-    r->x = a->x;
-    F_CMOV(&r->y, &a->y, &ny, cond);
-    r->z = a->z;
-}
+/* curve_impl.h's complete Jacobian addition is no longer used by the scalar
+ * multiplications (they use the unified mixed addition below); this redeclaration keeps
+ * it available to the includer without an unused-function warning. */
+static void jac_add_ct(JAC *r, const JAC *a, const JAC *b) __attribute__((unused));
 
 /* Signed digit -> (|d|, sign) without branches; d in [-128, 127]. */
 static inline void digit_abs(int8_t d, unsigned *mag, bool *neg)
@@ -35,42 +31,126 @@ static inline void digit_abs(int8_t d, unsigned *mag, bool *neg)
     *neg = m != 0;
 }
 
-/* Constant-time multiplication: signed 5-bit windows (digits in [-16, 16], 52 of them
- * cover 256 bits plus the final carry), a 16-entry table 1P..16P read by scanning every
- * entry with cmov, and the cmov-complete addition, so neither the memory access pattern
- * nor the operation sequence depends on k. Works for any point on the curve. */
+/*
+ * Constant-time core of the GLV (G1) / GLS (G2) multiplications in g1.c / g2.c:
+ * sum_j k_j * B_j for m sub-scalars given as signed 5-bit windows (digits in [-16, 16],
+ * nd per sub-scalar, dig[j*nd + i] = digit i of k_j) and affine tables
+ * tabs[j*16 + e] = (e+1) B_j. One shared doubling chain (5 doublings per window); per
+ * window and sub-scalar a scan of all 16 entries with cmov, a conditional negation and
+ * the unified mixed addition below, so neither the memory access pattern nor the
+ * operation sequence depends on the digits. A zero digit selects "infinity" (flagged
+ * from the digit, no data test), which the addition absorbs by cmov; so small and even
+ * sub-scalars need no odd-recoding.
+ */
 #define CT_W 5
-#define CT_DIGITS 52
 #define CT_ENTRIES 16
-void PT(jac_mul)(JAC *r, const JAC *a, const cuzk_fr *k)
+
+/*
+ * Unified mixed addition a + b (b affine, b_inf says b is the point at infinity),
+ * constant-time, 9M+4S: the doubling is written in the shape of the addition
+ * (Jacobian, a = 0). Addition with U1 = X1, U2 = x2 Z1^2, S1 = Y1, S2 = y2 Z1^3,
+ * H = U2 - U1, R = S2 - S1 gives
+ *   X3 = R^2 - H^2 (U1 + U2),  Y3 = R (U1 H^2 - X3) - S1 H^3,  Z3 = Z1 H,
+ * and dbl (M = 3X1^2, S = 4X1Y1^2: X3 = M^2 - 2S, Y3 = M(S - X3) - 8Y1^4, Z3 = 2Y1Z1) is
+ * the same expression with H = 2Y1, R = 3X1^2, U1 = U2 = X1, S1 = Y1. So only H, R and
+ * U2 are selected (H = R = 0 means a == b), instead of computing a full doubling beside
+ * the addition (9M+9S). a == -b gives H = 0, R != 0, hence Z3 = 0: infinity.
+ */
+static void jac_madd_unified_ct(JAC *r, const JAC *a, const AFF *b, bool b_inf)
 {
-    uint64_t kl[4];
-    int8_t dig[CT_DIGITS];
-    JAC tab[CT_ENTRIES], acc, sel;
-    scalar_limbs(kl, k);
-    cuzk_ec_signed_windows(dig, CT_DIGITS, kl, 4, CT_W);
+    FT z1z1, u2, s2, h, rr, t, hh, hhh, v;
+    JAC out, bj;
+    bool a_inf = F_IS_ZERO(&a->z);
+    F_SQR(&z1z1, &a->z);
+    F_MUL(&u2, &b->x, &z1z1);
+    F_MUL(&s2, &b->y, &a->z);
+    F_MUL(&s2, &s2, &z1z1);
+    F_SUB(&h, &u2, &a->x);
+    F_SUB(&rr, &s2, &a->y);
+    bool dbl = (int)F_IS_ZERO(&h) & (int)F_IS_ZERO(&rr);
+    F_DBL(&t, &a->y);
+    F_CMOV(&h, &h, &t, dbl);
+    F_SQR(&v, &a->x);
+    F_DBL(&t, &v);
+    F_ADD(&t, &t, &v);
+    F_CMOV(&rr, &rr, &t, dbl);
+    F_CMOV(&u2, &u2, &a->x, dbl);
+    F_SQR(&hh, &h);
+    F_MUL(&hhh, &hh, &h);
+    F_MUL(&v, &a->x, &hh);                 /* U1 H^2 */
+    F_ADD(&t, &a->x, &u2);
+    F_MUL(&t, &t, &hh);                    /* H^2 (U1 + U2) */
+    F_SQR(&out.x, &rr);
+    F_SUB(&out.x, &out.x, &t);
+    F_SUB(&t, &v, &out.x);
+    F_MUL(&t, &t, &rr);
+    F_MUL(&v, &a->y, &hhh);                /* S1 H^3 */
+    F_SUB(&out.y, &t, &v);
+    F_MUL(&out.z, &a->z, &h);
+    bj.x = b->x;
+    bj.y = b->y;
+    bj.z = F_ONE;
+    jac_cmov(&out, &out, &bj, a_inf);
+    jac_cmov(&out, &out, a, b_inf);        /* last: both at infinity gives a */
+    *r = out;
+}
 
-    tab[0] = *a;
-    PT(jac_dbl)(&tab[1], a);
+/* out[e] = (e+1) a in affine for e < 16, with one constant-time inversion (Montgomery's
+ * trick). Multiples of a point of prime order r > 16 never hit the special cases of
+ * jac_add, whose branches depend on a only, never on a scalar. For a at infinity every Z
+ * is 0, the inverse of the product is 0 and the entries are garbage: callers check. */
+static void ct_affine_table(AFF out[CT_ENTRIES], const JAC *a)
+{
+    JAC t[CT_ENTRIES];
+    FT pre[CT_ENTRIES], acc = F_ONE, inv, zi, zi2;
+    t[0] = *a;
+    PT(jac_dbl)(&t[1], a);
     for (int i = 2; i < CT_ENTRIES; i++)
-        jac_add_ct(&tab[i], &tab[i - 1], a);   /* a may have small order: needs complete */
-
-    PT(jac_set_infinity)(&acc);
-    for (int i = CT_DIGITS - 1; i >= 0; i--) {
-        for (int j = 0; j < CT_W; j++)
-            PT(jac_dbl)(&acc, &acc);
-        unsigned mag;
-        bool neg;
-        digit_abs(dig[i], &mag, &neg);
-        PT(jac_set_infinity)(&sel);
-        for (unsigned e = 0; e < CT_ENTRIES; e++)
-            jac_cmov(&sel, &sel, &tab[e], mag == e + 1);
-        jac_cneg(&sel, &sel, neg);
-        jac_add_ct(&acc, &acc, &sel);
+        PT(jac_add)(&t[i], &t[i - 1], a);
+    for (int i = 0; i < CT_ENTRIES; i++) {
+        pre[i] = acc;
+        F_MUL(&acc, &acc, &t[i].z);
     }
+    F_INV(&inv, &acc);
+    for (int i = CT_ENTRIES - 1; i >= 0; i--) {
+        F_MUL(&zi, &inv, &pre[i]);
+        F_MUL(&inv, &inv, &t[i].z);
+        F_SQR(&zi2, &zi);
+        F_MUL(&out[i].x, &t[i].x, &zi2);
+        F_MUL(&zi2, &zi2, &zi);
+        F_MUL(&out[i].y, &t[i].y, &zi2);
+    }
+}
+
+/* The shared loop; a_inf (the base point was at infinity) forces the result to O. */
+static void jac_sum_windows_ct(JAC *r, const AFF *tabs, size_t m, const int8_t *dig,
+                               size_t nd, bool a_inf)
+{
+    JAC acc, inf;
+    AFF sel, nsel;
+    PT(jac_set_infinity)(&acc);
+    for (size_t i = nd; i-- > 0;) {
+        if (i + 1 < nd)                       /* public: depends on the position only */
+            for (int j = 0; j < CT_W; j++)
+                PT(jac_dbl)(&acc, &acc);
+        for (size_t j = 0; j < m; j++) {
+            unsigned mag;
+            bool neg;
+            digit_abs(dig[j * nd + i], &mag, &neg);
+            sel = tabs[j * CT_ENTRIES];
+            for (unsigned e = 1; e < CT_ENTRIES; e++) {
+                bool hit = mag == e + 1;
+                F_CMOV(&sel.x, &sel.x, &tabs[j * CT_ENTRIES + e].x, hit);
+                F_CMOV(&sel.y, &sel.y, &tabs[j * CT_ENTRIES + e].y, hit);
+            }
+            PT(affine_neg)(&nsel, &sel);
+            F_CMOV(&sel.y, &sel.y, &nsel.y, neg);
+            jac_madd_unified_ct(&acc, &acc, &sel, mag == 0);
+        }
+    }
+    PT(jac_set_infinity)(&inf);
+    jac_cmov(&acc, &acc, &inf, a_inf);
     *r = acc;
-    ec_wipe(kl, sizeof kl);
-    ec_wipe(dig, sizeof dig);
 }
 
 /* Interleaved wNAF sum (Straus): sum_j naf_j * B_j, where tab holds for each base j the

@@ -43,8 +43,9 @@ size_t cuzk_ec_wnaf(int8_t *naf, const uint64_t *k, size_t nlimbs, unsigned w);
 
 /*
  * Signed fixed windows: k = sum digits[i] * 2^(w*i) with digits[i] in [-2^(w-1), 2^(w-1)].
- * Needs ndigits*w >= 64*nlimbs + 1 and the top bit of k clear (true for k < 2^(64n-1)), so
- * that the last carry is absorbed. Constant-time in k.
+ * Needs k < 2^(w*ndigits - 1), so that the last carry is absorbed (the top window then
+ * holds at most 2^(w-1) - 1 plus a carry of 1). Bits past the last limb read as zero, so
+ * ndigits*w may exceed 64*nlimbs. Constant-time in k.
  */
 void cuzk_ec_signed_windows(int8_t *digits, size_t ndigits, const uint64_t *k, size_t nlimbs,
                             unsigned w);

@@ -1,8 +1,8 @@
 /*
  * g1.c — G1 of BLS12-381: E(Fp): y^2 = x^3 + 4. Instantiates the shared coordinate
  * formulas (curve_impl.h) over Fp and adds what is specific to G1: the generator, the GLV
- * endomorphism sigma(x, y) = (beta*x, y), the GLV scalar multiplication and Scott's
- * subgroup check. Threading: pure functions on caller memory.
+ * endomorphism sigma(x, y) = (beta*x, y), the GLV scalar multiplications (constant-time
+ * and wNAF) and Scott's subgroup check. Threading: pure functions on caller memory.
  */
 #include "cuzk/ec.h"
 
@@ -68,8 +68,10 @@ static void jac_sigma(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fp *beta)
  * (128 bits), k2 = floor(k / lambda), k1 = k mod lambda; both < 2^128 because k < r < 2^255.
  * The quotient is estimated as floor(k * G / 2^256) with G = floor(2^256 / lambda)
  * = 0x17c6becf1e01faadd63f6e522f6cfee30. G > 2^256/lambda - 1 and k < 2^256 give
- * k*G/2^256 > k/lambda - 1, so the estimate is the true quotient or one less and the
- * correction loop below runs at most once. Variable-time (only mul_var uses it).
+ * k*G/2^256 > k/lambda - 1, so the estimate is the true quotient or one less: one
+ * unconditional trial subtraction, kept by mask, finishes. Fixed-length limb arithmetic
+ * (multiplications and add/sub with carries only, no branch or division on k), so the
+ * split is constant-time and serves both jac_mul and jac_mul_var.
  * ------------------------------------------------------------------------------------- */
 static const uint64_t GLV_LAMBDA[2] = {0x00000000ffffffffULL, 0xac45a4010001a402ULL};
 static const uint64_t GLV_G[3] = {0x63f6e522f6cfee30ULL, 0x7c6becf1e01faaddULL, 0x1ULL};
@@ -106,26 +108,54 @@ static uint64_t sub_limbs(uint64_t *a, const uint64_t *b, size_t n, size_t nb)
 
 static void glv_split(uint64_t k1[2], uint64_t k2[2], const uint64_t k[4])
 {
-    uint64_t prod[7], ql[4], rem[4];
+    uint64_t prod[7], ql[4], rem[4], t[4];
     mul_limbs(prod, k, 4, GLV_G, 3);
     uint64_t q[2] = {prod[4], prod[5]};      /* prod[6] == 0: q < 2^128 */
     mul_limbs(ql, q, 2, GLV_LAMBDA, 2);
     for (int i = 0; i < 4; i++)
         rem[i] = k[i];
-    sub_limbs(rem, ql, 4, 4);
-    for (;;) {
-        uint64_t t[4] = {rem[0], rem[1], rem[2], rem[3]};
-        if (sub_limbs(t, GLV_LAMBDA, 4, 2))
-            break;                            /* rem < lambda */
-        for (int i = 0; i < 4; i++)
-            rem[i] = t[i];
-        if (++q[0] == 0)
-            q[1]++;
-    }
+    sub_limbs(rem, ql, 4, 4);                /* rem = k - q*lambda in [0, 2 lambda) */
+    for (int i = 0; i < 4; i++)
+        t[i] = rem[i];
+    uint64_t keep = sub_limbs(t, GLV_LAMBDA, 4, 2) - 1;   /* all ones iff rem >= lambda */
+    for (int i = 0; i < 4; i++)
+        rem[i] = (t[i] & keep) | (rem[i] & ~keep);
+    u128 q0 = (u128)q[0] + (keep & 1);
     k1[0] = rem[0];
     k1[1] = rem[1];
-    k2[0] = q[0];
-    k2[1] = q[1];
+    k2[0] = (uint64_t)q0;
+    k2[1] = q[1] + (uint64_t)(q0 >> 64);
+    ec_wipe(prod, sizeof prod);
+    ec_wipe(rem, sizeof rem);
+    ec_wipe(t, sizeof t);
+}
+
+/* Signed 5-bit windows of a sub-scalar below 2^128: 26 digits span 130 bits, and the top
+ * window (bits 125..129) holds at most 7 + carry, so no carry is left over. */
+#define GLV_CT_DIGITS 26
+
+/* Constant-time GLV: [k]a = [k1]a + [k2]sigma(a), two 128-bit sub-scalars sharing one
+ * doubling chain, so half the doublings of a plain 255-bit ladder for the same number of
+ * additions. Assumes a in G1 (sigma acts as [lambda] only there). */
+void cuzk_g1_jac_mul(cuzk_g1_jac *r, const cuzk_g1_jac *a, const cuzk_fr *k)
+{
+    uint64_t kl[4], k1[2], k2[2];
+    int8_t dig[2 * GLV_CT_DIGITS];
+    cuzk_g1_affine tab[2 * CT_ENTRIES];
+    cuzk_fr_to_canonical(kl, k);
+    glv_split(k1, k2, kl);
+    cuzk_ec_signed_windows(dig, GLV_CT_DIGITS, k1, 2, CT_W);
+    cuzk_ec_signed_windows(dig + GLV_CT_DIGITS, GLV_CT_DIGITS, k2, 2, CT_W);
+    ct_affine_table(tab, a);
+    for (int e = 0; e < CT_ENTRIES; e++) {
+        cuzk_fp_mul(&tab[CT_ENTRIES + e].x, &tab[e].x, &BETA_LAMBDA);   /* sigma */
+        tab[CT_ENTRIES + e].y = tab[e].y;
+    }
+    jac_sum_windows_ct(r, tab, 2, dig, GLV_CT_DIGITS, cuzk_g1_jac_is_infinity(a));
+    ec_wipe(kl, sizeof kl);
+    ec_wipe(k1, sizeof k1);
+    ec_wipe(k2, sizeof k2);
+    ec_wipe(dig, sizeof dig);
 }
 
 #define GLV_W 5

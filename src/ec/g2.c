@@ -1,8 +1,9 @@
 /*
  * g2.c — G2 of BLS12-381: E'(Fp2): y^2 = x^3 + 4(u+1) (the M-type sextic twist).
  * Instantiates the shared coordinate formulas (curve_impl.h) over Fp2 and adds what is
- * specific to G2: the generator, the endomorphism psi, the GLS scalar multiplication and
- * the psi-based subgroup check. Threading: pure functions on caller memory.
+ * specific to G2: the generator, the endomorphism psi, the GLS scalar multiplications
+ * (constant-time and wNAF) and the psi-based subgroup check.
+ * Threading: pure functions on caller memory.
  */
 #include "cuzk/ec.h"
 
@@ -97,28 +98,85 @@ static void affine_psi(cuzk_g2_affine *r, const cuzk_g2_affine *a)
 #define GLS_W 5
 #define GLS_ENTRIES 8
 
-/* k[0..4) = k / X, returns k mod X */
+/* floor(2^128 / X) - 2^64 (the reciprocal has 65 bits: X < 2^64);
+ * python3: hex(2**128 // 0xd201000000010000 - 2**64). */
+#define BLS_ABS_X_RECIP_LO 0x381204ca56cd56b5ULL
+
+/* k[0..4) = k / X, returns k mod X. Constant-time: schoolbook division limb by limb with
+ * the quotient digit from a Barrett estimate instead of a division instruction (whose
+ * latency depends on the operands). Per limb, cur = rem*2^64 + k[i] < X*2^64 and
+ * m = floor(2^128/X) > 2^128/X - 1 give cur*m/2^128 > cur/X - cur/2^128 > cur/X - 1, so
+ * q = floor(cur*m / 2^128) is the true digit or one less; one masked trial subtraction
+ * of X finishes. */
 static uint64_t div_abs_x(uint64_t k[4])
 {
-    unsigned __int128 rem = 0;
+    typedef unsigned __int128 u128;
+    uint64_t rem = 0;
     for (int i = 3; i >= 0; i--) {
-        unsigned __int128 cur = (rem << 64) | k[i];
-        k[i] = (uint64_t)(cur / BLS_ABS_X);
-        rem = cur % BLS_ABS_X;
+        uint64_t hi = rem, lo = k[i];
+        /* (hi*2^64 + lo) * (2^64 + m_lo), bits 128..191 */
+        u128 t0 = (u128)lo * BLS_ABS_X_RECIP_LO;
+        u128 t1 = (u128)hi * BLS_ABS_X_RECIP_LO;
+        u128 s1 = (t0 >> 64) + (uint64_t)t1 + lo;
+        u128 s2 = (t1 >> 64) + hi + (s1 >> 64);
+        uint64_t q = (uint64_t)s2;
+        u128 r = (((u128)hi << 64) | lo) - (u128)q * BLS_ABS_X;   /* in [0, 2X) */
+        u128 d = r - BLS_ABS_X;
+        uint64_t ge = 1 ^ (uint64_t)(d >> 127);                     /* r >= X */
+        k[i] = q + ge;
+        rem = (uint64_t)r - (BLS_ABS_X & (0 - ge));
     }
-    return (uint64_t)rem;
+    return rem;
+}
+
+/* Base-X digits of k < r < X^4: k = d0 + d1 X + d2 X^2 + d3 X^3, each di < X < 2^64. */
+static void gls_split(uint64_t d[4], const cuzk_fr *k)
+{
+    uint64_t kl[4];
+    cuzk_fr_to_canonical(kl, k);
+    for (int i = 0; i < 4; i++)
+        d[i] = div_abs_x(kl);
+    ec_wipe(kl, sizeof kl);
+}
+
+/* Signed 5-bit windows of a digit below 2^64: 13 digits span 65 bits; the top window
+ * (bits 60..64) holds at most 15 + carry = 16, still a digit, so no carry is left over. */
+#define GLS_CT_DIGITS 13
+
+/* Constant-time GLS: four 64-bit sub-scalars on B_i = (-1)^i psi^i(a), one doubling
+ * chain of 60 doublings instead of 255 for the same number of additions. The tables of
+ * B_1..B_3 are psi images of a's table (psi is a group endomorphism, so psi((e+1) a)
+ * = (e+1) psi(a)). Assumes a in G2 (psi acts as [x] only there). */
+void cuzk_g2_jac_mul(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_fr *k)
+{
+    uint64_t d[4];
+    int8_t dig[4 * GLS_CT_DIGITS];
+    cuzk_g2_affine tab[4 * CT_ENTRIES];
+    gls_split(d, k);
+    for (int i = 0; i < 4; i++)
+        cuzk_ec_signed_windows(dig + i * GLS_CT_DIGITS, GLS_CT_DIGITS, &d[i], 1, CT_W);
+    ct_affine_table(tab, a);
+    for (int b = 1; b < 4; b++) {
+        for (int e = 0; e < CT_ENTRIES; e++) {
+            cuzk_g2_affine *t = &tab[b * CT_ENTRIES + e];
+            affine_psi(t, &tab[(b - 1) * CT_ENTRIES + e]);
+            cuzk_g2_affine_neg(t, t);
+        }
+    }
+    jac_sum_windows_ct(r, tab, 4, dig, GLS_CT_DIGITS, cuzk_g2_jac_is_infinity(a));
+    ec_wipe(d, sizeof d);
+    ec_wipe(dig, sizeof dig);
 }
 
 /* Assumes a in G2 (psi acts as [x] only there). */
 void cuzk_g2_jac_mul_var(cuzk_g2_jac *r, const cuzk_g2_jac *a, const cuzk_fr *k)
 {
-    uint64_t kl[4], d[4];
+    uint64_t d[4];
     int8_t naf[4][64 + 8];
     cuzk_g2_affine tab[4 * GLS_ENTRIES];
-    cuzk_fr_to_canonical(kl, k);
+    gls_split(d, k);
     size_t len = 0;
     for (int i = 0; i < 4; i++) {
-        d[i] = div_abs_x(kl);
         size_t l = cuzk_ec_wnaf(naf[i], &d[i], 1, GLS_W);
         len = l > len ? l : len;
     }

@@ -63,12 +63,12 @@ const char *cuzk_ff_backend(void)
 #include "ff/field_impl.h"
 
 /* p in signed 60-bit limbs and p^-1 mod 2^60 (python3: [(p >> 60*i) % 2**60 for i in
- * range(7)], pow(p, -1, 2**60)); 18 batches of 60 and one of 30 = 1110 >=
- * floor((49*381 + 57)/17) = 1101 divsteps. */
+ * range(7)], pow(p, -1, 2**60)); 15 batches of 60 = 900 >=
+ * floor((3787 log2(p) + 2166) / 1644) = 878 hddivsteps (inv_safegcd.h). */
 static const sg_modulus FP_SG = {
     {0x09feffffffffaaab, 0x0abfffeb153ffffb, 0x00d2a0f6b0f6241e, 0x04b84f38512bf673,
      0x07b6434bacd76477, 0x0ea397fe69a4b1ba, 0x00000000001a0111},
-    0x060c000300030003, 7, CUZK_FP_LIMBS, 18, 1};
+    0x060c000300030003, 7, CUZK_FP_LIMBS, 15, 0};
 
 /* safegcd with cofactor c = R^2: (aR)^-1 * R^2 = a^-1 R, the Montgomery form of a^-1 */
 void cuzk_fp_inv(cuzk_fp *r, const cuzk_fp *a) { sg_inv(r->l, a->l, FP_R2.l, &FP_SG); }

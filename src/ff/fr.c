@@ -44,12 +44,12 @@ static const uint64_t FR_HALF_EXP[CUZK_FR_LIMBS] = {
 #define FIELD_NEG_IMPL(r, a) fr_neg_impl(r, a)
 #include "ff/field_impl.h"
 
-/* r in signed 60-bit limbs and r^-1 mod 2^60 (python3 as in fp.c); 12 batches of 60 and
- * one of 30 = 750 >= floor((49*255 + 57)/17) = 738 divsteps. */
+/* r in signed 60-bit limbs and r^-1 mod 2^60 (python3 as in fp.c); 10 batches of 60 =
+ * 600 >= floor((3787 log2(r) + 2166) / 1644) = 588 hddivsteps (inv_safegcd.h). */
 static const sg_modulus FR_SG = {
     {0x0fffffff00000001, 0x0bda402fffe5bfef, 0x09d80809a1d80553, 0x0a753299d7d48333,
      0x00000000000073ed},
-    0x100000001, 5, CUZK_FR_LIMBS, 12, 1};
+    0x100000001, 5, CUZK_FR_LIMBS, 10, 0};
 
 void cuzk_fr_inv(cuzk_fr *r, const cuzk_fr *a) { sg_inv(r->l, a->l, FR_R2.l, &FR_SG); }
 void cuzk_fr_inv_var(cuzk_fr *r, const cuzk_fr *a) { sg_inv_var(r->l, a->l, FR_R2.l, &FR_SG); }

@@ -263,6 +263,65 @@ static void test_legendre_sqrt(void **state)
     assert_false(cuzk_fp2_sqrt(&r, &xi));
 }
 
+/* The norm-method square root splits on chi((a0 + n)/2) and special-cases c = 0 (a1 = 0):
+ * squares of x0 + 0u, 0 + x1 u (x0 == 0: a = -x1^2, a non-square of Fp), small values,
+ * and a1 = 0 with a0 square / non-square in Fp; every root must be +-x for the x that was
+ * squared (a definition-level check, independent of the exponentiations). */
+static void expect_root_pm(const cuzk_fp2 *sq, const cuzk_fp2 *x)
+{
+    cuzk_fp2 r, nx;
+    assert_true(cuzk_fp2_sqrt(&r, sq));
+    cuzk_fp2_neg(&nx, x);
+    assert_true(cuzk_fp2_eq(&r, x) || cuzk_fp2_eq(&r, &nx));
+}
+
+static void test_sqrt_norm_cases(void **state)
+{
+    (void)state;
+    size_t n = test_iters(40);
+    for (size_t i = 0; i < n; i++) {
+        cuzk_fp2 x, sq;
+        cuzk_fp s;
+        test_rand_fp(&s);
+        x.c0 = s;                   /* x1 == 0: a = s^2, a1 = 0, a0 a square of Fp */
+        x.c1 = CUZK_FP_ZERO;
+        cuzk_fp2_sqr(&sq, &x);
+        assert_true(cuzk_fp_is_zero(&sq.c1));
+        expect_root_pm(&sq, &x);
+        x.c0 = CUZK_FP_ZERO;        /* x0 == 0: a = -s^2, a1 = 0, a0 a non-square of Fp */
+        x.c1 = s;
+        cuzk_fp2_sqr(&sq, &x);
+        assert_true(cuzk_fp_is_zero(&sq.c1));
+        if (!cuzk_fp_is_zero(&s))
+            assert_int_equal(cuzk_fp_legendre(&sq.c0), -1);
+        expect_root_pm(&sq, &x);
+        test_rand_fp2(&x);          /* generic: both chi((a0+n)/2) branches occur */
+        cuzk_fp2_sqr(&sq, &x);
+        expect_root_pm(&sq, &x);
+        x.c1 = x.c0;                /* x0 == x1: a = 2 x0^2 u, a0 == 0 */
+        cuzk_fp2_sqr(&sq, &x);
+        assert_true(cuzk_fp_is_zero(&sq.c0));
+        expect_root_pm(&sq, &x);
+    }
+    for (uint64_t v0 = 0; v0 < 6; v0++) {
+        for (uint64_t v1 = 0; v1 < 6; v1++) {
+            cuzk_fp2 x, sq;
+            fp2_from_u64s(&x, v0, v1);
+            cuzk_fp2_sqr(&sq, &x);
+            expect_root_pm(&sq, &x);
+            cuzk_fp2_neg(&x, &x);
+            cuzk_fp2_sqr(&sq, &x);
+            expect_root_pm(&sq, &x);
+        }
+    }
+    /* p-1 = -1 in both coordinates */
+    cuzk_fp2 x, sq;
+    cuzk_fp2_neg(&x, &CUZK_FP2_ONE);
+    cuzk_fp_neg(&x.c1, &CUZK_FP_ONE);
+    cuzk_fp2_sqr(&sq, &x);
+    expect_root_pm(&sq, &x);
+}
+
 static void test_predicates_sign(void **state)
 {
     (void)state;
@@ -321,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_mul_sqr),       cmocka_unit_test(test_axioms),
         cmocka_unit_test(test_inv),           cmocka_unit_test(test_pow_frobenius),
         cmocka_unit_test(test_legendre_sqrt), cmocka_unit_test(test_predicates_sign),
+        cmocka_unit_test(test_sqrt_norm_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

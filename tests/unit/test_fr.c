@@ -232,6 +232,99 @@ static void test_inverse_paths(void **state)
     }
 }
 
+/* Inverse on bit patterns that stress the divstep counts: the raw Montgomery limbs handed
+ * to safegcd are set directly to 2^k, 2^k - 1, M - 2^k, M - 2^k + 1 for every k, runs of
+ * ones between random bit positions, alternating bits, and 1..16 and M-1..M-16. Each is
+ * checked by the definition (a * a^-1 == 1), by inverting twice, and against the
+ * variable-time path (which runs plain divsteps to completion, not a fixed count). */
+static bool fr_raw_ok(uint64_t l[N])
+{
+    for (int i = N - 1; i >= 0; i--)
+        if (l[i] != CUZK_FR_MODULUS[i])
+            return l[i] < CUZK_FR_MODULUS[i];
+    return false;
+}
+
+static void fr_check_inv_raw(const uint64_t l[N])
+{
+    uint64_t c[N];
+    memcpy(c, l, sizeof c);
+    if (!fr_raw_ok(c))
+        return;
+    cuzk_fr a, x, y, z;
+    memcpy(a.l, c, sizeof a.l);
+    cuzk_fr_inv(&x, &a);
+    cuzk_fr_inv_var(&y, &a);
+    assert_memory_equal(x.l, y.l, sizeof x.l);
+    if (cuzk_fr_is_zero(&a)) {
+        assert_true(cuzk_fr_is_zero(&x));
+        return;
+    }
+    cuzk_fr_mul(&z, &a, &x);
+    assert_true(cuzk_fr_is_one(&z));
+    cuzk_fr_inv(&z, &x);
+    assert_memory_equal(z.l, a.l, sizeof a.l);
+}
+
+static void fr_sub_raw(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
+{
+    unsigned __int128 br = 0;
+    for (int i = 0; i < N; i++) {
+        unsigned __int128 d = (unsigned __int128)a[i] - b[i] - (uint64_t)br;
+        r[i] = (uint64_t)d;
+        br = (d >> 64) & 1;
+    }
+}
+
+static void test_inverse_patterns(void **state)
+{
+    (void)state;
+    uint64_t l[N], t[N];
+    for (int k = 0; k < 64 * N; k++) {
+        memset(l, 0, sizeof l);
+        l[k / 64] = (uint64_t)1 << (k % 64);
+        fr_check_inv_raw(l); /* 2^k */
+        fr_sub_raw(t, CUZK_FR_MODULUS, l);
+        fr_check_inv_raw(t); /* M - 2^k */
+        t[0] += 1; /* M - 2^k + 1 (no carry: M is odd) */
+        fr_check_inv_raw(t);
+        /* 2^k - 1: a low run of ones */
+        for (int i = 0; i < N; i++)
+            l[i] = i < k / 64 ? ~(uint64_t)0
+                   : i == k / 64 ? (((uint64_t)1 << (k % 64)) - 1) : 0;
+        fr_check_inv_raw(l);
+    }
+    for (uint64_t v = 1; v <= 16; v++) {
+        memset(l, 0, sizeof l);
+        l[0] = v;
+        fr_check_inv_raw(l);
+        fr_sub_raw(t, CUZK_FR_MODULUS, l);
+        fr_check_inv_raw(t);
+    }
+    for (int rep = 0; rep < 2; rep++) { /* 0101... and 1010... */
+        for (int i = 0; i < N; i++)
+            l[i] = rep ? 0xaaaaaaaaaaaaaaaaULL : 0x5555555555555555ULL;
+        l[N - 1] &= CUZK_FR_MODULUS[N - 1] >> 1;
+        fr_check_inv_raw(l);
+    }
+    size_t n = test_iters(200);
+    for (size_t it = 0; it < n; it++) { /* runs of ones [lo, hi) */
+        unsigned lo = (unsigned)(test_rng_u64() % (64 * N));
+        unsigned hi = lo + (unsigned)(test_rng_u64() % (64 * N - lo)) + 1;
+        for (int i = 0; i < N; i++) {
+            uint64_t m = 0;
+            for (unsigned b = 0; b < 64; b++) {
+                unsigned bit = 64 * (unsigned)i + b;
+                m |= (uint64_t)(bit >= lo && bit < hi) << b;
+            }
+            l[i] = m;
+        }
+        fr_check_inv_raw(l);
+        fr_sub_raw(t, CUZK_FR_MODULUS, l); /* and M minus it */
+        fr_check_inv_raw(t);
+    }
+}
+
 static void test_pow(void **state)
 {
     (void)state;
@@ -373,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_encodings),
         cmocka_unit_test(test_ring_laws),
         cmocka_unit_test(test_inverse_paths),
+        cmocka_unit_test(test_inverse_patterns),
         cmocka_unit_test(test_pow),
         cmocka_unit_test(test_legendre_sqrt),
         cmocka_unit_test(test_wide),

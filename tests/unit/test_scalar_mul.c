@@ -1,8 +1,10 @@
 /*
- * test_scalar_mul.c — scalar multiplication of G1 and G2: the constant-time window method
- * (jac_mul), the GLV/GLS wNAF (jac_mul_var), the fixed-base table (fixed_mul) and the
- * arbitrary-length sliding window (jac_mul_u64s_var) against a bit-by-bit double-and-add
- * written here, on random scalars and on k = 0, 1, 2, r-1, r-2 and high-bit patterns;
+ * test_scalar_mul.c — scalar multiplication of G1 and G2: the constant-time GLV/GLS
+ * windows (jac_mul), the GLV/GLS wNAF (jac_mul_var), the fixed-base table (fixed_mul) and
+ * the arbitrary-length sliding window (jac_mul_u64s_var) against a bit-by-bit
+ * double-and-add written here, on random scalars, on k = 0, 1, 2, r-1, r-2 and high-bit
+ * patterns, on the seams and extremes of both decompositions (multiples of lambda, powers
+ * of |x|, chosen sub-scalars); points off the subgroup through the generic method;
  * [r]G == O; the scalar recodings reconstruct their input.
  *
  * This file includes itself once per group (SM_PASS) so G1 and G2 share one body.
@@ -89,6 +91,91 @@ static size_t seam_scalars(uint64_t out[][4], size_t cap)
             add_small(out[n], d);
             n++;
         }
+    }
+    return n;
+}
+
+/* r = a*b mod 2^256 on 4 limbs */
+static void mul4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t t[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 4; i++) {
+        unsigned __int128 c = 0;
+        for (int j = 0; i + j < 4; j++) {
+            c += (unsigned __int128)a[i] * b[j] + t[i + j];
+            t[i + j] = (uint64_t)c;
+            c >>= 64;
+        }
+    }
+    memcpy(r, t, sizeof t);
+}
+
+/* r = a + b mod 2^256 */
+static void add4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    unsigned __int128 c = 0;
+    for (int i = 0; i < 4; i++) {
+        c += (unsigned __int128)a[i] + b[i];
+        r[i] = (uint64_t)c;
+        c >>= 64;
+    }
+}
+
+static bool lt_r(const uint64_t k[4])
+{
+    for (int i = 3; i >= 0; i--)
+        if (k[i] != CUZK_FR_MODULUS[i])
+            return k[i] < CUZK_FR_MODULUS[i];
+    return false;
+}
+
+static size_t extreme_scalars(uint64_t out[][4], size_t cap)
+{
+    static const uint64_t lam[4] = {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0};
+    static const uint64_t X = 0xd201000000010000ULL;
+    size_t n = 0;
+    /* GLV: k1 values (< lambda), k2 values (<= floor((r-1)/lambda)) */
+    uint64_t k1s[8][4] = {{0}, {1}, {2}, {0, 0, 0, 0}, {0, 0, 0, 0},
+                          {0x00000000fffffffeULL, 0xac45a4010001a402ULL},
+                          {0, 1ULL << 63}, {0x00000000fffffffdULL, 0xac45a4010001a402ULL}};
+    k1s[3][0] = test_rng_u64() & ~1ULL;      /* even, full size */
+    k1s[3][1] = test_rng_u64() >> 2;
+    k1s[4][0] = test_rng_u64() | 1;          /* odd, full size */
+    k1s[4][1] = test_rng_u64() >> 2;
+    /* the largest k2, floor((r-1)/lambda) = 0xac45a4010001a4020000000100000000 (python3:
+     * hex((r-1)//lam); r-1 is an exact multiple, so it has k1 = 0), a full 128 bits */
+    uint64_t k2s[7][4] = {{0}, {1}, {2}, {0}, {0}, {0, 0}, {0, 1ULL << 62}};
+    k2s[3][0] = test_rng_u64() & ~1ULL;
+    k2s[3][1] = test_rng_u64() >> 3;
+    k2s[4][0] = test_rng_u64() | 1;
+    k2s[4][1] = test_rng_u64() >> 3;
+    k2s[5][0] = 0x0000000100000000ULL;
+    k2s[5][1] = 0xac45a4010001a402ULL;
+    for (int a = 0; a < 8; a++) {
+        for (int b = 0; b < 7 && n < cap; b++) {
+            uint64_t t[4];
+            mul4(t, k2s[b], lam);
+            add4(t, t, k1s[a]);
+            if (lt_r(t))
+                memcpy(out[n++], t, sizeof t);
+        }
+    }
+    /* GLS: Horner in base X over digit choices */
+    uint64_t ds[6] = {0, 1, X - 1, X - 2, 1ULL << 63, test_rng_u64() % X};
+    for (int i = 0; i < 36 && n < cap; i++) {
+        uint64_t dig[4] = {ds[i % 6], ds[(i / 6) % 6], ds[(i + 3) % 6], ds[(i / 6 + i) % 6]};
+        if (i == 35) {       /* digits near the top: X^4 - X^3 - 1 < r = X^4 - X^2 + 1 */
+            dig[0] = dig[1] = dig[2] = X - 1;
+            dig[3] = X - 2;
+        }
+        uint64_t t[4] = {0}, xx[4] = {X, 0, 0, 0};
+        for (int j = 3; j >= 0; j--) {
+            uint64_t dj[4] = {dig[j], 0, 0, 0};
+            mul4(t, t, xx);
+            add4(t, t, dj);
+        }
+        if (lt_r(t))
+            memcpy(out[n++], t, sizeof t);
     }
     return n;
 }
@@ -224,12 +311,14 @@ int main(void)
         cmocka_unit_test(test_special_scalars_g1),
         cmocka_unit_test(test_random_scalars_g1),
         cmocka_unit_test(test_order_and_long_scalars_g1),
-        cmocka_unit_test(test_ct_off_subgroup_g1),
+        cmocka_unit_test(test_off_subgroup_g1),
+        cmocka_unit_test(test_decomposition_extremes_g1),
         cmocka_unit_test(test_fixed_table_g1),
         cmocka_unit_test(test_special_scalars_g2),
         cmocka_unit_test(test_random_scalars_g2),
         cmocka_unit_test(test_order_and_long_scalars_g2),
-        cmocka_unit_test(test_ct_off_subgroup_g2),
+        cmocka_unit_test(test_off_subgroup_g2),
+        cmocka_unit_test(test_decomposition_extremes_g2),
         cmocka_unit_test(test_fixed_table_g2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
@@ -394,12 +483,16 @@ static void TN(test_order_and_long_scalars)(void **state)
     }
 }
 
-/* The constant-time method must be right for any curve point, in the subgroup or not
- * (its table and additions are complete); points here carry a cofactor component. */
-static void TN(test_ct_off_subgroup)(void **state)
+/* jac_mul and jac_mul_var need a point of the subgroup (the endomorphisms act as scalars
+ * only there); points of unknown order go through jac_mul_u64s_var, which must be right
+ * for any curve point. Points here carry a cofactor component, and the GLV/GLS methods
+ * are seen to differ from the naive product on them (so the subgroup requirement in ec.h
+ * is real, and this test would notice if the endomorphism code were bypassed). */
+static void TN(test_off_subgroup)(void **state)
 {
     (void)state;
     size_t n = test_iters(4);
+    size_t differ = 0;
     for (size_t i = 0; i < n; i++) {
         T_AFF a;
         T_F rhs, b;
@@ -413,6 +506,7 @@ static void TN(test_ct_off_subgroup)(void **state)
             TF(add)(&rhs, &rhs, &b);
         } while (!F_SQRT(&a.y, &rhs));
         assert_true(TG(affine_on_curve)(&a));
+        assert_false(TG(affine_in_subgroup)(&a));
         T_JAC p, got, want;
         uint64_t k[4];
         cuzk_fr s;
@@ -420,18 +514,42 @@ static void TN(test_ct_off_subgroup)(void **state)
         test_rand_fr(&s);
         cuzk_fr_to_canonical(k, &s);
         TN(naive_mul)(&want, &p, k, 4);
-        TG(jac_mul)(&got, &p, &s);
-        assert_true(TG(jac_eq)(&got, &want));
         TG(jac_mul_u64s_var)(&got, &p, k, 4);
         assert_true(TG(jac_eq)(&got, &want));
-        /* [r]P != O off the subgroup, and the CT method agrees on [r-1]P = [r]P - P */
+        TG(jac_mul)(&got, &p, &s);
+        differ += !TG(jac_eq)(&got, &want);
+        /* [r]P != O off the subgroup, and [r-1]P = [r]P - P */
         uint64_t rm1[4];
         r_minus(rm1, 1);
-        fr_of(&s, rm1);
-        TG(jac_mul)(&got, &p, &s);
+        TG(jac_mul_u64s_var)(&got, &p, CUZK_FR_MODULUS, 4);
+        assert_false(TG(jac_is_infinity)(&got));
         TN(naive_mul)(&want, &p, rm1, 4);
+        TG(jac_mul_u64s_var)(&got, &p, rm1, 4);
         assert_true(TG(jac_eq)(&got, &want));
     }
+    assert_true(differ > 0);
+}
+
+/* Scalars built from chosen sub-scalars of the two decompositions, so the constant-time
+ * recodings see their extremes: GLV k = k1 + k2*lambda with k1, k2 in {0, 1, 2, even,
+ * odd, lambda-1 / the largest k2, 2^127}; GLS k = d0 + d1 X + d2 X^2 + d3 X^3 with
+ * digits in {0, 1, X-1, X-2, 2^63, random}. Every method against the naive product. */
+static void TN(test_decomposition_extremes)(void **state)
+{
+    (void)state;
+    T_JAC g, p;
+    uint64_t kp[4];
+    cuzk_fr s;
+    TN(gen_jac)(&g);
+    test_rand_fr(&s);
+    cuzk_fr_to_canonical(kp, &s);
+    TN(naive_mul)(&p, &g, kp, 4);
+    const T_JAC *pts[2] = {&g, &p};
+    uint64_t ks[128][4];
+    size_t nk = extreme_scalars(ks, 128);
+    assert_true(nk > 60);
+    for (size_t i = 0; i < nk; i++)
+        TN(check_all)(pts[i & 1], NULL, ks[i]);
 }
 
 static void TN(test_fixed_table)(void **state)

@@ -15,7 +15,9 @@
 #          CUZK_INTEROP_BIG_N     links of the size test circuit (default 8000: a 2^13
 #                                 domain, which needs the 2^14 ptau; 16000 would need 2^15,
 #                                 whose phase-2 preparation takes minutes)
-# The ptau files are cached per power in WORK_DIR/ptau, so reruns skip the slow part.
+#          CUZK_PTAU_CACHE        where prepared ptau files are kept (default WORK_DIR/ptau);
+#                                 scripts/test.sh shares one across its build stages
+# The ptau files are cached per power, so reruns skip the slow part.
 set -uo pipefail
 
 SRC=$(cd "$1" && pwd)
@@ -32,7 +34,8 @@ command -v node >/dev/null 2>&1 || skip "node not found"
 [ -x "$SRC/node_modules/.bin/snarkjs" ] && [ -x "$SRC/node_modules/.bin/circom2" ] ||
   skip "snarkjs/circom2 not installed (npm ci --prefix $SRC)"
 export PATH="$SRC/node_modules/.bin:$PATH"
-mkdir -p "$WORK/ptau"
+PTAU_DIR=${CUZK_PTAU_CACHE:-$WORK/ptau}
+mkdir -p "$WORK" "$PTAU_DIR"
 cd "$WORK" || exit 1
 
 passed=0
@@ -66,15 +69,15 @@ quiet() { "$@" >>steps.log 2>&1 || { echo "step failed: $*"; tail -n 20 steps.lo
 
 # ptau POWER -> path of a prepared (phase 2) ptau, cached.
 ptau() {
-  local p=$1 f="$WORK/ptau/pot${1}_final.ptau"
+  local p=$1 f="$PTAU_DIR/pot${1}_final.ptau"
   if [ ! -s "$f" ]; then
-    echo "  preparing ptau 2^$p (cached in $WORK/ptau)" >&2
-    quiet snarkjs powersoftau new bls12381 "$p" "$WORK/ptau/pot${p}_0.ptau"
-    quiet snarkjs powersoftau contribute "$WORK/ptau/pot${p}_0.ptau" "$WORK/ptau/pot${p}_1.ptau" \
+    echo "  preparing ptau 2^$p (cached in $PTAU_DIR)" >&2
+    quiet snarkjs powersoftau new bls12381 "$p" "$PTAU_DIR/pot${p}_0.ptau"
+    quiet snarkjs powersoftau contribute "$PTAU_DIR/pot${p}_0.ptau" "$PTAU_DIR/pot${p}_1.ptau" \
       --name=cuzk-ci -e="cuzk interop $p"
-    quiet snarkjs powersoftau prepare phase2 "$WORK/ptau/pot${p}_1.ptau" "$f.tmp"
+    quiet snarkjs powersoftau prepare phase2 "$PTAU_DIR/pot${p}_1.ptau" "$f.tmp"
     mv "$f.tmp" "$f"
-    rm -f "$WORK/ptau/pot${p}_0.ptau" "$WORK/ptau/pot${p}_1.ptau"
+    rm -f "$PTAU_DIR/pot${p}_0.ptau" "$PTAU_DIR/pot${p}_1.ptau"
   fi
   echo "$f"
 }
