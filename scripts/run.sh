@@ -9,7 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CUZK_ROOT"
 build=${BUILD_DIR:-build}
 
-install_pkgs build-essential cmake
+install_pkgs build-essential cmake libjansson-dev
 find_nvcc
 
 log "configure ($build, Release)"
