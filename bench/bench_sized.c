@@ -23,17 +23,6 @@
 static bench_sized_result g_res[MAX_RESULTS + 1];   /* the last slot absorbs overflow */
 static size_t g_nres;
 
-static const bench_sized_group *const k_sized[] = {&bench_group_msm, &bench_group_ntt,
-                                                   &bench_group_prove};
-
-const bench_sized_group *bench_sized_find(const char *name)
-{
-    for (size_t i = 0; i < sizeof k_sized / sizeof k_sized[0]; i++)
-        if (strcmp(k_sized[i]->name, name) == 0)
-            return k_sized[i];
-    return NULL;
-}
-
 void bench_sized_opts_init(bench_sized_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -60,7 +49,7 @@ void bench_sized_usage(FILE *out)
             "  --flavour bellperson|snarkjs\n"
             "                      prove: key flavour (default bellperson)\n"
             "  --no-cache          prove: always run the dev setup (default: the bellperson\n"
-            "                      key is cached in /tmp/cuzk-bench-prove-<k>.params)\n");
+            "                      key is cached in /tmp/cuzk-bench-prove-v*-<k>.params)\n");
 }
 
 /* "16,20" -> {16, 20}; every value in [lo, hi]. */
@@ -188,8 +177,6 @@ bench_sized_result *bench_sized_add(const char *group, const char *name, unsigne
     r->n = n;
     return r;
 }
-
-size_t bench_sized_count(void) { return g_nres; }
 
 static bool g_header_printed;
 

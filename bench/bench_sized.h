@@ -4,7 +4,8 @@
  *
  * Unlike the per-operation items of bench.h, one operation here is a whole MSM, transform
  * or proof of 2^k elements, so each measurement is a list of wall-clock runs of that
- * operation: one warm-up run (it faults in the buffers), then runs until at least
+ * operation: one warm-up run (it faults in the buffers; one of 2 s or more counts as the
+ * first run instead, as its page faults are noise by then), then runs until at least
  * opts->runs runs and opts->min_time_s seconds have passed (capped at
  * BENCH_SIZED_MAX_RUNS); the best and the median run are reported, the per-element cost
  * from the best. Wall time, not CPU time, because multi-threaded runs are measured too.
@@ -68,9 +69,6 @@ extern const bench_sized_group bench_group_msm;
 extern const bench_sized_group bench_group_ntt;
 extern const bench_sized_group bench_group_prove;
 
-/* NULL when name is not a sized group. */
-const bench_sized_group *bench_sized_find(const char *name);
-
 /* Defaults: runs 3, ones 0.9, flavour bellperson, no sizes/threads (group defaults). */
 void bench_sized_opts_init(bench_sized_opts *o);
 
@@ -103,7 +101,6 @@ bool bench_sized_time(const bench_sized_opts *o, bench_sized_result *r, bool (*f
 /* Writes the results as JSON objects, each preceded by ",\n  " unless it is the first
  * of the whole array (first_in_array). */
 void bench_sized_json(FILE *out, bool first_in_array);
-size_t bench_sized_count(void);
 
 /* A pool of t participants (t == 1: NULL, i.e. inline). false on failure. */
 bool bench_sized_pool(cuzk_pool **pool, unsigned t);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh — the README's main command: installs the build dependencies, builds cuzk
 # (Release; the CUDA kernels too when nvcc is found) and runs the benchmarks.
-#   usage: bash scripts/run.sh [bench arguments]     (default: field curve pairing)
+#   usage: bash scripts/run.sh [bench arguments]     (default: every group)
 #   env:   BUILD_DIR (default build), CUZK_JOBS (default: all cores)
 # Examples: bash scripts/run.sh pairing --json; bash scripts/run.sh field --min-time 2
 set -euo pipefail
@@ -17,8 +17,5 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUZK_TESTS=OFF
 log "build"
 cmake --build "$build" -j "$CUZK_JOBS"
 
-if [ $# -eq 0 ]; then
-  set -- field curve pairing
-fi
 log "$build/cuzk bench $*"
 "$build/cuzk" bench "$@"

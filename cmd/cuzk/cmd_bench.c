@@ -1,11 +1,13 @@
 /*
- * cmd_bench.c — `cuzk bench [field|curve|pairing ...] [--json] [--iters N]
- * [--min-time SEC] [--seed N]`: runs the item tables of bench/ under the protocol of
- * bench_timing.h and prints an aligned table or one JSON object.
+ * cmd_bench.c — `cuzk bench [field|curve|pairing|msm|ntt|prove ...] [--json] [--iters N]
+ * [--min-time SEC] [--seed N] [sized options]`: runs the item tables of bench/ under the
+ * protocol of bench_timing.h, then the size-parameterised groups (bench_sized.h), and
+ * prints aligned tables or one JSON object.
  *
  * An item whose setup rejects its inputs (e.g. the 4-pair check does not accept a product
  * that is 1) is listed as failed and not timed: its number would mean nothing.
- * Threading: single-threaded (the numbers are single-core latencies).
+ * Threading: the item groups are single-threaded (single-core latencies); the sized groups
+ * run their operations on pools of the sizes given by --threads.
  */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime, gmtime_r, sysconf */
 
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_sized.h"
 #include "commands.h"
 
 #define DEFAULT_MIN_TIME 0.5
@@ -26,6 +29,9 @@
 static const bench_group *const k_groups[] = {&bench_group_field, &bench_group_curve,
                                               &bench_group_pairing};
 #define NGROUPS (sizeof k_groups / sizeof k_groups[0])
+static const bench_sized_group *const k_sized[] = {&bench_group_msm, &bench_group_ntt,
+                                                   &bench_group_prove};
+#define NSIZED (sizeof k_sized / sizeof k_sized[0])
 
 typedef enum { ITEM_OK, ITEM_SETUP_FAILED } item_state;
 
@@ -39,9 +45,12 @@ void cmd_bench_usage(FILE *out)
 {
     fprintf(out,
             "usage: cuzk bench [GROUP...] [--json] [--iters N] [--min-time SEC] [--seed N]\n"
+            "                  [--log2 K,..] [--threads T,..] [--runs N] [--g2] [--ones F]\n"
+            "                  [--flavour bellperson|snarkjs] [--no-cache]\n"
             "\n"
-            "Times single-core field, curve and pairing operations.\n"
-            "GROUP is field, curve or pairing; none means all three, in that order.\n"
+            "Times single-core field, curve and pairing operations, then whole MSMs, NTTs\n"
+            "and proofs. GROUP is field, curve, pairing, msm, ntt or prove; none means all\n"
+            "six, in that order.\n"
             "\n"
             "  --json          print one JSON object instead of the table\n"
             "  --iters N       operations per timed batch (default: calibrated so ~10\n"
@@ -53,6 +62,7 @@ void cmd_bench_usage(FILE *out)
             "and at least %d batches ran; ns/op is the median over batches. Chains such as\n"
             "r = r*a measure latency, not throughput.\n",
             DEFAULT_MIN_TIME, BENCH_MIN_BATCHES);
+    bench_sized_usage(out);
 }
 
 static int bad_arg(const char *what, const char *arg)
@@ -140,12 +150,16 @@ static item_state run_item(const bench_item *it, const bench_opts *o, bench_meas
     return ITEM_OK;
 }
 
-static void print_header(uint64_t seed, const bench_opts *o, const char *cpu)
+static void print_header(uint64_t seed, const bench_opts *o, const char *cpu, bool items)
 {
     printf("cuzk bench: %s, backend %s, seed 0x%016llx, min-time %.2f s/item", cpu,
            cuzk_ff_backend(), (unsigned long long)seed, o->min_time_s);
     if (o->iters)
         printf(", %llu ops/batch", (unsigned long long)o->iters);
+    if (!items) {   /* only sized groups: they print their own table */
+        printf("\n");
+        return;
+    }
     printf("\n\n%-8s  %-32s  %12s  %14s  %12s\n", "group", "operation", "ns/op", "ops/s",
            "iters");
     fflush(stdout);
@@ -195,6 +209,7 @@ static void print_json(const result *res, size_t n, uint64_t seed, const bench_o
         else
             printf(", \"ns_per_op\": null, \"iters\": 0, \"error\": \"setup failed\"}");
     }
+    bench_sized_json(stdout, n == 0);
     printf("\n]}\n");
 }
 
@@ -203,8 +218,10 @@ int cmd_bench(int argc, char **argv)
     bench_opts o = {DEFAULT_MIN_TIME, 0};
     bool json = false, seeded = false;
     uint64_t seed = 0;
-    bool want[NGROUPS] = {false};
+    bool want[NGROUPS] = {false}, want_sized[NSIZED] = {false};
     size_t nwant = 0;
+    bench_sized_opts so;
+    bench_sized_opts_init(&so);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -228,21 +245,37 @@ int cmd_bench(int argc, char **argv)
             seeded = true;
             i++;
         } else if (a[0] == '-') {
-            return bad_arg("unknown option", a);
+            int r = bench_sized_parse_opt(&so, argc, argv, &i);
+            if (r < 0)
+                return CUZK_EXIT_USAGE;
+            if (r == 0)
+                return bad_arg("unknown option", a);
         } else {
-            size_t g = 0;
+            size_t g = 0, sg = 0;
             while (g < NGROUPS && strcmp(k_groups[g]->name, a) != 0)
                 g++;
-            if (g == NGROUPS)
-                return bad_arg("unknown group (groups: field, curve, pairing)", a);
-            if (!want[g])
+            while (sg < NSIZED && strcmp(k_sized[sg]->name, a) != 0)
+                sg++;
+            if (g == NGROUPS && sg == NSIZED)
+                return bad_arg("unknown group (groups: field, curve, pairing, msm, ntt, prove)",
+                               a);
+            if (g < NGROUPS ? !want[g] : !want_sized[sg])
                 nwant++;
-            want[g] = true;
+            if (g < NGROUPS)
+                want[g] = true;
+            else
+                want_sized[sg] = true;
         }
     }
-    if (nwant == 0)
+    if (nwant == 0) {
         for (size_t g = 0; g < NGROUPS; g++)
             want[g] = true;
+        for (size_t g = 0; g < NSIZED; g++)
+            want_sized[g] = true;
+    }
+    bool items = false;
+    for (size_t g = 0; g < NGROUPS; g++)
+        items |= want[g];
 
     if (!seeded) {
         struct timespec ts;
@@ -254,7 +287,7 @@ int cmd_bench(int argc, char **argv)
     char cpu[256];
     cpu_model(cpu, sizeof cpu);
     if (!json)
-        print_header(seed, &o, cpu);
+        print_header(seed, &o, cpu, items);
 
     result res[MAX_ITEMS];
     size_t n = 0;
@@ -272,6 +305,11 @@ int cmd_bench(int argc, char **argv)
                 print_row(r);
         }
     }
+    so.min_time_s = o.min_time_s;
+    so.json = json;
+    for (size_t g = 0; g < NSIZED; g++)
+        if (want_sized[g])
+            k_sized[g]->run(&so);
     if (json)
         print_json(res, n, seed, &o, cpu);
     return CUZK_EXIT_OK;

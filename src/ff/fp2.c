@@ -151,8 +151,9 @@ static void fp_pow_pub(cuzk_fp *r, const cuzk_fp *a, const uint64_t e[CUZK_FP_LI
 
 /*
  * Square root for p = 3 mod 4 by the norm ("complex") method, two Fp exponentiations
- * instead of two Fp2 ones (Scott, "Implementing cryptographic pairings", and Adj &
- * Rodriguez-Henriquez, Algorithm 8). For a = a0 + a1 u with x = x0 + x1 u and x^2 = a:
+ * instead of two Fp2 ones (the method is surveyed in Adj & Rodriguez-Henriquez, "Square
+ * root computation over even extension fields"; the derivation here is self-contained).
+ * For a = a0 + a1 u with x = x0 + x1 u and x^2 = a:
  *   x0^2 - x1^2 = a0, 2 x0 x1 = a1  =>  n^2 := (x0^2 + x1^2)^2 = a0^2 + a1^2 = N(a),
  * and x0^2 = (a0 + n)/2 for the right sign of n. So n = N(a)^((p+1)/4) (a square root of
  * N(a) whenever one exists; if none exists a is no square) and c = (a0 + n)/2.

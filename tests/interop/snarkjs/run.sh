@@ -10,7 +10,7 @@
 #   satisfy the r1cs (bellperson form, message names the constraint), a bn128 circuit
 #   `cuzk inspect` describes every file kind
 #
-#   usage: run.sh SRC_DIR CUZK_BIN WORK_DIR
+#   usage: run.sh SRC_DIR CUZK_BIN WORK_DIR MKPTAU_BIN
 #   env:   CUZK_REQUIRE_ORACLE=1  fail (instead of skip, exit 77) without node/node_modules
 #          CUZK_INTEROP_BIG_N     links of the size test circuit (default 8000: a 2^13
 #                                 domain, which needs the 2^14 ptau; 16000 would need 2^15,
@@ -23,6 +23,7 @@ set -uo pipefail
 SRC=$(cd "$1" && pwd)
 CUZK=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 WORK=$3
+MKPTAU=$4
 BIG_N=${CUZK_INTEROP_BIG_N:-8000}
 
 skip() {
@@ -67,11 +68,21 @@ snark_verify() {
 }
 quiet() { "$@" >>steps.log 2>&1 || { echo "step failed: $*"; tail -n 20 steps.log; exit 1; }; }
 
-# ptau POWER -> path of a prepared (phase 2) ptau, cached.
+# ptau POWER -> path of a prepared (phase 2) ptau, cached. Powers up to 8 go through
+# snarkjs's own ceremony commands; larger ones come from mkptau (a known-tau test ptau,
+# see mkptau.c), since snarkjs's phase-2 preparation takes tens of minutes at power 14 on
+# a 2-core machine. CUZK_INTEROP_SNARKJS_PTAU=1 uses snarkjs for every power.
 ptau() {
   local p=$1 f="$PTAU_DIR/pot${1}_final.ptau"
-  if [ ! -s "$f" ]; then
-    echo "  preparing ptau 2^$p (cached in $PTAU_DIR)" >&2
+  if [ ! -s "$f" ] && [ "$p" -gt 8 ] && [ "${CUZK_INTEROP_SNARKJS_PTAU:-0}" != 1 ]; then
+    f="$PTAU_DIR/pot${p}_mk.ptau"
+    if [ ! -s "$f" ]; then
+      echo "  writing ptau 2^$p with mkptau (cached in $PTAU_DIR)" >&2
+      quiet "$MKPTAU" "$p" "$f.tmp"
+      mv "$f.tmp" "$f"
+    fi
+  elif [ ! -s "$f" ]; then
+    echo "  preparing ptau 2^$p with snarkjs (cached in $PTAU_DIR)" >&2
     quiet snarkjs powersoftau new bls12381 "$p" "$PTAU_DIR/pot${p}_0.ptau"
     quiet snarkjs powersoftau contribute "$PTAU_DIR/pot${p}_0.ptau" "$PTAU_DIR/pot${p}_1.ptau" \
       --name=cuzk-ci -e="cuzk interop $p"
