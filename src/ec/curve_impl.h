@@ -237,20 +237,6 @@ void PT(jac_add)(JAC *r, const JAC *a, const JAC *b)
     *r = out;
 }
 
-/* Constant-time complete addition: both special results are computed and selected. */
-static void jac_add_ct(JAC *r, const JAC *a, const JAC *b)
-{
-    JAC sum, d;
-    bool hz, rz;
-    bool ia = PT(jac_is_infinity)(a), ib = PT(jac_is_infinity)(b);
-    jac_add_core(&sum, a, b, &hz, &rz);
-    PT(jac_dbl)(&d, a);
-    jac_cmov(&sum, &sum, &d, hz & rz);
-    jac_cmov(&sum, &sum, a, ib);
-    jac_cmov(&sum, &sum, b, ia);
-    *r = sum;
-}
-
 /* madd-2007-bl for a finite Jacobian a and a finite affine b; see jac_add_core. */
 static void jac_madd_core(JAC *r, const JAC *a, const AFF *b, bool *h_zero, bool *r_zero)
 {

@@ -17,11 +17,6 @@
 /* The canonical value of an Fr scalar as 4 limbs. */
 static void scalar_limbs(uint64_t k[4], const cuzk_fr *s) { cuzk_fr_to_canonical(k, s); }
 
-/* curve_impl.h's complete Jacobian addition is no longer used by the scalar
- * multiplications (they use the unified mixed addition below); this redeclaration keeps
- * it available to the includer without an unused-function warning. */
-static void jac_add_ct(JAC *r, const JAC *a, const JAC *b) __attribute__((unused));
-
 /* Signed digit -> (|d|, sign) without branches; d in [-128, 127]. */
 static inline void digit_abs(int8_t d, unsigned *mag, bool *neg)
 {
