@@ -244,7 +244,8 @@ static cuzk_status freeze_matrix(term_list *t, uint64_t rows, uint32_t n_public,
     for (uint64_t i = 0; i < rows; i++) {
         uint64_t s = t->row_start[i], e = i + 1 < rows ? t->row_start[i + 1] : t->len;
         t->row_start[i] = w;
-        sort_row(t->vars + s, t->coeffs + s, e - s);
+        if (e > s) /* an empty matrix has NULL arrays: no pointer arithmetic on them */
+            sort_row(t->vars + s, t->coeffs + s, e - s);
         for (uint64_t k = s; k < e;) {
             uint64_t col = t->vars[k];
             cuzk_fr acc = t->coeffs[k];
