@@ -3,11 +3,13 @@
  * soon as the mapping exists (the mapping keeps the file alive).
  * Threading: no shared state; strerror_r keeps the errno text thread-safe.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise(MADV_DONTNEED); implies POSIX 2008 */
 
 #include "formats/mapped_file.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -69,4 +71,15 @@ void mapped_file_close(mapped_file *mf)
         mf->data = NULL;
         mf->len = 0;
     }
+}
+
+void mapped_file_drop(const mapped_file *mf, const uint8_t *p, size_t n)
+{
+    if (!mf || !mf->data || p < mf->data || n > mf->len || p - mf->data > (ptrdiff_t)(mf->len - n))
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t b = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + n) & ~(page - 1);
+    /* Advice only: a failure leaves the pages resident, which is merely less frugal. */
+    if (e > b)
+        (void)madvise((void *)b, e - b, MADV_DONTNEED);
 }

@@ -25,4 +25,10 @@ typedef struct mapped_file {
 cuzk_status mapped_file_open(mapped_file *mf, const char *path, cuzk_error *err);
 void mapped_file_close(mapped_file *mf);
 
+/* Drops the resident pages wholly inside [p, p+n), a range of mf that the caller has
+ * consumed, so a reader that decodes a large file into its own copy does not hold the
+ * file twice. The mapping stays valid: touching the range again re-reads the file. Only
+ * for ranges of a mapped_file (never for other memory: it would be zeroed). */
+void mapped_file_drop(const mapped_file *mf, const uint8_t *p, size_t n);
+
 #endif

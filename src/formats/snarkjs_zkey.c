@@ -44,6 +44,7 @@ typedef struct zk_file {
     binfile bf;
     cuzk_snarkjs_zkey_header h;
     size_t hdr_points; /* absolute offset of alpha1 in section 2 */
+    const mapped_file *mf; /* the file mapping when loading from a path, else NULL */
 } zk_file;
 
 static cuzk_status check_size(const binfile *bf, uint32_t id, const char *name,
@@ -239,6 +240,8 @@ static cuzk_status decode_vec(void *out, const zk_file *z, uint32_t id, const ch
                                   "zkey file: %s point %zu at offset %zu: %s", name, idx,
                                   c.pos + idx * ib, e.msg);
         }
+        if (z->mf) /* decoded: the file's copy of these points is no longer needed */
+            mapped_file_drop(z->mf, part.in, m * ib);
         pr->done += m;
         if (pr->fn)
             pr->fn(pr->ctx, pr->done, pr->total);
@@ -431,12 +434,12 @@ static cuzk_status read_matrices(cuzk_r1cs *ab, const zk_file *z, cuzk_error *er
     return r1cs_compute_density(ab, err);
 }
 
-cuzk_status cuzk_groth16_pk_from_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **ab_out,
-                                              cuzk_snarkjs_zkey_header *header,
-                                              const uint8_t *data, size_t len,
-                                              cuzk_params_trust trust, cuzk_pool *pool,
-                                              cuzk_progress_fn progress_fn, void *progress_ctx,
-                                              cuzk_error *err)
+/* mf: the mapping data comes from (its decoded ranges are dropped), or NULL. */
+static cuzk_status pk_from_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **ab_out,
+                                cuzk_snarkjs_zkey_header *header, const uint8_t *data,
+                                size_t len, const mapped_file *mf, cuzk_params_trust trust,
+                                cuzk_pool *pool, cuzk_progress_fn progress_fn,
+                                void *progress_ctx, cuzk_error *err)
 {
     if (!pk || !ab_out)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "zkey reader: NULL output");
@@ -449,6 +452,7 @@ cuzk_status cuzk_groth16_pk_from_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **a
     cuzk_status st = zk_open(&z, data, len, err);
     if (st != CUZK_OK)
         return st;
+    z.mf = mf;
     const cuzk_snarkjs_zkey_header *h = &z.h;
     size_t n_l = (size_t)h->n_vars - h->n_public - 1;
     cuzk_groth16_pk k;
@@ -498,6 +502,17 @@ fail:
     return st;
 }
 
+cuzk_status cuzk_groth16_pk_from_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **ab_out,
+                                              cuzk_snarkjs_zkey_header *header,
+                                              const uint8_t *data, size_t len,
+                                              cuzk_params_trust trust, cuzk_pool *pool,
+                                              cuzk_progress_fn progress_fn, void *progress_ctx,
+                                              cuzk_error *err)
+{
+    return pk_from_zkey(pk, ab_out, header, data, len, NULL, trust, pool, progress_fn,
+                        progress_ctx, err);
+}
+
 cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **ab,
                                               cuzk_snarkjs_zkey_header *header,
                                               const char *path, cuzk_params_trust trust,
@@ -508,8 +523,8 @@ cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **a
     cuzk_status st = mapped_file_open(&mf, path, err);
     if (st != CUZK_OK)
         return st;
-    st = cuzk_groth16_pk_from_snarkjs_zkey(pk, ab, header, mf.data, mf.len, trust, pool,
-                                           progress_fn, progress_ctx, err);
+    st = pk_from_zkey(pk, ab, header, mf.data, mf.len, &mf, trust, pool, progress_fn,
+                      progress_ctx, err);
     mapped_file_close(&mf);
     return st;
 }
