@@ -119,6 +119,25 @@ void cuzk_g1s_gather(cuzk_g1_affine *dst, const cuzk_g1_affine *points,
 void cuzk_g2s_gather(cuzk_g2_affine *dst, const cuzk_g2_affine *points,
                      const uint32_t *index, size_t m);
 
+/*
+ * out = sum_i scalars[i] * P_i, through the split above (sum_bitmap of the ones + MSM of
+ * the gathered tail) when at least an eighth of the scalars (and >= 64) are ones, else a
+ * plain MSM. This is the prover's entry point for the witness-driven MSMs.
+ * split_scratch: cuzk_g{1,2}s_msm_auto_split_size(n) bytes, any alignment (for
+ * n > UINT32_MAX the size is 0 and a plain MSM runs); scratch: at least the larger of the msm and sum_bitmap
+ * scratch sizes for n. Errors: CUZK_ERR_INVALID_ARG for NULL or short buffers.
+ */
+size_t cuzk_g1s_msm_auto_split_size(size_t n);
+cuzk_status cuzk_g1s_msm_auto(cuzk_g1_jac *out, const cuzk_g1_affine *points,
+                              const cuzk_fr *scalars, size_t n, void *split_scratch,
+                              size_t split_size, void *scratch, size_t scratch_size,
+                              cuzk_pool *pool);
+size_t cuzk_g2s_msm_auto_split_size(size_t n);
+cuzk_status cuzk_g2s_msm_auto(cuzk_g2_jac *out, const cuzk_g2_affine *points,
+                              const cuzk_fr *scalars, size_t n, void *split_scratch,
+                              size_t split_size, void *scratch, size_t scratch_size,
+                              cuzk_pool *pool);
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,12 +32,6 @@ typedef struct layout {
     size_t n, max_vec;
 } layout;
 
-static size_t split_area(size_t m, size_t point_size)
-{
-    return align_up((m + 63) / 64 * sizeof(uint64_t)) + align_up(m * sizeof(cuzk_fr)) +
-           align_up(m * sizeof(uint32_t)) + align_up(m * point_size);
-}
-
 static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
 
 /* Returns false on overflow-prone sizes (the caller reports 0). */
@@ -50,8 +44,8 @@ static bool make_layout(layout *L, const cuzk_groth16_pk *pk, size_t nthreads)
     if (mx > SIZE_MAX / (8 * sizeof(cuzk_g2_affine)))
         return false;
     size_t r1 = max2(align_up(3 * n * sizeof(cuzk_fr)),
-                     max2(split_area(mx, sizeof(cuzk_g1_affine)),
-                          split_area(pk->n_b_g2, sizeof(cuzk_g2_affine))));
+                     max2(cuzk_g1s_msm_auto_split_size(mx),
+                          cuzk_g2s_msm_auto_split_size(pk->n_b_g2)));
     size_t r2 = pk->flavour == CUZK_GROTH16_BELLPERSON
                     ? align_up(max2(pk->n_a, pk->n_b_g1) * sizeof(cuzk_fr))
                     : 0;
@@ -84,77 +78,6 @@ static uint8_t *scratch_base(void *scratch)
 {
     uintptr_t p = (uintptr_t)scratch;
     return (uint8_t *)((p + (ALIGN - 1)) & ~(uintptr_t)(ALIGN - 1));
-}
-
-typedef struct split_bufs {
-    uint64_t *bitmap;
-    cuzk_fr *tail;
-    uint32_t *idx;
-    void *pts;
-} split_bufs;
-
-static split_bufs split_carve(uint8_t *r1, size_t m, size_t point_size)
-{
-    split_bufs s;
-    size_t off = 0;
-    s.bitmap = (uint64_t *)(r1 + off);
-    off += align_up((m + 63) / 64 * sizeof(uint64_t));
-    s.tail = (cuzk_fr *)(r1 + off);
-    off += align_up(m * sizeof(cuzk_fr));
-    s.idx = (uint32_t *)(r1 + off);
-    off += align_up(m * sizeof(uint32_t));
-    s.pts = r1 + off;
-    (void)point_size;
-    return s;
-}
-
-/* A bitmap sum costs about 6 multiplications per point against roughly 10/c + a share of
- * the window work for Pippenger; below an eighth ones the split does not pay for itself. */
-static bool split_pays(size_t ones, size_t n) { return ones >= 64 && ones * 8 >= n; }
-
-/* out = sum sc[i] * pts[i], through the 0/1 split when the scalars are mostly bits. */
-static cuzk_status msm_g1(cuzk_g1_jac *out, const cuzk_g1_affine *pts, const cuzk_fr *sc,
-                          size_t n, uint8_t *r1, uint8_t *r3, size_t r3_size, cuzk_pool *pool)
-{
-    split_bufs s = split_carve(r1, n, sizeof(cuzk_g1_affine));
-    size_t tl = 0, ones = 0;
-    cuzk_status st = CUZK_OK;
-    if (n > 0 && n <= UINT32_MAX)
-        st = cuzk_msm_split_scalars(s.bitmap, s.tail, s.idx, &tl, &ones, sc, n);
-    if (st != CUZK_OK)
-        return st;
-    if (!split_pays(ones, n))
-        return cuzk_g1s_msm(out, pts, sc, n, r3, r3_size, pool);
-    cuzk_g1_jac tail_sum;
-    if ((st = cuzk_g1s_sum_bitmap(out, pts, s.bitmap, n, r3, r3_size, pool)) != CUZK_OK)
-        return st;
-    cuzk_g1s_gather(s.pts, pts, s.idx, tl);
-    if ((st = cuzk_g1s_msm(&tail_sum, s.pts, s.tail, tl, r3, r3_size, pool)) != CUZK_OK)
-        return st;
-    cuzk_g1_jac_add(out, out, &tail_sum);
-    return CUZK_OK;
-}
-
-static cuzk_status msm_g2(cuzk_g2_jac *out, const cuzk_g2_affine *pts, const cuzk_fr *sc,
-                          size_t n, uint8_t *r1, uint8_t *r3, size_t r3_size, cuzk_pool *pool)
-{
-    split_bufs s = split_carve(r1, n, sizeof(cuzk_g2_affine));
-    size_t tl = 0, ones = 0;
-    cuzk_status st = CUZK_OK;
-    if (n > 0 && n <= UINT32_MAX)
-        st = cuzk_msm_split_scalars(s.bitmap, s.tail, s.idx, &tl, &ones, sc, n);
-    if (st != CUZK_OK)
-        return st;
-    if (!split_pays(ones, n))
-        return cuzk_g2s_msm(out, pts, sc, n, r3, r3_size, pool);
-    cuzk_g2_jac tail_sum;
-    if ((st = cuzk_g2s_sum_bitmap(out, pts, s.bitmap, n, r3, r3_size, pool)) != CUZK_OK)
-        return st;
-    cuzk_g2s_gather(s.pts, pts, s.idx, tl);
-    if ((st = cuzk_g2s_msm(&tail_sum, s.pts, s.tail, tl, r3, r3_size, pool)) != CUZK_OK)
-        return st;
-    cuzk_g2_jac_add(out, out, &tail_sum);
-    return CUZK_OK;
 }
 
 /* BELLPERSON A scalars: every input, then the aux variables A uses (filecoin.md 1.2). */
@@ -206,6 +129,7 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
     cuzk_domain *dom = (cuzk_domain *)base;
     uint8_t *r1 = base + L.off_r1 - ALIGN, *r2 = base + L.off_r2 - ALIGN,
             *r3 = base + L.off_r3 - ALIGN;
+    size_t r1_size = L.off_r2 - L.off_r1;
     size_t n = L.n, m = r1cs->n_constraints;
     cuzk_fr *a = (cuzk_fr *)r1, *b = a + n, *c = b + n;
     bool snarkjs = pk->flavour == CUZK_GROTH16_SNARKJS;
@@ -241,7 +165,7 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
 
     const cuzk_fr *wv = w->values;
     uint32_t aux0 = 1 + r1cs->n_public;
-    if ((st = msm_g1(&state->l_, pk->l, wv + aux0, pk->n_l, r1, r3, L.r3_size, pool)) != CUZK_OK)
+    if ((st = cuzk_g1s_msm_auto(&state->l_, pk->l, wv + aux0, pk->n_l, r1, r1_size, r3, L.r3_size, pool)) != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 prove: L MSM failed");
     const cuzk_fr *sa = wv, *sb = wv;
     if (!snarkjs) {
@@ -250,7 +174,7 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
             return cuzk_error_set(err, CUZK_ERR_INTERNAL, "groth16 prove: A density mismatch");
         sa = g;
     }
-    if ((st = msm_g1(&state->a_, pk->a, sa, pk->n_a, r1, r3, L.r3_size, pool)) != CUZK_OK)
+    if ((st = cuzk_g1s_msm_auto(&state->a_, pk->a, sa, pk->n_a, r1, r1_size, r3, L.r3_size, pool)) != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 prove: A MSM failed");
     if (!snarkjs) {
         cuzk_fr *g = (cuzk_fr *)r2;
@@ -258,7 +182,7 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
             return cuzk_error_set(err, CUZK_ERR_INTERNAL, "groth16 prove: B density mismatch");
         sb = g;
     }
-    if ((st = msm_g1(&state->b_g1_, pk->b_g1, sb, pk->n_b_g1, r1, r3, L.r3_size, pool)) !=
+    if ((st = cuzk_g1s_msm_auto(&state->b_g1_, pk->b_g1, sb, pk->n_b_g1, r1, r1_size, r3, L.r3_size, pool)) !=
         CUZK_OK)
         return cuzk_error_set(err, st, "groth16 prove: B_G1 MSM failed");
 
@@ -289,6 +213,7 @@ cuzk_status cuzk_groth16_prove_finalize(cuzk_groth16_prover_state *state, const 
     uint8_t *base = scratch_base(state->scratch_);
     uint8_t *r1 = base + L.off_r1 - ALIGN, *r2 = base + L.off_r2 - ALIGN,
             *r3 = base + L.off_r3 - ALIGN;
+    size_t r1_size = L.off_r2 - L.off_r1;
     const cuzk_fr *sb = state->w_.values;
     if (pk->flavour == CUZK_GROTH16_BELLPERSON) {
         cuzk_fr *g = (cuzk_fr *)r2;
@@ -297,7 +222,7 @@ cuzk_status cuzk_groth16_prove_finalize(cuzk_groth16_prover_state *state, const 
         sb = g;
     }
     cuzk_g2_jac b2;
-    cuzk_status st = msm_g2(&b2, pk->b_g2, sb, pk->n_b_g2, r1, r3, L.r3_size, state->pool_);
+    cuzk_status st = cuzk_g2s_msm_auto(&b2, pk->b_g2, sb, pk->n_b_g2, r1, r1_size, r3, L.r3_size, state->pool_);
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 finalize: B_G2 MSM failed");
 

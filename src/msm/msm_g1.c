@@ -24,3 +24,4 @@
 
 #include "msm/pippenger_impl.h"
 #include "msm/batch_add_impl.h"
+#include "msm/split_msm_impl.h"

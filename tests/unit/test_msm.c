@@ -541,6 +541,20 @@ static void test_sum_bitmap_large(void **state)
 
 /* ---- split ------------------------------------------------------------------------------ */
 
+/* cuzk_g*s_msm_auto with freshly sized buffers; true on CUZK_OK. */
+static bool auto_msm_ok(T_JAC *out, const T_AFF *p, const cuzk_fr *k, size_t n, cuzk_pool *pool)
+{
+    size_t nt = (size_t)cuzk_pool_nthreads(pool);
+    size_t ss = TGS(msm_auto_split_size)(n);
+    size_t ms = TGS(msm_scratch_size)(n, nt), bs = TGS(sum_bitmap_scratch_size)(n, nt);
+    size_t sz = ms > bs ? ms : bs;
+    void *sp = malloc(ss), *scr = malloc(sz);
+    bool ok = sp && scr && TGS(msm_auto)(out, p, k, n, sp, ss, scr, sz, pool) == CUZK_OK;
+    free(sp);
+    free(scr);
+    return ok;
+}
+
 static void test_split_matches_full_msm(void **state)
 {
     (void)state;
@@ -587,6 +601,29 @@ static void test_split_matches_full_msm(void **state)
         fr_reference(&want, a, k, n);
         assert_true(TG(jac_eq)(&full, &want));
         assert_true(TG(jac_eq)(&ones_sum, &want));
+        /* msm_auto: takes the split here (45% ones) and must give the same sum */
+        T_JAC autosum;
+        assert_true(auto_msm_ok(&autosum, p, k, n, pl));
+        assert_true(TG(jac_eq)(&autosum, &want));
+        /* and the plain path when the ones are too few: all significant scalars */
+        for (size_t i = 0; i < n; i++)
+            test_rand_fr(&k[i]);
+        fr_reference(&want, a, k, n);
+        assert_true(auto_msm_ok(&autosum, p, k, n, pl));
+        assert_true(TG(jac_eq)(&autosum, &want));
+    }
+    /* msm_auto: a split scratch one byte short is refused */
+    {
+        size_t ss = TGS(msm_auto_split_size)(n);
+        size_t ms = TGS(msm_scratch_size)(n, 1), bs = TGS(sum_bitmap_scratch_size)(n, 1);
+        size_t sz = ms > bs ? ms : bs;
+        void *sp = malloc(ss), *scr = malloc(sz);
+        T_JAC r;
+        assert_true(sp && scr);
+        assert_int_equal(TGS(msm_auto)(&r, p, k, n, sp, ss - 1, scr, sz, NULL),
+                         CUZK_ERR_INVALID_ARG);
+        free(sp);
+        free(scr);
     }
     /* bad args */
     size_t tl;
