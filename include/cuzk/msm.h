@@ -124,8 +124,8 @@ void cuzk_g2s_gather(cuzk_g2_affine *dst, const cuzk_g2_affine *points,
  * the gathered tail) when at least an eighth of the scalars (and >= 64) are ones, else a
  * plain MSM. This is the prover's entry point for the witness-driven MSMs.
  * split_scratch: cuzk_g{1,2}s_msm_auto_split_size(n) bytes, any alignment (for
- * n > UINT32_MAX the size is 0 and a plain MSM runs); scratch: at least the larger of the msm and sum_bitmap
- * scratch sizes for n. Errors: CUZK_ERR_INVALID_ARG for NULL or short buffers.
+ * n > UINT32_MAX the size is 0 and a plain MSM runs); scratch: at least the larger of the
+ * msm and sum_bitmap scratch sizes for n. Errors: CUZK_ERR_INVALID_ARG for NULL or short buffers.
  */
 size_t cuzk_g1s_msm_auto_split_size(size_t n);
 cuzk_status cuzk_g1s_msm_auto(cuzk_g1_jac *out, const cuzk_g1_affine *points,

@@ -165,7 +165,8 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
 
     const cuzk_fr *wv = w->values;
     uint32_t aux0 = 1 + r1cs->n_public;
-    if ((st = cuzk_g1s_msm_auto(&state->l_, pk->l, wv + aux0, pk->n_l, r1, r1_size, r3, L.r3_size, pool)) != CUZK_OK)
+    if ((st = cuzk_g1s_msm_auto(&state->l_, pk->l, wv + aux0, pk->n_l, r1, r1_size, r3,
+                                L.r3_size, pool)) != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 prove: L MSM failed");
     const cuzk_fr *sa = wv, *sb = wv;
     if (!snarkjs) {
@@ -174,7 +175,8 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
             return cuzk_error_set(err, CUZK_ERR_INTERNAL, "groth16 prove: A density mismatch");
         sa = g;
     }
-    if ((st = cuzk_g1s_msm_auto(&state->a_, pk->a, sa, pk->n_a, r1, r1_size, r3, L.r3_size, pool)) != CUZK_OK)
+    if ((st = cuzk_g1s_msm_auto(&state->a_, pk->a, sa, pk->n_a, r1, r1_size, r3, L.r3_size,
+                                pool)) != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 prove: A MSM failed");
     if (!snarkjs) {
         cuzk_fr *g = (cuzk_fr *)r2;
@@ -182,8 +184,8 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
             return cuzk_error_set(err, CUZK_ERR_INTERNAL, "groth16 prove: B density mismatch");
         sb = g;
     }
-    if ((st = cuzk_g1s_msm_auto(&state->b_g1_, pk->b_g1, sb, pk->n_b_g1, r1, r1_size, r3, L.r3_size, pool)) !=
-        CUZK_OK)
+    if ((st = cuzk_g1s_msm_auto(&state->b_g1_, pk->b_g1, sb, pk->n_b_g1, r1, r1_size, r3,
+                                L.r3_size, pool)) != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 prove: B_G1 MSM failed");
 
     state->pk_ = pk;
@@ -222,7 +224,8 @@ cuzk_status cuzk_groth16_prove_finalize(cuzk_groth16_prover_state *state, const 
         sb = g;
     }
     cuzk_g2_jac b2;
-    cuzk_status st = cuzk_g2s_msm_auto(&b2, pk->b_g2, sb, pk->n_b_g2, r1, r1_size, r3, L.r3_size, state->pool_);
+    cuzk_status st = cuzk_g2s_msm_auto(&b2, pk->b_g2, sb, pk->n_b_g2, r1, r1_size, r3,
+                                       L.r3_size, state->pool_);
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 finalize: B_G2 MSM failed");
 
