@@ -22,6 +22,8 @@
 
 #include "cuzk/formats.h"
 
+#include "fuzz_template.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(cond)                                                                        \
@@ -68,45 +70,13 @@ static const char k_template[] =
     "000000000000000000000000000000001b000000000000000000000000000000000000000000000000000000"
     "00000000";
 
-/* Third reading of an input: as edits of the valid template, so the fuzzer explores the
- * deep paths (and the accepting one) without a seed corpus. Byte 0 bit 0 asks for a
- * truncation to (bytes 1-2) mod (template length + 1); then each 3-byte group
- * (u16 offset, value) overwrites one template byte. The result is copied into an
- * exact-size block so ASan sees any read past its end. */
-static void run_patched(const uint8_t *data, size_t size)
-{
-    static uint8_t tmpl[sizeof k_template / 2];
-    static size_t tlen;
-    if (!tlen) {
-        for (size_t i = 0; i + 1 < sizeof k_template; i += 2) {
-            unsigned hi = (unsigned)k_template[i], lo = (unsigned)k_template[i + 1];
-            hi = hi <= '9' ? hi - '0' : hi - 'a' + 10;
-            lo = lo <= '9' ? lo - '0' : lo - 'a' + 10;
-            tmpl[tlen++] = (uint8_t)(hi << 4 | lo);
-        }
-    }
-    if (size < 3)
-        return;
-    size_t len = tlen;
-    if (data[0] & 1)
-        len = ((size_t)data[1] | (size_t)data[2] << 8) % (tlen + 1);
-    uint8_t *buf = malloc(tlen);
-    CHECK(buf);
-    memcpy(buf, tmpl, tlen);
-    for (size_t i = 3; i + 3 <= size; i += 3)
-        buf[((size_t)data[i] | (size_t)data[i + 1] << 8) % tlen] = data[i + 2];
-    uint8_t *exact = malloc(len ? len : 1);
-    CHECK(exact);
-    memcpy(exact, buf, len);
-    run(exact, len);
-    free(exact);
-    free(buf);
-}
+static uint8_t k_template_bytes[sizeof k_template / 2];
+static fuzz_template g_template = {k_template, k_template_bytes, 0};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     run(data, size);
-    run_patched(data, size);
+    fuzz_run_patched(&g_template, run, data, size);
     if (size == 0)
         return 0;
     uint8_t *buf = malloc(12 + size - 1);
