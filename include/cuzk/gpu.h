@@ -1,0 +1,125 @@
+/*
+ * cuzk/gpu.h — the device layer (CUDA C, src/gpu): NTTs, MSMs and SpMV on data that
+ * already lives on one GPU. The prover backend (cuzk/prover.h) and `cuzk bench` drive it;
+ * it knows nothing of jobs or files.
+ *
+ * Model
+ *   Every routine works on device memory and is asynchronous on the given stream: it
+ *   enqueues kernels (and, where documented, small copies) and returns; results are ready
+ *   when the stream has reached that point. Nothing synchronises the host unless its
+ *   comment says so. Device buffers use the host's bytes: cuzk_fr / cuzk_fp elements in
+ *   Montgomery form, little-endian limbs (read as 32-bit limbs by the kernels), affine
+ *   points with infinity = (0, 0), results as Jacobian points (Z = 0: infinity).
+ *
+ * Memory
+ *   Nothing here allocates device memory behind the caller's back: each routine that
+ *   needs temporary device memory has a *_scratch_size and takes caller device scratch.
+ *   The exceptions are the objects with create/destroy pairs (a device domain), which
+ *   own what they allocate.
+ *
+ * Errors
+ *   Every CUDA call is checked (src/gpu/gpu_check.cuh); a failure returns CUZK_ERR_CUDA
+ *   (CUZK_ERR_NOMEM for an allocation) with "expr failed at file:line: message" in err.
+ *   The stream may then hold failed work: the caller discards the results.
+ *
+ * Threading
+ *   Routines may be called from several host threads on different streams; the caller
+ *   orders work that shares buffers. The device is selected by the caller
+ *   (cudaSetDevice) before the call.
+ */
+#ifndef CUZK_GPU_H
+#define CUZK_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/ec.h"
+#include "cuzk/ff.h"
+#include "cuzk/poly.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Same type as cudaStream_t, without making every includer depend on the CUDA headers. */
+typedef struct CUstream_st *cuzk_gpu_stream;
+
+/* Number of CUDA devices (0 when there is no driver or no device; never an error). */
+int cuzk_gpu_device_count(void);
+
+/* ---------------------------------------------------------------------------------------
+ * NTT family (src/gpu/ntt.cu). A device domain mirrors a host cuzk_domain (same omega,
+ * coset shift, convention) plus whatever twiddle tables the kernels want on the device.
+ * All transforms are in place on n = 2^log2n elements, natural order in and out, and give
+ * exactly the host results of cuzk/poly.h.
+ * ------------------------------------------------------------------------------------- */
+typedef struct cuzk_gpu_domain cuzk_gpu_domain;
+
+/* Builds the device copy of d on the current device (allocates; synchronous). */
+cuzk_status cuzk_gpu_domain_create(cuzk_gpu_domain **out, const cuzk_domain *d,
+                                   cuzk_error *err);
+void cuzk_gpu_domain_destroy(cuzk_gpu_domain *gd); /* NULL is a no-op */
+
+typedef enum cuzk_gpu_ntt_kind {
+    CUZK_GPU_NTT = 0,        /* cuzk_ntt */
+    CUZK_GPU_INTT = 1,       /* cuzk_intt */
+    CUZK_GPU_COSET_NTT = 2,  /* cuzk_coset_ntt */
+    CUZK_GPU_COSET_INTT = 3, /* cuzk_coset_intt */
+} cuzk_gpu_ntt_kind;
+
+cuzk_status cuzk_gpu_ntt(const cuzk_gpu_domain *gd, cuzk_fr *d_a, cuzk_gpu_ntt_kind kind,
+                         cuzk_gpu_stream s, cuzk_error *err);
+
+/* The Groth16 quotient on the device: same contract as cuzk_poly_h_bellperson /
+ * cuzk_poly_h_snarkjs (a, b, c overwritten, the result in d_a). */
+cuzk_status cuzk_gpu_h_bellperson(const cuzk_gpu_domain *gd, cuzk_fr *d_a, cuzk_fr *d_b,
+                                  cuzk_fr *d_c, cuzk_gpu_stream s, cuzk_error *err);
+cuzk_status cuzk_gpu_h_snarkjs(const cuzk_gpu_domain *gd, cuzk_fr *d_a, cuzk_fr *d_b,
+                               cuzk_fr *d_c, cuzk_gpu_stream s, cuzk_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * MSM family (src/gpu/msm*.cu). d_out receives one Jacobian point in device memory.
+ * Scalars are cuzk_fr in Montgomery form (converted on the device). n may be 0
+ * (infinity). Results equal the host's cuzk_g{1,2}s_msm as group elements; the Jacobian
+ * representation may differ (compare after conversion to affine).
+ * ------------------------------------------------------------------------------------- */
+size_t cuzk_gpu_g1s_msm_scratch_size(size_t n);
+cuzk_status cuzk_gpu_g1s_msm(cuzk_g1_jac *d_out, const cuzk_g1_affine *d_points,
+                             const cuzk_fr *d_scalars, size_t n, void *d_scratch,
+                             size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
+size_t cuzk_gpu_g2s_msm_scratch_size(size_t n);
+cuzk_status cuzk_gpu_g2s_msm(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_points,
+                             const cuzk_fr *d_scalars, size_t n, void *d_scratch,
+                             size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
+
+/* Sum of the points whose bit is set in d_bitmap (ceil(n/64) words, bit i of word i/64). */
+size_t cuzk_gpu_g1s_sum_bitmap_scratch_size(size_t n);
+cuzk_status cuzk_gpu_g1s_sum_bitmap(cuzk_g1_jac *d_out, const cuzk_g1_affine *d_points,
+                                    const uint64_t *d_bitmap, size_t n, void *d_scratch,
+                                    size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
+size_t cuzk_gpu_g2s_sum_bitmap_scratch_size(size_t n);
+cuzk_status cuzk_gpu_g2s_sum_bitmap(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_points,
+                                    const uint64_t *d_bitmap, size_t n, void *d_scratch,
+                                    size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
+
+/* The whole witness-driven MSM with the 0/1 split done on the device: classify the
+ * scalars (0 / 1 / other) into a ones bitmap and a compacted tail, decide with the msm
+ * layer's rule (cuzk_msm_split_pays, shared with the CPU path) whether the split pays,
+ * then sum_bitmap + tail MSM over the gathered tail points, or one plain MSM.
+ * The decision reads the ones count back: this routine synchronises the stream once. */
+size_t cuzk_gpu_g1s_msm_auto_scratch_size(size_t n);
+cuzk_status cuzk_gpu_g1s_msm_auto(cuzk_g1_jac *d_out, const cuzk_g1_affine *d_points,
+                                  const cuzk_fr *d_scalars, size_t n, void *d_scratch,
+                                  size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
+size_t cuzk_gpu_g2s_msm_auto_scratch_size(size_t n);
+cuzk_status cuzk_gpu_g2s_msm_auto(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_points,
+                                  const cuzk_fr *d_scalars, size_t n, void *d_scratch,
+                                  size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUZK_GPU_H */
