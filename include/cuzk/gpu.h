@@ -118,6 +118,29 @@ cuzk_status cuzk_gpu_g2s_msm_auto(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_po
                                   const cuzk_fr *d_scalars, size_t n, void *d_scratch,
                                   size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
 
+/* ---------------------------------------------------------------------------------------
+ * Constraint evaluation (src/gpu/spmv.cu): one r1cs matrix in CSR form on the device, the
+ * same arrays as the host's cuzk_csr (row_ptr has rows + 1 entries).
+ * ------------------------------------------------------------------------------------- */
+typedef struct cuzk_gpu_csr {
+    uint64_t rows, nnz;
+    const uint64_t *d_row_ptr;
+    const uint32_t *d_col;
+    const cuzk_fr *d_coeff;
+} cuzk_gpu_csr;
+
+/* d_out[i] = <row i, w> for i < m->rows (d_w: the dense witness on the device). */
+cuzk_status cuzk_gpu_spmv(const cuzk_gpu_csr *m, const cuzk_fr *d_w, cuzk_fr *d_out,
+                          cuzk_gpu_stream s, cuzk_error *err);
+
+/* d_r[i] = d_a[i] * d_b[i] for i < n (d_r may alias either input). */
+cuzk_status cuzk_gpu_fr_mul_pointwise(cuzk_fr *d_r, const cuzk_fr *d_a, const cuzk_fr *d_b,
+                                      size_t n, cuzk_gpu_stream s, cuzk_error *err);
+
+/* d_dst[t] = d_src[d_idx[t]] for t < m (density gathers of the A and B scalars). */
+cuzk_status cuzk_gpu_fr_gather(cuzk_fr *d_dst, const cuzk_fr *d_src, const uint32_t *d_idx,
+                               size_t m, cuzk_gpu_stream s, cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

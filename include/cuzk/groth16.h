@@ -164,6 +164,18 @@ cuzk_status cuzk_groth16_prove_finalize(cuzk_groth16_prover_state *state, const 
                                         const cuzk_fr *s, cuzk_groth16_proof *proof,
                                         cuzk_error *err);
 
+/* The five MSM results a proof is assembled from (any backend computes them). */
+typedef struct cuzk_groth16_msm_results {
+    cuzk_g1_jac h, l, a, b_g1;
+    cuzk_g2_jac b_g2;
+} cuzk_groth16_msm_results;
+
+/* Proof assembly from the MSM results with blinding r, s (see "Proof assembly" above);
+ * constant-time in r and s. Shared by the CPU and GPU backends. */
+void cuzk_groth16_assemble(cuzk_groth16_proof *proof, const cuzk_groth16_vk *vk,
+                           const cuzk_groth16_msm_results *m, const cuzk_fr *r,
+                           const cuzk_fr *s);
+
 /* start + finalize with r, s drawn from getrandom(2). proof is written only on success. */
 cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *proof, const cuzk_groth16_pk *pk,
                                const cuzk_r1cs *r1cs, const cuzk_witness *w, void *scratch,

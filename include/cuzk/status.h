@@ -37,6 +37,7 @@ typedef enum cuzk_status {
     CUZK_ERR_CUDA = 16,            /* a CUDA call failed */
     CUZK_ERR_INTERNAL = 17,        /* an internal invariant failed; a bug */
     CUZK_ERR_INVALID_PROOF = 18,   /* a well-formed proof that does not verify */
+    CUZK_ERR_CANCELLED = 19,       /* the caller cancelled the operation */
     CUZK_STATUS_COUNT_
 } cuzk_status;
 

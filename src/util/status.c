@@ -31,6 +31,7 @@ static const struct {
     [CUZK_ERR_CUDA] = {"CUZK_ERR_CUDA", "CUDA error"},
     [CUZK_ERR_INTERNAL] = {"CUZK_ERR_INTERNAL", "internal error"},
     [CUZK_ERR_INVALID_PROOF] = {"CUZK_ERR_INVALID_PROOF", "proof does not verify"},
+    [CUZK_ERR_CANCELLED] = {"CUZK_ERR_CANCELLED", "cancelled"},
 };
 
 const char *cuzk_status_name(cuzk_status s)

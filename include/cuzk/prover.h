@@ -1,0 +1,140 @@
+/*
+ * cuzk/prover.h — the prover backend interface: what the engine (and the CLI) drive to turn
+ * (proving key, constraint system, witnesses) into verified Groth16 proofs, on the CPU or
+ * on one CUDA device. The engine knows this interface only; kernels know no jobs.
+ *
+ * Model
+ *   A cuzk_prover is one backend instance bound to one compute resource: the CPU (a
+ *   cuzk_pool) or CUDA device N. It keeps per-device state that outlives proofs: the
+ *   device mutex, streams, and the device-resident copies of the keys and constraint
+ *   systems it has seen (uploaded on first use, reused while the same pk / r1cs objects
+ *   are passed; cuzk_prover_forget drops them before those objects are freed).
+ *
+ *   A proof goes through two calls:
+ *     cuzk_prover_start     all work that needs the device: A·w, B·w, C·w, the quotient H
+ *                           and the H, L, A, B_G1 and B_G2 MSMs, for a batch of partitions
+ *                           of one circuit (shared pk and r1cs, one witness each). Returns
+ *                           with the device free for the next start: the per-proof device
+ *                           buffers are released, only the MSM results remain.
+ *     cuzk_prover_finalize  the assembly with blinding factors r, s (drawn from getrandom
+ *                           unless given) and the self-check: every proof is
+ *                           pairing-checked against pk's verifying key before it is
+ *                           returned (cuzk_groth16_proof_selfcheck diagnoses a failure).
+ *   so one worker's finalize overlaps another worker's start on the same device.
+ *
+ * Cancellation: start reads *cancel (if non-NULL) between stages and returns
+ *   CUZK_ERR_CANCELLED, having released everything, once it is non-zero.
+ *
+ * Threading: a cuzk_prover may be used by several threads at once (two workers per GPU is
+ *   the intended use): device work is serialised by the prover's mutex, which is held
+ *   only around kernel work; uploads are staged before it is taken. A job is used by one
+ *   thread at a time. pk, r1cs and the witnesses must stay alive and unchanged from start
+ *   to finalize.
+ *
+ * Memory: the backend allocates what it needs (pinned staging, device buffers, the job);
+ *   every allocation is released on every path, including errors and cancellation.
+ */
+#ifndef CUZK_PROVER_H
+#define CUZK_PROVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/groth16.h"
+#include "cuzk/pool.h"
+#include "cuzk/r1cs.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cuzk_backend_kind {
+    CUZK_BACKEND_CPU = 0,
+    CUZK_BACKEND_CUDA = 1,
+} cuzk_backend_kind;
+
+/* Stages whose wall time a proof reports (milliseconds, summed over the batch). */
+typedef enum cuzk_prove_stage {
+    CUZK_STAGE_UPLOAD = 0,  /* key / r1cs / witness staging and host->device copies */
+    CUZK_STAGE_LOCK_WAIT,   /* waiting for the device mutex */
+    CUZK_STAGE_EVAL,        /* A·w, B·w, C·w (and the satisfaction check on the CPU) */
+    CUZK_STAGE_NTT_H,       /* the quotient H */
+    CUZK_STAGE_MSM_H,
+    CUZK_STAGE_MSM_L,
+    CUZK_STAGE_MSM_A,
+    CUZK_STAGE_MSM_B_G1,
+    CUZK_STAGE_MSM_B_G2,
+    CUZK_STAGE_DEVICE,      /* the whole device-mutex hold */
+    CUZK_STAGE_FINALIZE,    /* assembly */
+    CUZK_STAGE_VERIFY,      /* the self-check */
+    CUZK_STAGE_COUNT
+} cuzk_prove_stage;
+
+typedef struct cuzk_prove_timings {
+    double ms[CUZK_STAGE_COUNT];
+} cuzk_prove_timings;
+
+/* Short name of a stage ("msm_h"); never NULL. */
+const char *cuzk_prove_stage_name(cuzk_prove_stage s);
+
+typedef struct cuzk_prover cuzk_prover;
+typedef struct cuzk_prove_job cuzk_prove_job;
+
+/*
+ * Opens a backend from a spec: "cpu", "gpu" (device 0), "gpu:N", or "auto" (the GPU when
+ * one is present and this build has CUDA, else the CPU). pool: CPU threads for the CPU
+ * backend and for the CPU parts of the GPU backend (finalize, self-check); NULL = one
+ * thread; it must outlive the prover. Errors: CUZK_ERR_INVALID_ARG for an unknown spec,
+ * CUZK_ERR_UNSUPPORTED for "gpu" in a build without CUDA or with no such device,
+ * CUZK_ERR_CUDA / CUZK_ERR_NOMEM when the device cannot be set up.
+ */
+cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *pool,
+                             cuzk_error *err);
+void cuzk_prover_close(cuzk_prover *p); /* NULL is a no-op; no job may be in flight */
+
+cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p);
+/* "cpu (4 threads)", "gpu:0 NVIDIA H200 (139.8 GiB)"; never NULL. */
+const char *cuzk_prover_describe(const cuzk_prover *p);
+
+/* Drops any device-resident copy of pk and/or r1cs (either may be NULL). Call before
+ * freeing a key or constraint system the prover has seen. */
+void cuzk_prover_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs);
+
+/*
+ * Starts n proofs (n >= 1) of r1cs under pk, one per witness ws[0..n). On success *job
+ * holds the state finalize needs. Errors: those of cuzk_groth16_pk_check_circuit,
+ * CUZK_ERR_INVALID_ARG (witness sizes), CUZK_ERR_CANCELLED, CUZK_ERR_CUDA / NOMEM (the
+ * device), CUZK_ERR_UNSATISFIED (a witness the CPU backend found unsatisfying; the GPU
+ * backend leaves that to the self-check). *job is NULL on error.
+ */
+cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
+                              const cuzk_r1cs *r1cs, const cuzk_witness *ws, size_t n,
+                              const volatile int *cancel, cuzk_prove_job **job,
+                              cuzk_error *err);
+
+/*
+ * Assembles the job's n proofs into proofs[0..n) with blinding r[i], s[i] (NULL: fresh
+ * random ones from getrandom(2)), then self-checks each one. Always consumes the job.
+ * timings (may be NULL) receives the per-stage times of start and finalize.
+ * proofs are written only if every one of them verified.
+ */
+cuzk_status cuzk_prover_finalize(cuzk_prove_job *job, const cuzk_fr *r, const cuzk_fr *s,
+                                 cuzk_groth16_proof *proofs, cuzk_prove_timings *timings,
+                                 cuzk_error *err);
+
+/* Releases a started job that will not be finalized (NULL is a no-op). */
+void cuzk_prove_job_free(cuzk_prove_job *job);
+
+/* start + finalize for one witness, random r and s. */
+cuzk_status cuzk_prover_prove(cuzk_prover *p, const cuzk_groth16_pk *pk,
+                              const cuzk_r1cs *r1cs, const cuzk_witness *w,
+                              cuzk_groth16_proof *proof, cuzk_prove_timings *timings,
+                              cuzk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUZK_PROVER_H */

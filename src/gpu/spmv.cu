@@ -1,0 +1,119 @@
+/*
+ * spmv.cu — constraint evaluation on the device: a = A·w, b = B·w, c = C·w from CSR
+ * matrices resident on the GPU (cuzk_gpu_spmv), plus the two small vector kernels the
+ * prover needs around it (pointwise product for snarkjs keys, density gathers).
+ *
+ * One thread per row: Filecoin rows are short (about 2.4 terms in A, 1 in B), so a warp
+ * per row would idle most lanes; the coefficient multiply is skipped for the coefficient
+ * one (Montgomery R mod r), the most common by far, so most terms cost one addition.
+ * Threading: asynchronous on the caller's stream; see cuzk/gpu.h.
+ */
+#include <cuda_runtime.h>
+
+#include "cuzk/gpu.h"
+#include "gpu/fr.cuh"
+#include "gpu/gpu_check.cuh"
+
+#define SPMV_THREADS 256
+
+static __device__ __forceinline__ gpu_fr load_fr(const cuzk_fr *p)
+{
+    return *reinterpret_cast<const gpu_fr *>(p);
+}
+
+static __device__ __forceinline__ void store_fr(cuzk_fr *p, const gpu_fr &v)
+{
+    *reinterpret_cast<gpu_fr *>(p) = v;
+}
+
+static __device__ __forceinline__ bool fr_is_mont_one(const gpu_fr &a)
+{
+    gpu_fr one = gpu_fr_one();
+    bool eq = true;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        eq &= a.l[i] == one.l[i];
+    return eq;
+}
+
+__global__ void spmv_kernel(uint64_t rows, const uint64_t *__restrict__ row_ptr,
+                            const uint32_t *__restrict__ col, const cuzk_fr *__restrict__ coeff,
+                            const cuzk_fr *__restrict__ w, cuzk_fr *__restrict__ out)
+{
+    uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows)
+        return;
+    gpu_fr acc = gpu_fr_zero();
+    for (uint64_t k = row_ptr[r], e = row_ptr[r + 1]; k < e; k++) {
+        gpu_fr v = load_fr(w + col[k]);
+        gpu_fr c = load_fr(coeff + k);
+        if (!fr_is_mont_one(c))
+            v = gpu_fr_mul(v, c);
+        acc = gpu_fr_add(acc, v);
+    }
+    store_fr(out + r, acc);
+}
+
+__global__ void mul_pointwise_kernel(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        store_fr(r + i, gpu_fr_mul(load_fr(a + i), load_fr(b + i)));
+}
+
+__global__ void gather_kernel(cuzk_fr *dst, const cuzk_fr *src, const uint32_t *idx, size_t m)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < m)
+        dst[t] = src[idx[t]];
+}
+
+static unsigned blocks_for(uint64_t n) { return (unsigned)((n + SPMV_THREADS - 1) / SPMV_THREADS); }
+
+extern "C" cuzk_status cuzk_gpu_spmv(const cuzk_gpu_csr *m, const cuzk_fr *d_w, cuzk_fr *d_out,
+                                     cuzk_gpu_stream s, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    if (!m || !d_w || !d_out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "gpu spmv: NULL argument");
+    if (m->rows == 0)
+        return CUZK_OK;
+    spmv_kernel<<<blocks_for(m->rows), SPMV_THREADS, 0, (cudaStream_t)s>>>(
+        m->rows, m->d_row_ptr, m->d_col, m->d_coeff, d_w, d_out);
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+    return CUZK_OK;
+fail:
+    return st;
+}
+
+extern "C" cuzk_status cuzk_gpu_fr_mul_pointwise(cuzk_fr *d_r, const cuzk_fr *d_a,
+                                                 const cuzk_fr *d_b, size_t n,
+                                                 cuzk_gpu_stream s, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    if (n == 0)
+        return CUZK_OK;
+    if (!d_r || !d_a || !d_b)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "gpu mul_pointwise: NULL argument");
+    mul_pointwise_kernel<<<blocks_for(n), SPMV_THREADS, 0, (cudaStream_t)s>>>(d_r, d_a, d_b, n);
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+    return CUZK_OK;
+fail:
+    return st;
+}
+
+extern "C" cuzk_status cuzk_gpu_fr_gather(cuzk_fr *d_dst, const cuzk_fr *d_src,
+                                          const uint32_t *d_idx, size_t m, cuzk_gpu_stream s,
+                                          cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    if (m == 0)
+        return CUZK_OK;
+    if (!d_dst || !d_src || !d_idx)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "gpu gather: NULL argument");
+    gather_kernel<<<blocks_for(m), SPMV_THREADS, 0, (cudaStream_t)s>>>(d_dst, d_src, d_idx, m);
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+    return CUZK_OK;
+fail:
+    return st;
+}

@@ -1,0 +1,255 @@
+/*
+ * prover.c — the backend-independent half of cuzk/prover.h: opening a backend from its
+ * spec, the job record, and finalize (assembly + the self-check every proof passes before
+ * it is returned).
+ * Threading: see cuzk/prover.h; nothing here has global state.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _DEFAULT_SOURCE         /* explicit_bzero */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuzk/gpu.h"
+#include "prover/prover_internal.h"
+
+static const char *const k_stage_names[CUZK_STAGE_COUNT] = {
+    [CUZK_STAGE_UPLOAD] = "upload",     [CUZK_STAGE_LOCK_WAIT] = "lock_wait",
+    [CUZK_STAGE_EVAL] = "eval",         [CUZK_STAGE_NTT_H] = "ntt_h",
+    [CUZK_STAGE_MSM_H] = "msm_h",       [CUZK_STAGE_MSM_L] = "msm_l",
+    [CUZK_STAGE_MSM_A] = "msm_a",       [CUZK_STAGE_MSM_B_G1] = "msm_b_g1",
+    [CUZK_STAGE_MSM_B_G2] = "msm_b_g2", [CUZK_STAGE_DEVICE] = "device",
+    [CUZK_STAGE_FINALIZE] = "finalize", [CUZK_STAGE_VERIFY] = "verify",
+};
+
+const char *cuzk_prove_stage_name(cuzk_prove_stage s)
+{
+    return (unsigned)s < CUZK_STAGE_COUNT ? k_stage_names[s] : "unknown";
+}
+
+double cuzk_prover_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* "gpu:N" -> N; false for anything that is not a plain decimal device number. */
+static bool parse_device(const char *s, int *dev)
+{
+    if (!*s)
+        return false;
+    long v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > 1000)
+            return false;
+        v = v * 10 + (*s - '0');
+    }
+    *dev = (int)v;
+    return true;
+}
+
+cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *pool,
+                             cuzk_error *err)
+{
+    if (!out || !spec)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "prover: NULL argument");
+    *out = NULL;
+    bool gpu;
+    int dev = 0;
+    if (!strcmp(spec, "cpu")) {
+        gpu = false;
+    } else if (!strcmp(spec, "gpu")) {
+        gpu = true;
+    } else if (!strncmp(spec, "gpu:", 4)) {
+        if (!parse_device(spec + 4, &dev))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "prover: bad backend '%s' (cpu, gpu, gpu:N or auto)", spec);
+        gpu = true;
+    } else if (!strcmp(spec, "auto")) {
+#ifdef CUZK_HAVE_CUDA
+        gpu = cuzk_gpu_device_count() > 0;
+#else
+        gpu = false;
+#endif
+    } else {
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "prover: unknown backend '%s' (cpu, gpu, gpu:N or auto)", spec);
+    }
+    cuzk_prover *p = calloc(1, sizeof *p);
+    if (!p)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "prover: out of memory");
+    p->pool = pool;
+    cuzk_status st;
+    if (!gpu) {
+        p->kind = CUZK_BACKEND_CPU;
+        st = cuzk_prover_cpu_init(p, err);
+    } else {
+#ifdef CUZK_HAVE_CUDA
+        p->kind = CUZK_BACKEND_CUDA;
+        st = cuzk_prover_cuda_init(p, dev, err);
+#else
+        st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                            "prover: this build has no CUDA support (backend '%s')", spec);
+#endif
+    }
+    if (st != CUZK_OK) {
+        free(p);
+        return st;
+    }
+    *out = p;
+    return CUZK_OK;
+}
+
+void cuzk_prover_close(cuzk_prover *p)
+{
+    if (!p)
+        return;
+    if (p->ops && p->ops->close)
+        p->ops->close(p);
+    free(p);
+}
+
+cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p) { return p->kind; }
+const char *cuzk_prover_describe(const cuzk_prover *p) { return p ? p->desc : "(none)"; }
+
+void cuzk_prover_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
+{
+    if (p && p->ops->forget)
+        p->ops->forget(p, pk, r1cs);
+}
+
+void cuzk_prove_job_free(cuzk_prove_job *job)
+{
+    if (!job)
+        return;
+    if (job->impl_free)
+        job->impl_free(job);
+    free(job->ws);
+    if (job->msm)
+        explicit_bzero(job->msm, job->n * sizeof *job->msm);
+    free(job->msm);
+    free(job);
+}
+
+cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
+                              const cuzk_r1cs *r1cs, const cuzk_witness *ws, size_t n,
+                              const volatile int *cancel, cuzk_prove_job **job,
+                              cuzk_error *err)
+{
+    if (!job)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "prover start: job is NULL");
+    *job = NULL;
+    if (!p || !pk || !r1cs || !ws || n == 0)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "prover start: NULL argument or n = 0");
+    cuzk_status st = cuzk_groth16_pk_check_circuit(pk, r1cs, err);
+    if (st != CUZK_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        if (ws[i].n_vars != r1cs->n_vars || ws[i].kind != CUZK_WITNESS_DENSE || !ws[i].values)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "prover start: witness %zu has %u variables, the circuit %u",
+                                  i, ws[i].n_vars, r1cs->n_vars);
+    if (cancel && *cancel)
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "prover start: cancelled");
+    cuzk_prove_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "prover start: out of memory");
+    j->p = p;
+    j->pk = pk;
+    j->r1cs = r1cs;
+    j->n = n;
+    j->ws = malloc(n * sizeof *j->ws);
+    j->msm = calloc(n, sizeof *j->msm);
+    if (!j->ws || !j->msm) {
+        cuzk_prove_job_free(j);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "prover start: out of memory");
+    }
+    memcpy(j->ws, ws, n * sizeof *ws);
+    st = p->ops->start(p, j, cancel, err);
+    if (st != CUZK_OK) {
+        cuzk_prove_job_free(j);
+        return st;
+    }
+    *job = j;
+    return CUZK_OK;
+}
+
+/* The proof must verify under pk's verifying key with the witness's public inputs. */
+static cuzk_status prover_selfcheck(const cuzk_groth16_pk *pk, const cuzk_witness *w,
+                                    const cuzk_groth16_proof *proof, cuzk_error *err)
+{
+    cuzk_groth16_pvk pvk;
+    cuzk_status st = cuzk_groth16_pvk_prepare(&pvk, &pk->vk);
+    if (st != CUZK_OK)
+        return cuzk_error_set(err, st, "self-check: cannot prepare the verifying key");
+    st = cuzk_groth16_verify(&pvk, w->values + 1, pk->vk.n_ic - 1, proof, err);
+    if (st == CUZK_ERR_INVALID_PROOF)
+        return cuzk_error_set(err, st, "the proof does not verify: the witness does not "
+                                       "satisfy the circuit, or the key is bad");
+    return st;
+}
+
+cuzk_status cuzk_prover_finalize(cuzk_prove_job *job, const cuzk_fr *r, const cuzk_fr *s,
+                                 cuzk_groth16_proof *proofs, cuzk_prove_timings *timings,
+                                 cuzk_error *err)
+{
+    if (!job)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "prover finalize: job is NULL");
+    cuzk_status st = CUZK_OK;
+    cuzk_groth16_proof *out = NULL;
+    if (!proofs || !r != !s) {
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "prover finalize: proofs is NULL, or only one of r, s given");
+        goto done;
+    }
+    out = malloc(job->n * sizeof *out);
+    if (!out) {
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "prover finalize: out of memory");
+        goto done;
+    }
+    double t0 = cuzk_prover_now_ms();
+    for (size_t i = 0; i < job->n && st == CUZK_OK; i++) {
+        cuzk_fr ri, si;
+        if (r) {
+            ri = r[i];
+            si = s[i];
+        } else if ((st = cuzk_fr_random(&ri, err)) != CUZK_OK ||
+                   (st = cuzk_fr_random(&si, err)) != CUZK_OK) {
+            break;
+        }
+        if (job->assemble)
+            st = job->assemble(job, i, &ri, &si, &out[i], err);
+        else
+            cuzk_groth16_assemble(&out[i], &job->pk->vk, &job->msm[i], &ri, &si);
+        explicit_bzero(&ri, sizeof ri); /* r, s and the proof together reveal the witness */
+        explicit_bzero(&si, sizeof si);
+    }
+    double t1 = cuzk_prover_now_ms();
+    job->t.ms[CUZK_STAGE_FINALIZE] += t1 - t0;
+    for (size_t i = 0; i < job->n && st == CUZK_OK; i++)
+        st = prover_selfcheck(job->pk, &job->ws[i], &out[i], err);
+    job->t.ms[CUZK_STAGE_VERIFY] += cuzk_prover_now_ms() - t1;
+    if (st == CUZK_OK)
+        memcpy(proofs, out, job->n * sizeof *out);
+done:
+    if (timings)
+        *timings = job->t;
+    free(out);
+    cuzk_prove_job_free(job);
+    return st;
+}
+
+cuzk_status cuzk_prover_prove(cuzk_prover *p, const cuzk_groth16_pk *pk,
+                              const cuzk_r1cs *r1cs, const cuzk_witness *w,
+                              cuzk_groth16_proof *proof, cuzk_prove_timings *timings,
+                              cuzk_error *err)
+{
+    cuzk_prove_job *job;
+    cuzk_status st = cuzk_prover_start(p, pk, r1cs, w, 1, NULL, &job, err);
+    if (st != CUZK_OK)
+        return st;
+    return cuzk_prover_finalize(job, NULL, NULL, proof, timings, err);
+}
