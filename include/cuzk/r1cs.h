@@ -139,6 +139,14 @@ uint64_t cuzk_r1cs_builder_rows(const cuzk_r1cs_builder *b);
  * density bitmaps. Always consumes b (also on failure); *out is set only on success. */
 cuzk_status cuzk_r1cs_builder_finish(cuzk_r1cs_builder *b, cuzk_r1cs **out, cuzk_error *err);
 
+/* Adopts CSR arrays built elsewhere (malloc'd; ownership passes to the result, or they
+ * are freed on failure): m[k].row_ptr has n_constraints + 1 entries. Every invariant above
+ * is checked (in parallel on pool) before *out is created, and the density bitmaps are
+ * computed. Errors: CUZK_ERR_FORMAT naming the first offending row, NOMEM, INVALID_ARG. */
+cuzk_status cuzk_r1cs_from_csr(cuzk_r1cs **out, uint64_t n_constraints, uint32_t n_public,
+                               uint32_t n_aux, cuzk_csr m[CUZK_R1CS_MATRICES],
+                               cuzk_pool *pool, cuzk_error *err);
+
 /* ---------------------------------------------------------------------------------------
  * Witness
  * ------------------------------------------------------------------------------------- */

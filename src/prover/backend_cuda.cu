@@ -695,7 +695,7 @@ extern "C" cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_er
     pthread_mutex_init(&cp->cache_mu, NULL);
     p->impl = cp;
     p->ops = &k_cuda_ops;
-    snprintf(p->desc, sizeof p->desc, "gpu:%d %s (%.1f GiB, %d SMs)", device, prop.name,
+    snprintf(p->desc, sizeof p->desc, "gpu:%d %.64s (%.1f GiB, %d SMs)", device, prop.name,
              (double)prop.totalGlobalMem / (1u << 30), prop.multiProcessorCount);
     return CUZK_OK;
 fail:

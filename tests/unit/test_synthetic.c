@@ -1,0 +1,150 @@
+/*
+ * test_synthetic.c — the synthetic PoRep-shaped circuit (cuzk/circuits.h) and the CSR
+ * adoption it is built through (cuzk_r1cs_from_csr).
+ *
+ * Oracles: the r1cs layer's own satisfaction check (a different code path from the
+ * generator's witness computation), direct counts over the witness and density bitmaps for
+ * the promised statistics, and hand-made CSR arrays that break each invariant.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/pool.h"
+#include "cuzk/r1cs.h"
+#include "test_rng.h"
+
+static void test_satisfied_every_size(void **state)
+{
+    (void)state;
+    cuzk_pool *pool;
+    assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
+    uint64_t seed = test_rng_u64();
+    for (unsigned k = 2; k <= 15; k++) {
+        cuzk_synthetic s;
+        cuzk_error e;
+        assert_int_equal(cuzk_synthetic_porep(&s, k, seed + k, pool, &e), CUZK_OK);
+        const cuzk_r1cs *r = s.r1cs;
+        uint64_t n = (uint64_t)1 << k;
+        /* the domain with the two appended input rows is exactly 2^k */
+        assert_true(r->n_constraints + 2 <= n);
+        assert_true(r->n_constraints + 2 > n / 2);
+        assert_int_equal(r->n_public, 1);
+        cuzk_witness w = cuzk_witness_dense(s.witness, r->n_vars);
+        uint64_t bad = 0;
+        if (cuzk_r1cs_check(r, &w, &bad, &e) != CUZK_OK)
+            fail_msg("2^%u: %s (row %llu)", k, e.msg, (unsigned long long)bad);
+        uint64_t bits = 0;
+        for (uint32_t v = 2; v < r->n_vars; v++)
+            bits += cuzk_fr_is_zero(&s.witness[v]) || cuzk_fr_is_one(&s.witness[v]);
+        assert_true(bits >= s.bits); /* a dense value may happen to be 0 or 1 */
+        if (k >= 12) { /* the PoRep statistics, away from small-size rounding */
+            double na = r->n_aux;
+            double fa = cuzk_r1cs_density_count(r, CUZK_R1CS_A, 2, r->n_vars) / na;
+            double fb = cuzk_r1cs_density_count(r, CUZK_R1CS_B, 2, r->n_vars) / na;
+            assert_true(s.bits / na > 0.98 && s.bits / na < 0.995);
+            assert_true(fa > 0.995);
+            assert_true(fb > 0.2 && fb < 0.3);
+            assert_true(r->n_constraints > n * 95 / 100);
+        }
+        cuzk_synthetic_free(&s);
+    }
+    cuzk_pool_destroy(pool);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    cuzk_synthetic a, b, c;
+    uint64_t seed = test_rng_u64();
+    assert_int_equal(cuzk_synthetic_porep(&a, 12, seed, NULL, NULL), CUZK_OK);
+    assert_int_equal(cuzk_synthetic_porep(&b, 12, seed, NULL, NULL), CUZK_OK);
+    assert_int_equal(cuzk_synthetic_porep(&c, 12, seed + 1, NULL, NULL), CUZK_OK);
+    size_t bytes = (size_t)a.r1cs->n_vars * sizeof(cuzk_fr);
+    assert_memory_equal(a.witness, b.witness, bytes);
+    assert_true(memcmp(a.witness, c.witness, bytes) != 0);
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
+        assert_int_equal(a.r1cs->m[m].nnz, b.r1cs->m[m].nnz);
+        assert_memory_equal(a.r1cs->m[m].col, b.r1cs->m[m].col, a.r1cs->m[m].nnz * 4);
+    }
+    cuzk_synthetic_free(&a);
+    cuzk_synthetic_free(&b);
+    cuzk_synthetic_free(&c);
+}
+
+static void test_bad_sizes(void **state)
+{
+    (void)state;
+    cuzk_synthetic s;
+    assert_int_equal(cuzk_synthetic_porep(&s, 1, 0, NULL, NULL), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_synthetic_porep(&s, 29, 0, NULL, NULL), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_synthetic_porep(NULL, 4, 0, NULL, NULL), CUZK_ERR_INVALID_ARG);
+}
+
+/* Two rows, 3 variables (ONE, one public, one aux); each matrix has one term per row. */
+static void make_csr(cuzk_csr m[3], uint32_t col_a1, int zero_coeff, int unsorted)
+{
+    for (int k = 0; k < 3; k++) {
+        uint64_t nnz = (k == 0 && unsorted) ? 3 : 2;
+        m[k].nnz = nnz;
+        m[k].row_ptr = malloc(3 * sizeof(uint64_t));
+        m[k].col = malloc(nnz * sizeof(uint32_t));
+        m[k].coeff = malloc(nnz * sizeof(cuzk_fr));
+        m[k].row_ptr[0] = 0;
+        m[k].row_ptr[1] = 1;
+        m[k].row_ptr[2] = nnz;
+        for (uint64_t t = 0; t < nnz; t++) {
+            m[k].col[t] = (uint32_t)t % 3;
+            m[k].coeff[t] = CUZK_FR_ONE;
+        }
+    }
+    m[0].col[1] = col_a1;
+    if (unsorted) { /* row 1 of A: columns 2, 1 */
+        m[0].col[1] = 2;
+        m[0].col[2] = 1;
+    }
+    if (zero_coeff)
+        m[1].coeff[1] = CUZK_FR_ZERO;
+}
+
+static void test_from_csr_checks(void **state)
+{
+    (void)state;
+    cuzk_csr m[3];
+    cuzk_r1cs *r;
+    cuzk_error e;
+    make_csr(m, 1, 0, 0);
+    assert_int_equal(cuzk_r1cs_from_csr(&r, 2, 1, 1, m, NULL, &e), CUZK_OK);
+    assert_int_equal(r->n_vars, 3);
+    assert_int_equal(r->density_count[CUZK_R1CS_A], 2);
+    cuzk_r1cs_destroy(r);
+    make_csr(m, 3, 0, 0); /* column out of range */
+    assert_int_equal(cuzk_r1cs_from_csr(&r, 2, 1, 1, m, NULL, &e), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "matrix 0 row 1"));
+    make_csr(m, 1, 1, 0); /* zero coefficient in B */
+    assert_int_equal(cuzk_r1cs_from_csr(&r, 2, 1, 1, m, NULL, &e), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "matrix 1 row 1"));
+    make_csr(m, 1, 0, 1); /* unsorted columns */
+    assert_int_equal(cuzk_r1cs_from_csr(&r, 2, 1, 1, m, NULL, &e), CUZK_ERR_FORMAT);
+    make_csr(m, 1, 0, 0);
+    m[2].row_ptr[2] = 1; /* row pointers do not span nnz */
+    assert_int_equal(cuzk_r1cs_from_csr(&r, 2, 1, 1, m, NULL, &e), CUZK_ERR_FORMAT);
+}
+
+int main(void)
+{
+    test_rng_init("synthetic");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_satisfied_every_size),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_bad_sizes),
+        cmocka_unit_test(test_from_csr_checks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
