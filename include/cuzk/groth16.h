@@ -120,6 +120,14 @@ bool cuzk_groth16_pk_eq(const cuzk_groth16_pk *a, const cuzk_groth16_pk *b);
 /* Prepares pvk from vk (one pairing). Errors: CUZK_ERR_INVALID_ARG for NULL / empty ic. */
 cuzk_status cuzk_groth16_pvk_prepare(cuzk_groth16_pvk *pvk, const cuzk_groth16_vk *vk);
 
+/* A key of the right shape for r1cs (append_input_rows set) whose points are random group
+ * elements from the seed, NOT a setup: its proofs do not verify. For benchmarks at sizes
+ * where a setup is out of reach (src/groth16/key_random.c says how the points are made).
+ * Allocates pk's vectors; parallel on pool. */
+cuzk_status cuzk_groth16_pk_random(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                                   cuzk_groth16_flavour flavour, uint64_t seed,
+                                   cuzk_pool *pool, cuzk_error *err);
+
 /* Checks that pk fits r1cs: input count, aux count, domain size and, for BELLPERSON, the
  * a/b counts against the r1cs density bitmaps. CUZK_ERR_FORMAT with the mismatch named. */
 cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
