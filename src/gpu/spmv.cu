@@ -16,24 +16,14 @@
 
 #define SPMV_THREADS 256
 
-static __device__ __forceinline__ gpu_fr load_fr(const cuzk_fr *p)
+static __device__ __forceinline__ void load_fr(gpu_fr *r, const cuzk_fr *p)
 {
-    return *reinterpret_cast<const gpu_fr *>(p);
+    gpu_fr_load_ro(r, reinterpret_cast<const gpu_fr *>(p));
 }
 
-static __device__ __forceinline__ void store_fr(cuzk_fr *p, const gpu_fr &v)
+static __device__ __forceinline__ void store_fr(cuzk_fr *p, const gpu_fr *v)
 {
-    *reinterpret_cast<gpu_fr *>(p) = v;
-}
-
-static __device__ __forceinline__ bool fr_is_mont_one(const gpu_fr &a)
-{
-    gpu_fr one = gpu_fr_one();
-    bool eq = true;
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-        eq &= a.l[i] == one.l[i];
-    return eq;
+    gpu_fr_store(reinterpret_cast<gpu_fr *>(p), v);
 }
 
 __global__ void spmv_kernel(uint64_t rows, const uint64_t *__restrict__ row_ptr,
@@ -43,22 +33,29 @@ __global__ void spmv_kernel(uint64_t rows, const uint64_t *__restrict__ row_ptr,
     uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= rows)
         return;
-    gpu_fr acc = gpu_fr_zero();
+    gpu_fr acc, one, v, c;
+    gpu_fr_zero(&acc);
+    gpu_fr_one(&one);
     for (uint64_t k = row_ptr[r], e = row_ptr[r + 1]; k < e; k++) {
-        gpu_fr v = load_fr(w + col[k]);
-        gpu_fr c = load_fr(coeff + k);
-        if (!fr_is_mont_one(c))
-            v = gpu_fr_mul(v, c);
-        acc = gpu_fr_add(acc, v);
+        load_fr(&v, w + col[k]);
+        load_fr(&c, coeff + k);
+        if (!gpu_fr_eq(&c, &one))
+            gpu_fr_mul(&v, &v, &c);
+        gpu_fr_add(&acc, &acc, &v);
     }
-    store_fr(out + r, acc);
+    store_fr(out + r, &acc);
 }
 
 __global__ void mul_pointwise_kernel(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        store_fr(r + i, gpu_fr_mul(load_fr(a + i), load_fr(b + i)));
+    if (i < n) {
+        gpu_fr x, y;
+        load_fr(&x, a + i);
+        load_fr(&y, b + i);
+        gpu_fr_mul(&x, &x, &y);
+        store_fr(r + i, &x);
+    }
 }
 
 __global__ void gather_kernel(cuzk_fr *dst, const cuzk_fr *src, const uint32_t *idx, size_t m)
