@@ -128,6 +128,13 @@ cuzk_status cuzk_groth16_pk_random(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
                                    cuzk_groth16_flavour flavour, uint64_t seed,
                                    cuzk_pool *pool, cuzk_error *err);
 
+/* n random-looking group elements from the seed (the building block of the random key;
+ * also the MSM benchmarks' bases). Parallel on pool; allocates two small tables. */
+cuzk_status cuzk_g1s_fill_random(cuzk_g1_affine *p, size_t n, uint64_t seed, cuzk_pool *pool,
+                                 cuzk_error *err);
+cuzk_status cuzk_g2s_fill_random(cuzk_g2_affine *p, size_t n, uint64_t seed, cuzk_pool *pool,
+                                 cuzk_error *err);
+
 /* Checks that pk fits r1cs: input count, aux count, domain size and, for BELLPERSON, the
  * a/b counts against the r1cs density bitmaps. CUZK_ERR_FORMAT with the mismatch named. */
 cuzk_status cuzk_groth16_pk_check_circuit(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,

@@ -104,6 +104,91 @@ static void seeded_fr(cuzk_fr *r, uint64_t *s)
     cuzk_fr_from_bytes_wide_le(r, wide);
 }
 
+static void tables_free(tables *t)
+{
+    free(t->g1_t1);
+    free(t->g1_t2);
+    free(t->g2_t1);
+    free(t->g2_t2);
+    memset(t, 0, sizeof *t);
+}
+
+/* Tables for vectors of up to `longest` points (plus the per-vector offsets). */
+static cuzk_status tables_make(tables *t, size_t longest, uint64_t seed, cuzk_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->t2_len = ((longest + 4 * T1_LEN) >> T1_LOG) + 1;
+    t->g1_t1 = malloc(T1_LEN * sizeof *t->g1_t1);
+    t->g1_t2 = malloc(t->t2_len * sizeof *t->g1_t2);
+    t->g2_t1 = malloc(T1_LEN * sizeof *t->g2_t1);
+    t->g2_t2 = malloc(t->t2_len * sizeof *t->g2_t2);
+    if (!t->g1_t1 || !t->g1_t2 || !t->g2_t1 || !t->g2_t2) {
+        tables_free(t);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "random points: out of memory");
+    }
+    uint64_t s = seed;
+    cuzk_fr k[3];
+    for (int i = 0; i < 3; i++)
+        seeded_fr(&k[i], &s);
+    cuzk_g1_jac g1, p1[3], zero1;
+    cuzk_g2_jac g2, p2[3], zero2;
+    cuzk_g1_jac_from_affine(&g1, &CUZK_G1_GENERATOR);
+    cuzk_g2_jac_from_affine(&g2, &CUZK_G2_GENERATOR);
+    for (int i = 0; i < 3; i++) {
+        cuzk_g1_jac_mul(&p1[i], &g1, &k[i]);
+        cuzk_g2_jac_mul(&p2[i], &g2, &k[i]);
+    }
+    memset(&zero1, 0, sizeof zero1);
+    memset(&zero2, 0, sizeof zero2);
+    /* T1 = R + j Q1 never hits infinity for j < 2^16 (R is not a small multiple of Q1
+     * except with negligible probability); T2 starts at infinity (j = 0). */
+    g1_progression(t->g1_t1, &p1[0], &p1[1], T1_LEN);
+    g1_progression(t->g1_t2, &zero1, &p1[2], t->t2_len);
+    g2_progression(t->g2_t1, &p2[0], &p2[1], T1_LEN);
+    g2_progression(t->g2_t2, &zero2, &p2[2], t->t2_len);
+    return CUZK_OK;
+}
+
+static cuzk_status fill1(const tables *t, cuzk_g1_affine *p, size_t n, size_t offset,
+                         cuzk_pool *pool)
+{
+    fill_ctx x = {.t = t, .g1 = p, .n = n, .offset = offset};
+    return cuzk_pool_for(pool, (n + CHUNK - 1) / CHUNK, fill_g1, &x, 1);
+}
+
+static cuzk_status fill2(const tables *t, cuzk_g2_affine *p, size_t n, size_t offset,
+                         cuzk_pool *pool)
+{
+    fill_ctx x = {.t = t, .g2 = p, .n = n, .offset = offset};
+    return cuzk_pool_for(pool, (n + CHUNK / 4 - 1) / (CHUNK / 4), fill_g2, &x, 1);
+}
+
+cuzk_status cuzk_g1s_fill_random(cuzk_g1_affine *p, size_t n, uint64_t seed, cuzk_pool *pool,
+                                 cuzk_error *err)
+{
+    if (n && !p)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "random points: NULL array");
+    tables t;
+    cuzk_status st = tables_make(&t, n, seed, err);
+    if (st == CUZK_OK)
+        st = fill1(&t, p, n, 0, pool);
+    tables_free(&t);
+    return st;
+}
+
+cuzk_status cuzk_g2s_fill_random(cuzk_g2_affine *p, size_t n, uint64_t seed, cuzk_pool *pool,
+                                 cuzk_error *err)
+{
+    if (n && !p)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "random points: NULL array");
+    tables t;
+    cuzk_status st = tables_make(&t, n, seed, err);
+    if (st == CUZK_OK)
+        st = fill2(&t, p, n, 0, pool);
+    tables_free(&t);
+    return st;
+}
+
 cuzk_status cuzk_groth16_pk_random(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
                                    cuzk_groth16_flavour flavour, uint64_t seed,
                                    cuzk_pool *pool, cuzk_error *err)
@@ -122,71 +207,35 @@ cuzk_status cuzk_groth16_pk_random(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
         longest = sh.n_a;
     if (sh.n_b > longest)
         longest = sh.n_b;
-    tables t = {.t2_len = ((longest + 4 * T1_LEN) >> T1_LOG) + 1};
-    t.g1_t1 = malloc(T1_LEN * sizeof *t.g1_t1);
-    t.g1_t2 = malloc(t.t2_len * sizeof *t.g1_t2);
-    t.g2_t1 = malloc(T1_LEN * sizeof *t.g2_t1);
-    t.g2_t2 = malloc(t.t2_len * sizeof *t.g2_t2);
-    if (!t.g1_t1 || !t.g1_t2 || !t.g2_t1 || !t.g2_t2) {
-        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "random key: out of memory");
+    tables t;
+    if ((st = tables_make(&t, longest, seed, err)) != CUZK_OK)
+        return st;
+    if ((st = cuzk_groth16_pk_alloc(pk, sh.n_inputs, sh.n_h, sh.n_l, sh.n_a, sh.n_b, err)) !=
+        CUZK_OK)
         goto done;
-    }
-    {
-        uint64_t s = seed;
-        cuzk_fr k[3];
-        for (int i = 0; i < 3; i++)
-            seeded_fr(&k[i], &s);
-        cuzk_g1_jac g1, p1[3];
-        cuzk_g2_jac g2, p2[3];
-        cuzk_g1_jac_from_affine(&g1, &CUZK_G1_GENERATOR);
-        cuzk_g2_jac_from_affine(&g2, &CUZK_G2_GENERATOR);
-        for (int i = 0; i < 3; i++) {
-            cuzk_g1_jac_mul(&p1[i], &g1, &k[i]);
-            cuzk_g2_jac_mul(&p2[i], &g2, &k[i]);
-        }
-        cuzk_g1_jac zero1;
-        cuzk_g2_jac zero2;
-        memset(&zero1, 0, sizeof zero1);
-        memset(&zero2, 0, sizeof zero2);
-        /* T1 = R + j Q1 never hits infinity for j < 2^16 (R is not a small multiple of Q1
-         * except with negligible probability); T2 starts at infinity (j = 0). */
-        g1_progression(t.g1_t1, &p1[0], &p1[1], T1_LEN);
-        g1_progression(t.g1_t2, &zero1, &p1[2], t.t2_len);
-        g2_progression(t.g2_t1, &p2[0], &p2[1], T1_LEN);
-        g2_progression(t.g2_t2, &zero2, &p2[2], t.t2_len);
-        if ((st = cuzk_groth16_pk_alloc(pk, sh.n_inputs, sh.n_h, sh.n_l, sh.n_a, sh.n_b, err)) !=
-            CUZK_OK)
-            goto done;
-        pk->flavour = flavour;
-        pk->log2n = sh.log2n;
-        pk->append_input_rows = true;
-        /* the verifying key: random too, but valid group elements */
-        pk->vk.alpha_g1 = t.g1_t1[1];
-        pk->vk.beta_g1 = t.g1_t1[2];
-        pk->vk.delta_g1 = t.g1_t1[3];
-        pk->vk.beta_g2 = t.g2_t1[1];
-        pk->vk.gamma_g2 = t.g2_t1[2];
-        pk->vk.delta_g2 = t.g2_t1[3];
-        for (size_t i = 0; i < sh.n_inputs; i++)
-            pk->vk.ic[i] = t.g1_t1[4 + i % (T1_LEN - 4)];
-    }
+    pk->flavour = flavour;
+    pk->log2n = sh.log2n;
+    pk->append_input_rows = true;
+    /* the verifying key: random too, but valid group elements */
+    pk->vk.alpha_g1 = t.g1_t1[1];
+    pk->vk.beta_g1 = t.g1_t1[2];
+    pk->vk.delta_g1 = t.g1_t1[3];
+    pk->vk.beta_g2 = t.g2_t1[1];
+    pk->vk.gamma_g2 = t.g2_t1[2];
+    pk->vk.delta_g2 = t.g2_t1[3];
+    for (size_t i = 0; i < sh.n_inputs; i++)
+        pk->vk.ic[i] = t.g1_t1[4 + i % (T1_LEN - 4)];
     {
         cuzk_g1_affine *vec[4] = {pk->h, pk->l, pk->a, pk->b_g1};
         size_t len[4] = {pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1};
-        for (int v = 0; v < 4 && st == CUZK_OK; v++) {
-            fill_ctx x = {.t = &t, .g1 = vec[v], .n = len[v], .offset = (size_t)v * T1_LEN};
-            st = cuzk_pool_for(pool, (len[v] + CHUNK - 1) / CHUNK, fill_g1, &x, 1);
-        }
-        fill_ctx x = {.t = &t, .g2 = pk->b_g2, .n = pk->n_b_g2, .offset = 0};
+        for (int v = 0; v < 4 && st == CUZK_OK; v++)
+            st = fill1(&t, vec[v], len[v], (size_t)v * T1_LEN, pool);
         if (st == CUZK_OK)
-            st = cuzk_pool_for(pool, (pk->n_b_g2 + CHUNK / 4 - 1) / (CHUNK / 4), fill_g2, &x, 1);
+            st = fill2(&t, pk->b_g2, pk->n_b_g2, 0, pool);
     }
     if (st != CUZK_OK)
         cuzk_groth16_pk_free(pk);
 done:
-    free(t.g1_t1);
-    free(t.g1_t2);
-    free(t.g2_t1);
-    free(t.g2_t2);
+    tables_free(&t);
     return st;
 }

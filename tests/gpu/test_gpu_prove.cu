@@ -1,0 +1,207 @@
+/*
+ * test_gpu_prove.cu — whole proofs on the CUDA backend against the CPU backend, through the
+ * prover interface (cuzk/prover.h): for the same key, witness, r and s the two must give
+ * the same proof bytes, and the GPU's proofs pass the self-check. Also: batches of
+ * partitions, two threads sharing one device, cancellation, an unsatisfying witness, and
+ * injected CUDA failures (an OOM and a failed launch) that fail one proof cleanly while
+ * the next proof on the same device succeeds.
+ * Circuits: the synthetic PoRep-shaped workload (cuzk/circuits.h) with a dev setup, both
+ * key flavours. Exits 77 (skipped) without a CUDA device.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/groth16.h"
+#include "cuzk/prover.h"
+#include "gpu_test.h"
+
+typedef struct fixture {
+    cuzk_synthetic c;
+    cuzk_groth16_pk pk;
+    cuzk_witness w;
+} fixture;
+
+static cuzk_pool *g_pool;
+
+static bool fixture_make(fixture *f, unsigned k, cuzk_groth16_flavour fl)
+{
+    cuzk_error e;
+    memset(f, 0, sizeof *f);
+    if (cuzk_synthetic_porep(&f->c, k, test_rng_u64(), g_pool, &e) != CUZK_OK) {
+        printf("synthetic 2^%u: %s\n", k, e.msg);
+        return false;
+    }
+    uint8_t seed[32];
+    test_rng_bytes(seed, sizeof seed);
+    if (cuzk_groth16_setup_dev(&f->pk, NULL, f->c.r1cs, fl, seed, g_pool, &e) != CUZK_OK) {
+        printf("setup 2^%u: %s\n", k, e.msg);
+        return false;
+    }
+    f->w = cuzk_witness_dense(f->c.witness, f->c.r1cs->n_vars);
+    return true;
+}
+
+static void fixture_free(fixture *f)
+{
+    cuzk_groth16_pk_free(&f->pk);
+    cuzk_synthetic_free(&f->c);
+}
+
+/* n proofs of f's witness with the given r, s on prover p. */
+static cuzk_status prove_n(cuzk_prover *p, const fixture *f, size_t n, const cuzk_fr *r,
+                           const cuzk_fr *s, cuzk_groth16_proof *out, cuzk_error *e)
+{
+    cuzk_witness ws[4];
+    for (size_t i = 0; i < n; i++)
+        ws[i] = f->w;
+    cuzk_prove_job *job;
+    cuzk_status st = cuzk_prover_start(p, &f->pk, f->c.r1cs, ws, n, NULL, &job, e);
+    if (st != CUZK_OK)
+        return st;
+    cuzk_prove_timings t;
+    return cuzk_prover_finalize(job, r, s, out, &t, e);
+}
+
+static void test_equal_to_cpu(cuzk_prover *cpu, cuzk_prover *gpu)
+{
+    const cuzk_groth16_flavour fls[2] = {CUZK_GROTH16_BELLPERSON, CUZK_GROTH16_SNARKJS};
+    for (int fi = 0; fi < 2; fi++)
+        for (unsigned k = 3; k <= 12; k += (k < 6 ? 1 : 3)) {
+            fixture f;
+            if (!fixture_make(&f, k, fls[fi])) {
+                GPU_CHECK(false, "fixture 2^%u", k);
+                continue;
+            }
+            cuzk_fr r[3], s[3];
+            for (int i = 0; i < 3; i++) {
+                test_rand_fr(&r[i]);
+                test_rand_fr(&s[i]);
+            }
+            cuzk_groth16_proof pc[3], pg[3];
+            cuzk_error e;
+            cuzk_status st = prove_n(cpu, &f, 3, r, s, pc, &e);
+            GPU_CHECK(st == CUZK_OK, "cpu 2^%u flavour %d: %s", k, fls[fi], e.msg);
+            st = prove_n(gpu, &f, 3, r, s, pg, &e);
+            GPU_CHECK(st == CUZK_OK, "gpu 2^%u flavour %d: %s", k, fls[fi], e.msg);
+            if (st == CUZK_OK)
+                GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0, "2^%u flavour %d: GPU proof differs",
+                          k, fls[fi]);
+            fixture_free(&f);
+        }
+}
+
+static void test_bad_witness(cuzk_prover *gpu)
+{
+    fixture f;
+    if (!fixture_make(&f, 8, CUZK_GROTH16_BELLPERSON)) {
+        GPU_CHECK(false, "fixture");
+        return;
+    }
+    /* flip a bit-valued aux variable: some constraint no longer holds */
+    cuzk_fr *v = &f.c.witness[f.c.r1cs->n_vars / 3];
+    *v = cuzk_fr_is_zero(v) ? CUZK_FR_ONE : CUZK_FR_ZERO;
+    cuzk_groth16_proof p;
+    cuzk_error e;
+    cuzk_status st = cuzk_prover_prove(gpu, &f.pk, f.c.r1cs, &f.w, &p, NULL, &e);
+    GPU_CHECK(st == CUZK_ERR_INVALID_PROOF || st == CUZK_ERR_UNSATISFIED,
+              "unsatisfying witness gave %s: %s", cuzk_status_name(st), e.msg);
+    fixture_free(&f);
+}
+
+static void test_faults_and_cancel(cuzk_prover *gpu)
+{
+    fixture f;
+    if (!fixture_make(&f, 10, CUZK_GROTH16_BELLPERSON)) {
+        GPU_CHECK(false, "fixture");
+        return;
+    }
+    const char *faults[2] = {"alloc", "kernel"};
+    const cuzk_status want[2] = {CUZK_ERR_NOMEM, CUZK_ERR_CUDA};
+    cuzk_groth16_proof p;
+    cuzk_error e;
+    for (int i = 0; i < 2; i++) {
+        setenv("CUZK_GPU_FAULT", faults[i], 1);
+        cuzk_status st = cuzk_prover_prove(gpu, &f.pk, f.c.r1cs, &f.w, &p, NULL, &e);
+        unsetenv("CUZK_GPU_FAULT");
+        GPU_CHECK(st == want[i], "fault %s gave %s", faults[i], cuzk_status_name(st));
+        GPU_CHECK(strstr(e.msg, "injected") != NULL, "fault %s message: %s", faults[i], e.msg);
+        st = cuzk_prover_prove(gpu, &f.pk, f.c.r1cs, &f.w, &p, NULL, &e);
+        GPU_CHECK(st == CUZK_OK, "proof after fault %s: %s", faults[i], e.msg);
+    }
+    volatile int cancel = 1;
+    static int dummy;
+    cuzk_prove_job *job = (cuzk_prove_job *)&dummy; /* must be reset to NULL */
+    cuzk_status st = cuzk_prover_start(gpu, &f.pk, f.c.r1cs, &f.w, 1, &cancel, &job, &e);
+    GPU_CHECK(st == CUZK_ERR_CANCELLED && job == NULL, "cancel gave %s", cuzk_status_name(st));
+    st = cuzk_prover_prove(gpu, &f.pk, f.c.r1cs, &f.w, &p, NULL, &e);
+    GPU_CHECK(st == CUZK_OK, "proof after cancel: %s", e.msg);
+    fixture_free(&f);
+}
+
+typedef struct worker_arg {
+    cuzk_prover *gpu;
+    const fixture *f;
+    int ok;
+} worker_arg;
+
+static void *worker(void *arg)
+{
+    worker_arg *a = (worker_arg *)arg;
+    a->ok = 1;
+    for (int i = 0; i < 4; i++) {
+        cuzk_groth16_proof p;
+        cuzk_error e;
+        if (cuzk_prover_prove(a->gpu, &a->f->pk, a->f->c.r1cs, &a->f->w, &p, NULL, &e) !=
+            CUZK_OK) {
+            printf("worker: %s\n", e.msg);
+            a->ok = 0;
+        }
+    }
+    return NULL;
+}
+
+static void test_two_workers(cuzk_prover *gpu)
+{
+    fixture f;
+    if (!fixture_make(&f, 11, CUZK_GROTH16_BELLPERSON)) {
+        GPU_CHECK(false, "fixture");
+        return;
+    }
+    pthread_t th[2];
+    worker_arg a[2] = {{gpu, &f, 0}, {gpu, &f, 0}};
+    for (int i = 0; i < 2; i++)
+        pthread_create(&th[i], NULL, worker, &a[i]);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    GPU_CHECK(a[0].ok && a[1].ok, "two workers on one device");
+    cuzk_prover_forget(gpu, &f.pk, f.c.r1cs);
+    fixture_free(&f);
+}
+
+int main(void)
+{
+    GPU_TEST_BEGIN("gpu_prove");
+    cuzk_error e;
+    cuzk_prover *cpu = NULL, *gpu = NULL, *bad = NULL;
+    if (cuzk_pool_create(&g_pool, 0) != CUZK_OK)
+        return 1;
+    GPU_CHECK(cuzk_prover_open(&cpu, "cpu", g_pool, &e) == CUZK_OK, "open cpu: %s", e.msg);
+    GPU_CHECK(cuzk_prover_open(&gpu, "gpu:0", g_pool, &e) == CUZK_OK, "open gpu: %s", e.msg);
+    GPU_CHECK(cuzk_prover_open(&bad, "gpu:999", g_pool, &e) == CUZK_ERR_UNSUPPORTED,
+              "gpu:999 must not open");
+    GPU_CHECK(cuzk_prover_open(&bad, "tpu", g_pool, &e) == CUZK_ERR_INVALID_ARG,
+              "unknown backend must not open");
+    if (cpu && gpu) {
+        printf("cpu: %s\ngpu: %s\n", cuzk_prover_describe(cpu), cuzk_prover_describe(gpu));
+        test_equal_to_cpu(cpu, gpu);
+        test_bad_witness(gpu);
+        test_faults_and_cancel(gpu);
+        test_two_workers(gpu);
+    }
+    cuzk_prover_close(cpu);
+    cuzk_prover_close(gpu);
+    cuzk_pool_destroy(g_pool);
+    GPU_TEST_END();
+}
