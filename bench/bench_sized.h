@@ -63,11 +63,17 @@ typedef struct bench_sized_group {
     const char *name;
     /* Runs every measurement of the group for o; results go through bench_sized_add. */
     void (*run)(const bench_sized_opts *o);
+    bool explicit_only; /* run only when named (the GPU groups), not in the default set */
 } bench_sized_group;
 
 extern const bench_sized_group bench_group_msm;
 extern const bench_sized_group bench_group_ntt;
 extern const bench_sized_group bench_group_prove;
+#ifdef CUZK_HAVE_CUDA
+extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu.c */
+extern const bench_sized_group bench_group_gpu_msm;
+extern const bench_sized_group bench_group_gpu_prove;
+#endif
 
 /* Defaults: runs 3, ones 0.9, flavour bellperson, no sizes/threads (group defaults). */
 void bench_sized_opts_init(bench_sized_opts *o);

@@ -30,7 +30,12 @@ static const bench_group *const k_groups[] = {&bench_group_field, &bench_group_c
                                               &bench_group_pairing};
 #define NGROUPS (sizeof k_groups / sizeof k_groups[0])
 static const bench_sized_group *const k_sized[] = {&bench_group_msm, &bench_group_ntt,
-                                                   &bench_group_prove};
+                                                   &bench_group_prove,
+#ifdef CUZK_HAVE_CUDA
+                                                   &bench_group_gpu_ntt, &bench_group_gpu_msm,
+                                                   &bench_group_gpu_prove,
+#endif
+};
 #define NSIZED (sizeof k_sized / sizeof k_sized[0])
 
 typedef enum { ITEM_OK, ITEM_SETUP_FAILED } item_state;
@@ -50,7 +55,8 @@ void cmd_bench_usage(FILE *out)
             "\n"
             "Times single-core field, curve and pairing operations, then whole MSMs, NTTs\n"
             "and proofs. GROUP is field, curve, pairing, msm, ntt or prove; none means all\n"
-            "six, in that order.\n"
+            "six, in that order. CUDA builds add gpu-ntt, gpu-msm and gpu-prove, run only\n"
+            "when named (CUZK_TRACE=PREFIX writes gpu-prove's two-worker timeline).\n"
             "\n"
             "  --json          print one JSON object instead of the table\n"
             "  --iters N       operations per timed batch (default: calibrated so ~10\n"
@@ -271,7 +277,7 @@ int cmd_bench(int argc, char **argv)
         for (size_t g = 0; g < NGROUPS; g++)
             want[g] = true;
         for (size_t g = 0; g < NSIZED; g++)
-            want_sized[g] = true;
+            want_sized[g] = !k_sized[g]->explicit_only;
     }
     bool items = false;
     for (size_t g = 0; g < NGROUPS; g++)

@@ -74,7 +74,13 @@ typedef enum cuzk_prove_stage {
 
 typedef struct cuzk_prove_timings {
     double ms[CUZK_STAGE_COUNT];
+    /* When the device mutex was taken and released (CLOCK_MONOTONIC, ms; the last hold
+     * for a batch): what a timeline shows as the device's busy interval. */
+    double device_begin_ms, device_end_ms;
 } cuzk_prove_timings;
+
+/* The clock of device_begin_ms / device_end_ms (CLOCK_MONOTONIC in ms). */
+double cuzk_prover_clock_ms(void);
 
 /* Short name of a stage ("msm_h"); never NULL. */
 const char *cuzk_prove_stage_name(cuzk_prove_stage s);

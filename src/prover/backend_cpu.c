@@ -83,6 +83,9 @@ static cuzk_status cpu_start(cuzk_prover *p, cuzk_prove_job *job, const volatile
         double t2 = cuzk_prover_now_ms();
         job->t.ms[CUZK_STAGE_LOCK_WAIT] += t1 - t0;
         job->t.ms[CUZK_STAGE_DEVICE] += t2 - t1;
+        if (i == 0)
+            job->t.device_begin_ms = t1;
+        job->t.device_end_ms = t2;
     }
     return st;
 }

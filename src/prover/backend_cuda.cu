@@ -592,6 +592,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     locked = true;
     job->t.ms[CUZK_STAGE_LOCK_WAIT] += cuzk_prover_now_ms() - t_lock;
     t_lock = cuzk_prover_now_ms();
+    job->t.device_begin_ms = t_lock;
     for (size_t i = 0; i < job->n; i++) {
         if (cancel && *cancel) {
             st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "gpu: cancelled");
@@ -610,6 +611,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     pthread_mutex_unlock(&cp->device_mu);
     locked = false;
     t_unlock = cuzk_prover_now_ms();
+    job->t.device_end_ms = t_unlock;
     job->t.ms[CUZK_STAGE_DEVICE] += t_unlock - t_lock;
 
     /* ---- after the mutex */

@@ -1,0 +1,594 @@
+/*
+ * bench_gpu.c — the GPU benchmark groups of `cuzk bench` (CUDA builds, run only when named):
+ *   gpu-ntt    NTT / iNTT / coset NTT and the whole quotient H (bellperson) at 2^k,
+ *              data on the device
+ *   gpu-msm    G1 MSM with random scalars and with PoRep-like scalars (98.7% in {0,1},
+ *              through the device 0/1 split), G2 MSM, the bitmap sum; bases on the device
+ *   gpu-prove  the synthetic PoRep-shaped partition (cuzk/circuits.h) through the CUDA
+ *              prover backend: one partition with its per-stage breakdown, then two
+ *              workers proving partitions back to back, with the device's busy fraction
+ *              and, with --trace FILE, a Chrome trace-event timeline (Perfetto)
+ *
+ * Timing: device work is timed with CUDA events around the call, after one warm-up run,
+ * over at least max(--runs, 5) runs; best and median are reported. The proving rows time
+ * prove_start (everything the device does, uploads of the witness included) by wall clock,
+ * which is what a worker waits for.
+ *
+ * Keys: up to 2^20 a dev setup makes a real key, so the proofs pass the self-check; above
+ * that a random key of the right shape (cuzk_groth16_pk_random) stands in, and the
+ * self-check's expected failure is ignored (its proofs cannot verify).
+ * Threading: host preparation runs on a pool of all CPUs; device work on one stream per
+ * measurement; the two-worker run uses two threads on one prover.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "bench.h"
+#include "bench_sized.h"
+
+#ifdef CUZK_HAVE_CUDA
+
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+#include "cuzk/msm.h"
+#include "cuzk/prover.h"
+
+#define MIN_RUNS 5u
+#define MAX_RUNS 64u
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+static size_t log2_list(const bench_sized_opts *o, unsigned *out, const unsigned *def, size_t nd)
+{
+    if (o->nlog2) {
+        memcpy(out, o->log2, o->nlog2 * sizeof *out);
+        return o->nlog2;
+    }
+    memcpy(out, def, nd * sizeof *out);
+    return nd;
+}
+
+/* ---- random device data ---------------------------------------------------------------- */
+
+typedef struct fill_ctx {
+    cuzk_fr *v;
+    uint64_t seed;
+    unsigned ones_per_1000; /* 0: dense random; else that many per mille are 0 or 1 */
+} fill_ctx;
+
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void fill_fr(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    fill_ctx *x = vctx;
+    for (size_t i = begin; i < end; i++) {
+        uint64_t h = mix(x->seed + i * 0x9e3779b97f4a7c15ull);
+        if (x->ones_per_1000 && h % 1000 < x->ones_per_1000) {
+            x->v[i] = (h >> 32) & 1 ? CUZK_FR_ONE : CUZK_FR_ZERO;
+            continue;
+        }
+        for (int k = 0; k < 4; k++)
+            x->v[i].l[k] = mix(h + (uint64_t)k + 1);
+        x->v[i].l[3] &= 0x3fffffffffffffffull; /* < 2^254 < r: a valid Montgomery value */
+    }
+}
+
+/* n random scalars on the device (host staging through a temporary buffer). */
+static bool device_scalars(cuzk_fr **d, size_t n, unsigned ones_per_1000, uint64_t seed,
+                           cuzk_pool *pool)
+{
+    cuzk_fr *h = malloc(n * sizeof *h);
+    if (!h)
+        return false;
+    fill_ctx x = {h, seed, ones_per_1000};
+    cuzk_pool_for(pool, n, fill_fr, &x, 1 << 14);
+    bool ok = cudaMalloc((void **)d, n * sizeof *h) == cudaSuccess &&
+              cudaMemcpy(*d, h, n * sizeof *h, cudaMemcpyHostToDevice) == cudaSuccess;
+    free(h);
+    return ok;
+}
+
+/* ---- event timing ----------------------------------------------------------------------- */
+
+typedef bool (*gpu_op)(void *ctx, cudaStream_t s, cuzk_error *err);
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Warm-up + timed runs with events on s; fills r's runs/best/median. */
+static bool time_gpu(const bench_sized_opts *o, bench_sized_result *r, gpu_op op, void *ctx,
+                     cudaStream_t s)
+{
+    cudaEvent_t e0, e1;
+    cuzk_error err = {0};
+    unsigned runs = o->runs > MIN_RUNS ? o->runs : MIN_RUNS;
+    if (runs > MAX_RUNS)
+        runs = MAX_RUNS;
+    double t[MAX_RUNS];
+    if (cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
+        bench_sized_fail(o, r, "cudaEventCreate failed");
+        return false;
+    }
+    bool ok = op(ctx, s, &err) && cudaStreamSynchronize(s) == cudaSuccess;
+    for (unsigned i = 0; ok && i < runs; i++) {
+        float ms = 0;
+        ok = cudaEventRecord(e0, s) == cudaSuccess && op(ctx, s, &err) &&
+             cudaEventRecord(e1, s) == cudaSuccess && cudaEventSynchronize(e1) == cudaSuccess &&
+             cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess;
+        t[i] = ms;
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    if (!ok) {
+        bench_sized_fail(o, r, "%s", err.msg[0] ? err.msg : cudaGetErrorString(cudaGetLastError()));
+        return false;
+    }
+    qsort(t, runs, sizeof *t, cmp_double);
+    r->runs = runs;
+    r->best_ms = t[0];
+    r->median_ms = t[runs / 2];
+    return true;
+}
+
+/* ---- gpu-ntt ------------------------------------------------------------------------------ */
+
+typedef struct ntt_ctx {
+    cuzk_gpu_domain *gd;
+    cuzk_fr *a, *b, *c;
+    cuzk_gpu_ntt_kind kind;
+} ntt_ctx;
+
+static bool op_ntt(void *p, cudaStream_t s, cuzk_error *err)
+{
+    ntt_ctx *x = p;
+    return cuzk_gpu_ntt(x->gd, x->a, x->kind, (cuzk_gpu_stream)s, err) == CUZK_OK;
+}
+
+static bool op_h(void *p, cudaStream_t s, cuzk_error *err)
+{
+    ntt_ctx *x = p;
+    return cuzk_gpu_h_bellperson(x->gd, x->a, x->b, x->c, (cuzk_gpu_stream)s, err) == CUZK_OK;
+}
+
+static void gpu_ntt_group(const bench_sized_opts *o)
+{
+    static const unsigned def[] = {20, 22, 24, 26, 27};
+    unsigned ks[BENCH_SIZED_MAX_LIST];
+    size_t nk = log2_list(o, ks, def, sizeof def / sizeof def[0]);
+    cuzk_pool *pool = NULL;
+    bench_sized_pool(&pool, 0);
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    for (size_t i = 0; i < nk; i++) {
+        unsigned k = ks[i];
+        size_t n = (size_t)1 << k;
+        ntt_ctx x = {0};
+        cuzk_domain *dom = malloc(sizeof *dom);
+        cuzk_error err;
+        bench_sized_result *r0 = bench_sized_add("gpu", "ntt (bellperson)", k, 1, n);
+        if (!dom || cuzk_domain_init_bellperson(dom, k) != CUZK_OK ||
+            cuzk_gpu_domain_create(&x.gd, dom, &err) != CUZK_OK ||
+            !device_scalars(&x.a, n, 0, 1, pool) || !device_scalars(&x.b, n, 0, 2, pool) ||
+            !device_scalars(&x.c, n, 0, 3, pool)) {
+            bench_sized_fail(o, r0, "setup failed (device memory?)");
+        } else {
+            static const char *names[4] = {"ntt (bellperson)", "intt", "coset ntt", "coset intt"};
+            for (int kind = 0; kind < 4; kind++) {
+                bench_sized_result *r = kind ? bench_sized_add("gpu", names[kind], k, 1, n) : r0;
+                x.kind = (cuzk_gpu_ntt_kind)kind;
+                if (time_gpu(o, r, op_ntt, &x, s))
+                    bench_sized_done(o, r);
+            }
+            bench_sized_result *r = bench_sized_add("gpu", "H bellperson (7 transforms)", k, 1, n);
+            if (time_gpu(o, r, op_h, &x, s))
+                bench_sized_done(o, r);
+        }
+        cudaFree(x.a);
+        cudaFree(x.b);
+        cudaFree(x.c);
+        cuzk_gpu_domain_destroy(x.gd);
+        free(dom);
+    }
+    cudaStreamDestroy(s);
+    cuzk_pool_destroy(pool);
+}
+
+/* ---- gpu-msm ------------------------------------------------------------------------------ */
+
+typedef struct msm_ctx {
+    void *pts;
+    cuzk_fr *sc;
+    uint64_t *bitmap;
+    size_t n;
+    void *scratch;
+    size_t scratch_size;
+    void *out;
+    int kind; /* 0 g1 msm, 1 g1 msm_auto, 2 g2 msm, 3 g2 auto, 4 g1 bitmap sum */
+} msm_ctx;
+
+static bool op_msm(void *p, cudaStream_t s, cuzk_error *err)
+{
+    msm_ctx *x = p;
+    cuzk_gpu_stream gs = (cuzk_gpu_stream)s;
+    switch (x->kind) {
+    case 0:
+        return cuzk_gpu_g1s_msm(x->out, x->pts, x->sc, x->n, x->scratch, x->scratch_size, gs,
+                                err) == CUZK_OK;
+    case 1:
+        return cuzk_gpu_g1s_msm_auto(x->out, x->pts, x->sc, x->n, x->scratch, x->scratch_size,
+                                     gs, err) == CUZK_OK;
+    case 2:
+        return cuzk_gpu_g2s_msm(x->out, x->pts, x->sc, x->n, x->scratch, x->scratch_size, gs,
+                                err) == CUZK_OK;
+    case 3:
+        return cuzk_gpu_g2s_msm_auto(x->out, x->pts, x->sc, x->n, x->scratch, x->scratch_size,
+                                     gs, err) == CUZK_OK;
+    default:
+        return cuzk_gpu_g1s_sum_bitmap(x->out, x->pts, x->bitmap, x->n, x->scratch,
+                                       x->scratch_size, gs, err) == CUZK_OK;
+    }
+}
+
+static void msm_series(const bench_sized_opts *o, bool g2, unsigned k, cuzk_pool *pool,
+                       cudaStream_t s)
+{
+    size_t n = (size_t)1 << k;
+    size_t psz = g2 ? sizeof(cuzk_g2_affine) : sizeof(cuzk_g1_affine);
+    msm_ctx x = {.n = n};
+    void *hp = malloc(n * psz);
+    cuzk_error err;
+    bench_sized_result *r0 = bench_sized_add("gpu", g2 ? "msm g2 random" : "msm g1 random", k, 1, n);
+    bool ok = hp && (g2 ? cuzk_g2s_fill_random(hp, n, 7, pool, &err)
+                        : cuzk_g1s_fill_random(hp, n, 7, pool, &err)) == CUZK_OK;
+    ok = ok && cudaMalloc(&x.pts, n * psz) == cudaSuccess &&
+         cudaMemcpy(x.pts, hp, n * psz, cudaMemcpyHostToDevice) == cudaSuccess;
+    free(hp);
+    x.scratch_size = g2 ? cuzk_gpu_g2s_msm_auto_scratch_size(n) : cuzk_gpu_g1s_msm_auto_scratch_size(n);
+    size_t plain = g2 ? cuzk_gpu_g2s_msm_scratch_size(n) : cuzk_gpu_g1s_msm_scratch_size(n);
+    if (plain > x.scratch_size)
+        x.scratch_size = plain;
+    size_t bsum = cuzk_gpu_g1s_sum_bitmap_scratch_size(n);
+    if (!g2 && bsum > x.scratch_size)
+        x.scratch_size = bsum;
+    ok = ok && cudaMalloc(&x.scratch, x.scratch_size) == cudaSuccess &&
+         cudaMalloc(&x.out, sizeof(cuzk_g2_jac)) == cudaSuccess;
+    if (!ok) {
+        bench_sized_fail(o, r0, "setup failed (%.1f GiB of points + %.1f GiB scratch)",
+                         n * psz / GIB, x.scratch_size / GIB);
+        goto done;
+    }
+    /* random scalars, then PoRep-like (98.7% in {0,1}) */
+    for (int pass = 0; pass < 2; pass++) {
+        bench_sized_result *r = pass ? bench_sized_add("gpu", g2 ? "msm g2 porep-like (split)"
+                                                                 : "msm g1 porep-like (split)",
+                                                       k, 1, n)
+                                     : r0;
+        if (!device_scalars(&x.sc, n, pass ? 987 : 0, 11 + (uint64_t)pass, pool)) {
+            bench_sized_fail(o, r, "scalar upload failed");
+            continue;
+        }
+        x.kind = (g2 ? 2 : 0) + pass;
+        if (time_gpu(o, r, op_msm, &x, s))
+            bench_sized_done(o, r);
+        cudaFree(x.sc);
+        x.sc = NULL;
+    }
+    if (!g2) { /* the batch addition alone: half the bases selected */
+        size_t words = (n + 63) / 64;
+        uint64_t *hb = malloc(words * 8);
+        bench_sized_result *r = bench_sized_add("gpu", "sum bitmap g1 (50%)", k, 1, n);
+        if (hb) {
+            for (size_t i = 0; i < words; i++)
+                hb[i] = mix(i + 99);
+        }
+        if (hb && cudaMalloc((void **)&x.bitmap, words * 8) == cudaSuccess &&
+            cudaMemcpy(x.bitmap, hb, words * 8, cudaMemcpyHostToDevice) == cudaSuccess) {
+            x.kind = 4;
+            if (time_gpu(o, r, op_msm, &x, s))
+                bench_sized_done(o, r);
+        } else {
+            bench_sized_fail(o, r, "bitmap setup failed");
+        }
+        free(hb);
+        cudaFree(x.bitmap);
+    }
+done:
+    cudaFree(x.pts);
+    cudaFree(x.scratch);
+    cudaFree(x.out);
+}
+
+static void gpu_msm_group(const bench_sized_opts *o)
+{
+    static const unsigned def[] = {20, 22, 24, 26, 27};
+    unsigned ks[BENCH_SIZED_MAX_LIST];
+    size_t nk = log2_list(o, ks, def, sizeof def / sizeof def[0]);
+    cuzk_pool *pool = NULL;
+    bench_sized_pool(&pool, 0);
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    for (size_t i = 0; i < nk; i++)
+        msm_series(o, false, ks[i], pool, s);
+    if (o->g2 || !o->nlog2) {
+        static const unsigned g2def[] = {22, 24};
+        for (size_t i = 0; i < (o->nlog2 ? nk : 2); i++)
+            msm_series(o, true, o->nlog2 ? ks[i] : g2def[i], pool, s);
+    }
+    cudaStreamDestroy(s);
+    cuzk_pool_destroy(pool);
+}
+
+/* ---- gpu-prove ----------------------------------------------------------------------------- */
+
+typedef struct worker {
+    cuzk_prover *p;
+    const cuzk_groth16_pk *pk;
+    const cuzk_r1cs *r1cs;
+    cuzk_witness w;
+    bool real_key;
+    unsigned count;
+    double start_ms[32], end_ms[32];
+    cuzk_prove_timings t[32];
+    cuzk_status st;
+    char msg[CUZK_ERROR_MSG_MAX];
+} worker;
+
+static bool prove_one(worker *wk, unsigned i)
+{
+    cuzk_error err = {0};
+    cuzk_prove_job *job;
+    wk->start_ms[i] = cuzk_prover_clock_ms();
+    cuzk_status st = cuzk_prover_start(wk->p, wk->pk, wk->r1cs, &wk->w, 1, NULL, &job, &err);
+    if (st == CUZK_OK) {
+        cuzk_groth16_proof proof;
+        st = cuzk_prover_finalize(job, NULL, NULL, &proof, &wk->t[i], &err);
+        if (!wk->real_key && st == CUZK_ERR_INVALID_PROOF)
+            st = CUZK_OK; /* expected: a random key's proofs cannot verify */
+    }
+    wk->end_ms[i] = cuzk_prover_clock_ms();
+    if (st != CUZK_OK) {
+        wk->st = st;
+        snprintf(wk->msg, sizeof wk->msg, "%s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *wk = arg;
+    for (unsigned i = 0; i < wk->count; i++)
+        if (!prove_one(wk, i))
+            break;
+    return NULL;
+}
+
+static void write_trace(const char *path, worker *wk, int nw, double t0)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    fprintf(f, "{\"traceEvents\":[\n");
+    bool first = true;
+    for (int w = 0; w < nw; w++)
+        for (unsigned i = 0; i < wk[w].count; i++) {
+            const cuzk_prove_timings *t = &wk[w].t[i];
+            struct {
+                const char *name;
+                int tid;
+                double b, e;
+            } ev[4] = {
+                {"prepare (pin, alloc, upload)", 1 + w, wk[w].start_ms[i], t->device_begin_ms},
+                {"device (mutex held)", 1 + w, t->device_begin_ms, t->device_end_ms},
+                {"release + finalize", 1 + w, t->device_end_ms, wk[w].end_ms[i]},
+                {"partition", 100, t->device_begin_ms, t->device_end_ms},
+            };
+            for (int k = 0; k < 4; k++) {
+                fprintf(f, "%s{\"name\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
+                           "\"ts\":%.1f,\"dur\":%.1f,\"args\":{\"worker\":%d,\"partition\":%u}}",
+                        first ? "" : ",\n", ev[k].name, ev[k].tid, (ev[k].b - t0) * 1e3,
+                        (ev[k].e - ev[k].b) * 1e3, w, i);
+                first = false;
+            }
+        }
+    for (int w = 0; w <= nw; w++)
+        fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+                   "\"args\":{\"name\":\"%s%d\"}}",
+                w < nw ? 1 + w : 100, w < nw ? "worker " : "gpu 0", w < nw ? w : 0);
+    fprintf(f, "\n]}\n");
+    if (fclose(f) == 0)
+        rename(tmp, path);
+    else
+        remove(tmp);
+}
+
+static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *pool,
+                           cuzk_prover *p)
+{
+    size_t n = (size_t)1 << k;
+    cuzk_error err;
+    cuzk_synthetic c;
+    cuzk_groth16_pk pk;
+    memset(&pk, 0, sizeof pk);
+    bench_sized_result *r = bench_sized_add("gpu", "prove_start 1 partition", k, 1, n);
+    double t0 = cuzk_prover_clock_ms();
+    if (cuzk_synthetic_porep(&c, k, 42 + k, pool, &err) != CUZK_OK) {
+        bench_sized_fail(o, r, "synthetic circuit: %s", err.msg);
+        return;
+    }
+    double t1 = cuzk_prover_clock_ms();
+    bool real_key = k <= 20;
+    cuzk_status st = real_key ? cuzk_groth16_setup_dev(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
+                                                       NULL, pool, &err)
+                              : cuzk_groth16_pk_random(&pk, c.r1cs, CUZK_GROTH16_BELLPERSON, 5,
+                                                       pool, &err);
+    double t2 = cuzk_prover_clock_ms();
+    if (st != CUZK_OK) {
+        bench_sized_fail(o, r, "key: %s", err.msg);
+        cuzk_synthetic_free(&c);
+        return;
+    }
+    fprintf(stderr, "gpu-prove 2^%u: circuit %.1f s (%llu rows, %.1f%% bits), %s key %.1f s\n",
+            k, (t1 - t0) / 1e3, (unsigned long long)c.r1cs->n_constraints,
+            100.0 * c.bits / c.r1cs->n_aux, real_key ? "dev" : "random", (t2 - t1) / 1e3);
+    worker wk[2];
+    memset(wk, 0, sizeof wk);
+    for (int w = 0; w < 2; w++) {
+        wk[w].p = p;
+        wk[w].pk = &pk;
+        wk[w].r1cs = c.r1cs;
+        wk[w].w = cuzk_witness_dense(c.witness, c.r1cs->n_vars);
+        wk[w].real_key = real_key;
+    }
+    /* first proof: uploads the key and circuit (reported), then single-partition runs */
+    double u0 = cuzk_prover_clock_ms();
+    wk[0].count = 1;
+    if (!prove_one(&wk[0], 0)) {
+        bench_sized_fail(o, r, "%s", wk[0].msg);
+        goto done;
+    }
+    double upload_s = (cuzk_prover_clock_ms() - u0) / 1e3;
+    unsigned runs = o->runs > 3 ? o->runs : 3;
+    if (runs > 16)
+        runs = 16;
+    double wall[16], stage[CUZK_STAGE_COUNT][16];
+    for (unsigned i = 0; i < runs; i++) {
+        if (!prove_one(&wk[0], 0)) {
+            bench_sized_fail(o, r, "%s", wk[0].msg);
+            goto done;
+        }
+        const cuzk_prove_timings *t = &wk[0].t[0];
+        wall[i] = t->device_end_ms - wk[0].start_ms[0];
+        for (int s = 0; s < CUZK_STAGE_COUNT; s++)
+            stage[s][i] = t->ms[s];
+    }
+    qsort(wall, runs, sizeof *wall, cmp_double);
+    r->runs = runs;
+    r->best_ms = wall[0];
+    r->median_ms = wall[runs / 2];
+    snprintf(r->note, sizeof r->note, "%s key; first proof incl. key+circuit upload %.1f s",
+             real_key ? "dev" : "random", upload_s);
+    bench_sized_done(o, r);
+    for (int s = 0; s < CUZK_STAGE_COUNT; s++) {
+        qsort(stage[s], runs, sizeof stage[s][0], cmp_double);
+        if (stage[s][runs / 2] == 0)
+            continue;
+        char name[48];
+        snprintf(name, sizeof name, "  stage %s", cuzk_prove_stage_name((cuzk_prove_stage)s));
+        bench_sized_result *rs = bench_sized_add("gpu", name, k, 1, n);
+        rs->runs = runs;
+        rs->best_ms = stage[s][0];
+        rs->median_ms = stage[s][runs / 2];
+        bench_sized_done(o, rs);
+    }
+    {
+        /* two workers, back to back */
+        unsigned per = runs > 4 ? runs : 4;
+        bench_sized_result *r2 = bench_sized_add("gpu", "2 workers, per partition", k, 2, n);
+        pthread_t th[2];
+        double b0 = cuzk_prover_clock_ms();
+        for (int w = 0; w < 2; w++) {
+            wk[w].count = per;
+            wk[w].st = CUZK_OK;
+            pthread_create(&th[w], NULL, worker_main, &wk[w]);
+        }
+        for (int w = 0; w < 2; w++)
+            pthread_join(th[w], NULL);
+        double b1 = cuzk_prover_clock_ms();
+        if (wk[0].st != CUZK_OK || wk[1].st != CUZK_OK) {
+            bench_sized_fail(o, r2, "%s", wk[0].st != CUZK_OK ? wk[0].msg : wk[1].msg);
+            goto done;
+        }
+        /* busy = union of the device-mutex intervals over [first hold, last release] */
+        double busy = 0, first = 1e300, last = 0;
+        for (int w = 0; w < 2; w++)
+            for (unsigned i = 0; i < per; i++) {
+                busy += wk[w].t[i].device_end_ms - wk[w].t[i].device_begin_ms;
+                if (wk[w].t[i].device_begin_ms < first)
+                    first = wk[w].t[i].device_begin_ms;
+                if (wk[w].t[i].device_end_ms > last)
+                    last = wk[w].t[i].device_end_ms;
+            }
+        r2->runs = 2 * per;
+        r2->best_ms = r2->median_ms = (b1 - b0) / (2 * per);
+        snprintf(r2->note, sizeof r2->note, "device busy %.1f%% of %.2f s", 100 * busy / (last - first),
+                 (last - first) / 1e3);
+        bench_sized_done(o, r2);
+        const char *trace = getenv("CUZK_TRACE");
+        if (trace && *trace) {
+            char path[4000];
+            snprintf(path, sizeof path, "%s-2p%u.json", trace, k);
+            write_trace(path, wk, 2, b0);
+            fprintf(stderr, "gpu-prove 2^%u: timeline written to %s\n", k, path);
+        }
+    }
+done:
+    cuzk_prover_forget(p, &pk, c.r1cs);
+    cuzk_groth16_pk_free(&pk);
+    cuzk_synthetic_free(&c);
+}
+
+static void gpu_prove_group(const bench_sized_opts *o)
+{
+    static const unsigned def[] = {22, 27};
+    unsigned ks[BENCH_SIZED_MAX_LIST];
+    size_t nk = log2_list(o, ks, def, sizeof def / sizeof def[0]);
+    cuzk_pool *pool = NULL;
+    bench_sized_pool(&pool, 0);
+    cuzk_prover *p = NULL;
+    cuzk_error err;
+    if (cuzk_prover_open(&p, "gpu", pool, &err) != CUZK_OK) {
+        bench_sized_fail(o, bench_sized_add("gpu", "prove", 0, 1, 0), "%s", err.msg);
+    } else {
+        fprintf(stderr, "gpu-prove on %s\n", cuzk_prover_describe(p));
+        for (size_t i = 0; i < nk; i++)
+            gpu_prove_size(o, ks[i], pool, p);
+    }
+    cuzk_prover_close(p);
+    cuzk_pool_destroy(pool);
+}
+
+static bool have_device(const bench_sized_opts *o, const char *group)
+{
+    if (cuzk_gpu_device_count() > 0)
+        return true;
+    bench_sized_fail(o, bench_sized_add("gpu", group, 0, 0, 0), "no CUDA device");
+    return false;
+}
+
+static void run_ntt(const bench_sized_opts *o)
+{
+    if (have_device(o, "ntt"))
+        gpu_ntt_group(o);
+}
+static void run_msm(const bench_sized_opts *o)
+{
+    if (have_device(o, "msm"))
+        gpu_msm_group(o);
+}
+static void run_prove(const bench_sized_opts *o)
+{
+    if (have_device(o, "prove"))
+        gpu_prove_group(o);
+}
+
+const bench_sized_group bench_group_gpu_ntt = {"gpu-ntt", run_ntt, true};
+const bench_sized_group bench_group_gpu_msm = {"gpu-msm", run_msm, true};
+const bench_sized_group bench_group_gpu_prove = {"gpu-prove", run_prove, true};
+
+#endif /* CUZK_HAVE_CUDA */
