@@ -24,6 +24,9 @@ typedef struct fixture {
 } fixture;
 
 static cuzk_pool *g_pool;
+static unsigned g_max_log2 = 12; /* CUZK_GPU_TEST_MAX_LOG2 lowers it (sanitizer runs) */
+
+static unsigned cap(unsigned k) { return k < g_max_log2 ? k : g_max_log2; }
 
 static bool fixture_make(fixture *f, unsigned k, cuzk_groth16_flavour fl)
 {
@@ -68,7 +71,7 @@ static void test_equal_to_cpu(cuzk_prover *cpu, cuzk_prover *gpu)
 {
     const cuzk_groth16_flavour fls[2] = {CUZK_GROTH16_BELLPERSON, CUZK_GROTH16_SNARKJS};
     for (int fi = 0; fi < 2; fi++)
-        for (unsigned k = 3; k <= 12; k += (k < 6 ? 1 : 3)) {
+        for (unsigned k = 3; k <= g_max_log2; k += (k < 6 ? 1 : 3)) {
             fixture f;
             if (!fixture_make(&f, k, fls[fi])) {
                 GPU_CHECK(false, "fixture 2^%u", k);
@@ -95,7 +98,7 @@ static void test_equal_to_cpu(cuzk_prover *cpu, cuzk_prover *gpu)
 static void test_bad_witness(cuzk_prover *gpu)
 {
     fixture f;
-    if (!fixture_make(&f, 8, CUZK_GROTH16_BELLPERSON)) {
+    if (!fixture_make(&f, cap(8), CUZK_GROTH16_BELLPERSON)) {
         GPU_CHECK(false, "fixture");
         return;
     }
@@ -113,7 +116,7 @@ static void test_bad_witness(cuzk_prover *gpu)
 static void test_faults_and_cancel(cuzk_prover *gpu)
 {
     fixture f;
-    if (!fixture_make(&f, 10, CUZK_GROTH16_BELLPERSON)) {
+    if (!fixture_make(&f, cap(10), CUZK_GROTH16_BELLPERSON)) {
         GPU_CHECK(false, "fixture");
         return;
     }
@@ -165,7 +168,7 @@ static void *worker(void *arg)
 static void test_two_workers(cuzk_prover *gpu)
 {
     fixture f;
-    if (!fixture_make(&f, 11, CUZK_GROTH16_BELLPERSON)) {
+    if (!fixture_make(&f, cap(11), CUZK_GROTH16_BELLPERSON)) {
         GPU_CHECK(false, "fixture");
         return;
     }
@@ -183,6 +186,9 @@ static void test_two_workers(cuzk_prover *gpu)
 int main(void)
 {
     GPU_TEST_BEGIN("gpu_prove");
+    const char *mx = getenv("CUZK_GPU_TEST_MAX_LOG2");
+    if (mx && atoi(mx) >= 3)
+        g_max_log2 = (unsigned)atoi(mx);
     cuzk_error e;
     cuzk_prover *cpu = NULL, *gpu = NULL, *bad = NULL;
     if (cuzk_pool_create(&g_pool, 0) != CUZK_OK)

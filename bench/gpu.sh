@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# gpu.sh — everything the GPU machine runs, in one call: build (Release, sm_90, Ninja),
+# the GPU tests (GPU vs CPU bit for bit), compute-sanitizer memcheck + racecheck at small
+# sizes, then the benchmarks, ending with one table. Logs and JSON go to $OUT (the device
+# tool's output folder; ./out here otherwise).
+#   usage: bash bench/gpu.sh [stage...]     stages: build test sanitize bench (default: all)
+#   env:   GPU_NTT_LOG2 / GPU_MSM_LOG2 / GPU_PROVE_LOG2   size lists (comma-separated)
+#          GPU_RUNS    timed runs per item (default 5)
+#          BUILD       build directory (default build-gpu)
+# Needs only what the GPU machine has: CMake, Ninja, gcc, nvcc (no cmocka, jansson, npm).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+OUT=${OUT:-$PWD/out}
+BUILD=${BUILD:-build-gpu}
+RUNS=${GPU_RUNS:-5}
+mkdir -p "$OUT"
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(build test sanitize bench)
+rc=0
+log() { printf '\n==> %s\n' "$*" >&2; }
+
+stage_build() {
+  local gen=()
+  command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
+  cmake -S . -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    >"$OUT/configure.log" 2>&1 &&
+    cmake --build "$BUILD" -j "$(nproc)" >"$OUT/build.log" 2>&1 ||
+    { tail -40 "$OUT/build.log" "$OUT/configure.log" >&2; return 1; }
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm --format=csv,noheader >&2 || true
+}
+
+stage_test() {
+  ctest --test-dir "$BUILD" -L gpu --output-on-failure 2>&1 | tee "$OUT/gpu-tests.log" | tail -25 >&2
+  grep -q "100% tests passed" "$OUT/gpu-tests.log"
+}
+
+stage_sanitize() {
+  # Small sizes: the sanitizers slow kernels down 10-100x.
+  local t ok=0
+  for t in "$BUILD"/tests/gpu/test_gpu_*; do
+    [ -x "$t" ] || continue
+    for tool in memcheck racecheck; do
+      if CUZK_GPU_TEST_MAX_LOG2=8 CUZK_TEST_ITERS=2 timeout 300 compute-sanitizer --tool "$tool" \
+          --error-exitcode 99 "$t" >"$OUT/sanitize-$(basename "$t")-$tool.log" 2>&1; then
+        echo "sanitize $(basename "$t") $tool: clean" >&2
+      else
+        echo "sanitize $(basename "$t") $tool: FAILED (see $OUT)" >&2
+        tail -30 "$OUT/sanitize-$(basename "$t")-$tool.log" >&2
+        ok=1
+      fi
+    done
+  done
+  return $ok
+}
+
+stage_bench() {
+  local b="$BUILD/cuzk" opts=(--runs "$RUNS")
+  CUZK_TRACE="$OUT/timeline" "$b" bench gpu-ntt --log2 "${GPU_NTT_LOG2:-20,22,24,26,27}" "${opts[@]}" \
+    2>&1 | tee "$OUT/bench-ntt.txt" >&2 || return 1
+  "$b" bench gpu-msm --log2 "${GPU_MSM_LOG2:-20,22,24,26,27}" "${opts[@]}" \
+    2>&1 | tee "$OUT/bench-msm.txt" >&2 || return 1
+  "$b" bench gpu-msm --g2 --log2 "${GPU_MSM_G2_LOG2:-22,24}" "${opts[@]}" \
+    2>&1 | grep -E "g2|group" | tee "$OUT/bench-msm-g2.txt" >&2 || return 1
+  CUZK_TRACE="$OUT/timeline" "$b" bench gpu-prove --log2 "${GPU_PROVE_LOG2:-22,27}" "${opts[@]}" \
+    2>&1 | tee "$OUT/bench-prove.txt" >&2 || return 1
+}
+
+for s in "${stages[@]}"; do
+  log "stage $s"
+  t0=$SECONDS
+  if "stage_$s"; then echo "stage $s: ok ($((SECONDS - t0)) s)" >&2
+  else echo "stage $s: FAILED ($((SECONDS - t0)) s)" >&2; rc=1; fi
+done
+if [ -f "$OUT/bench-ntt.txt" ] || [ -f "$OUT/bench-prove.txt" ]; then
+  printf '\n==== results (%s) ====\n' "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+  cat "$OUT"/bench-*.txt 2>/dev/null | grep -E "^gpu "
+fi
+exit $rc
