@@ -10,7 +10,7 @@
  * 1000 rows shaped like the SHA-256 / Poseidon gadgets' bit logic:
  *   25%   boolean allocations     (1 - b) * b = 0
  *   ~74%  XOR / AND of two bits   (2x) * y = x + y - c   /   x * y = c
- *   1.3%  dense accumulations     (x + 2y + k) * 1 = d   (k a random field element)
+ *   1.3%  dense accumulations     (x + 2y + k) * 1 = d   (k one of 256 random constants)
  * and a last row binding the public input to the last dense value. The witness satisfies
  * it. Rows are generated directly in CSR form, block by block in parallel, so a 2^27
  * circuit takes seconds on 16 cores, not the row-by-row builder's minutes.

@@ -119,14 +119,16 @@ cuzk_status cuzk_gpu_g2s_msm_auto(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_po
                                   size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
 
 /* ---------------------------------------------------------------------------------------
- * Constraint evaluation (src/gpu/spmv.cu): one r1cs matrix in CSR form on the device, the
- * same arrays as the host's cuzk_csr (row_ptr has rows + 1 entries).
+ * Constraint evaluation (src/gpu/spmv.cu): one r1cs matrix in CSR form on the device: the
+ * host's row_ptr (rows + 1 entries) and col arrays, and for coefficients a 4-byte index
+ * per term into a table of the distinct values (cuzk_r1cs_coeff_table; index 0 is ONE).
  * ------------------------------------------------------------------------------------- */
 typedef struct cuzk_gpu_csr {
     uint64_t rows, nnz;
     const uint64_t *d_row_ptr;
     const uint32_t *d_col;
-    const cuzk_fr *d_coeff;
+    const uint32_t *d_coeff_idx;
+    const cuzk_fr *d_table;
 } cuzk_gpu_csr;
 
 /* d_out[i] = <row i, w> for i < m->rows (d_w: the dense witness on the device). */

@@ -147,6 +147,13 @@ cuzk_status cuzk_r1cs_from_csr(cuzk_r1cs **out, uint64_t n_constraints, uint32_t
                                uint32_t n_aux, cuzk_csr m[CUZK_R1CS_MATRICES],
                                cuzk_pool *pool, cuzk_error *err);
 
+/* The distinct coefficients of all three matrices (*values, *n_values of them, ONE
+ * first) and, per matrix, an index into them for every stored term (index[m] has
+ * r1cs->m[m].nnz entries): the compact coefficient form the GPU keeps resident. Allocates
+ * *values and index[0..2] (the caller frees them). Errors: NOMEM, INVALID_ARG. */
+cuzk_status cuzk_r1cs_coeff_table(const cuzk_r1cs *r1cs, cuzk_fr **values, uint32_t *n_values,
+                                  uint32_t *index[CUZK_R1CS_MATRICES], cuzk_error *err);
+
 /* ---------------------------------------------------------------------------------------
  * Witness
  * ------------------------------------------------------------------------------------- */

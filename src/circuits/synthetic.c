@@ -22,6 +22,9 @@
 #include "cuzk/circuits.h"
 
 #define BLOCK 1000u
+/* Real circuits use few distinct coefficients (±1, powers of two, a few hundred round
+ * constants); the dense rows draw theirs from this many random constants. */
+#define N_CONSTANTS 256u
 /* PoRep 32 GiB: ~130.3M rows in a 2^27 domain (cuzk.md §5). */
 #define FILL_NUM 971u
 #define FILL_DEN 1000u
@@ -37,6 +40,7 @@ typedef struct gen {
     cuzk_fr *w;
     uint64_t *blk_bits;
     cuzk_fr two, minus_one;
+    cuzk_fr k[256]; /* the circuit's constants (N_CONSTANTS of them) */
 } gen;
 
 static uint64_t splitmix(uint64_t *s)
@@ -150,15 +154,7 @@ static void fill_block(void *ctx, size_t begin, size_t end, unsigned worker)
                 break;
             }
             default: { /* T_DENSE: d = x + 2y + k */
-                uint8_t wide[64];
-                for (int i = 0; i < 8; i++) {
-                    uint64_t z = splitmix(&rng);
-                    memcpy(wide + 8 * i, &z, 8);
-                }
-                cuzk_fr k, t;
-                cuzk_fr_from_bytes_wide_le(&k, wide);
-                if (cuzk_fr_is_zero(&k))
-                    k = CUZK_FR_ONE;
+                cuzk_fr k = g->k[splitmix(&rng) % N_CONSTANTS], t;
                 cuzk_fr_dbl(&t, &g->w[y]);
                 cuzk_fr_add(&t, &t, &g->w[x]);
                 cuzk_fr_add(val, &t, &k);
@@ -209,6 +205,18 @@ cuzk_status cuzk_synthetic_porep(cuzk_synthetic *out, unsigned log2n, uint64_t s
     g.seed = seed;
     cuzk_fr_from_u64(&g.two, 2);
     cuzk_fr_neg(&g.minus_one, &CUZK_FR_ONE);
+    for (unsigned i = 0; i < N_CONSTANTS; i++) {
+        uint64_t s = seed ^ 0xc0ffee, z;
+        uint8_t wide[64];
+        for (int j = 0; j < 8; j++) {
+            s += i * 0x2545f4914f6cdd1dull;
+            z = splitmix(&s);
+            memcpy(wide + 8 * j, &z, 8);
+        }
+        cuzk_fr_from_bytes_wide_le(&g.k[i], wide);
+        if (cuzk_fr_is_zero(&g.k[i]))
+            g.k[i] = CUZK_FR_ONE;
+    }
     uint32_t n_aux = (uint32_t)(g.R - 1);
     size_t n_vars = 2 + (size_t)n_aux;
     cuzk_status st = CUZK_OK;

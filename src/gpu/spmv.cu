@@ -4,8 +4,9 @@
  * prover needs around it (pointwise product for snarkjs keys, density gathers).
  *
  * One thread per row: Filecoin rows are short (about 2.4 terms in A, 1 in B), so a warp
- * per row would idle most lanes; the coefficient multiply is skipped for the coefficient
- * one (Montgomery R mod r), the most common by far, so most terms cost one addition.
+ * per row would idle most lanes. Coefficients come from a small table (cuzk_gpu_csr);
+ * index 0 is ONE, the most common by far, whose multiplication is skipped, so most terms
+ * cost one addition.
  * Threading: asynchronous on the caller's stream; see cuzk/gpu.h.
  */
 #include <cuda_runtime.h>
@@ -27,20 +28,23 @@ static __device__ __forceinline__ void store_fr(cuzk_fr *p, const gpu_fr *v)
 }
 
 __global__ void spmv_kernel(uint64_t rows, const uint64_t *__restrict__ row_ptr,
-                            const uint32_t *__restrict__ col, const cuzk_fr *__restrict__ coeff,
-                            const cuzk_fr *__restrict__ w, cuzk_fr *__restrict__ out)
+                            const uint32_t *__restrict__ col,
+                            const uint32_t *__restrict__ coeff_idx,
+                            const cuzk_fr *__restrict__ table, const cuzk_fr *__restrict__ w,
+                            cuzk_fr *__restrict__ out)
 {
     uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= rows)
         return;
-    gpu_fr acc, one, v, c;
+    gpu_fr acc, v, c;
     gpu_fr_zero(&acc);
-    gpu_fr_one(&one);
     for (uint64_t k = row_ptr[r], e = row_ptr[r + 1]; k < e; k++) {
         load_fr(&v, w + col[k]);
-        load_fr(&c, coeff + k);
-        if (!gpu_fr_eq(&c, &one))
+        uint32_t ci = coeff_idx[k];
+        if (ci != 0) { /* index 0 is ONE */
+            load_fr(&c, table + ci);
             gpu_fr_mul(&v, &v, &c);
+        }
         gpu_fr_add(&acc, &acc, &v);
     }
     store_fr(out + r, &acc);
@@ -76,7 +80,7 @@ extern "C" cuzk_status cuzk_gpu_spmv(const cuzk_gpu_csr *m, const cuzk_fr *d_w, 
     if (m->rows == 0)
         return CUZK_OK;
     spmv_kernel<<<blocks_for(m->rows), SPMV_THREADS, 0, (cudaStream_t)s>>>(
-        m->rows, m->d_row_ptr, m->d_col, m->d_coeff, d_w, d_out);
+        m->rows, m->d_row_ptr, m->d_col, m->d_coeff_idx, m->d_table, d_w, d_out);
     CUZK_CUDA_TRY(err, cudaGetLastError());
     return CUZK_OK;
 fail:

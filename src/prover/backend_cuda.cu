@@ -3,8 +3,8 @@
  *
  * Per device (cuda_prover): a device mutex held only around kernel work, a cache of
  * device-resident proving keys and constraint systems (uploaded once, on first use, under
- * the cache lock; CSR matrices, the density index lists of bellperson keys, and the NTT
- * domains), and the device properties.
+ * the cache lock; CSR matrices with 4-byte coefficient indices into a table of distinct
+ * values, the density index lists of bellperson keys, and the NTT domains).
  *
  * Per start (one batch of partitions of one circuit):
  *   before the mutex   the job's streams and events are created, its device buffers
@@ -56,7 +56,9 @@ typedef struct dev_circuit {
     const cuzk_r1cs *r1cs;
     bool bellperson;          /* density index lists present */
     cuzk_gpu_csr m[CUZK_R1CS_MATRICES];
-    void *mem[CUZK_R1CS_MATRICES][3];
+    uint64_t *row_ptr[CUZK_R1CS_MATRICES];
+    uint32_t *col[CUZK_R1CS_MATRICES], *coeff_idx[CUZK_R1CS_MATRICES];
+    cuzk_fr *table;           /* distinct coefficients, shared by the three matrices */
     uint32_t *a_idx, *b_idx;  /* bellperson: variables of the A and B vectors */
     size_t n_a_idx, n_b_idx;
     size_t bytes;
@@ -93,9 +95,12 @@ static void key_release(dev_key *k)
 
 static void circuit_release(dev_circuit *c)
 {
-    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
-        for (int j = 0; j < 3; j++)
-            cudaFree(c->mem[m][j]);
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
+        cudaFree(c->row_ptr[m]);
+        cudaFree(c->col[m]);
+        cudaFree(c->coeff_idx[m]);
+    }
+    cudaFree(c->table);
     cudaFree(c->a_idx);
     cudaFree(c->b_idx);
     memset(c, 0, sizeof *c);
@@ -204,32 +209,32 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                               "gpu: %d circuits are resident; forget one first", MAX_RESIDENT);
     dev_circuit *c = &cp->circuits[slot];
-    size_t bytes = 0;
+    cuzk_fr *table = NULL;
+    uint32_t n_table = 0, *cidx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL}, *idx = NULL;
+    cuzk_status st = cuzk_r1cs_coeff_table(r1cs, &table, &n_table, cidx, err);
+    size_t bytes = (size_t)n_table * sizeof(cuzk_fr);
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
-        bytes += (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * (4 + sizeof(cuzk_fr));
+        bytes += (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * 8;
     if (bell)
         bytes += 2 * (size_t)r1cs->n_vars * 4;
-    cuzk_status st = check_fits(bytes, "the constraint system", err);
-    uint32_t *idx = NULL;
+    if (st == CUZK_OK)
+        st = check_fits(bytes, "the constraint system", err);
+    if (st == CUZK_OK)
+        st = upload(&c->table, table, n_table, err);
     for (int m = 0; m < CUZK_R1CS_MATRICES && st == CUZK_OK; m++) {
         const cuzk_csr *h = &r1cs->m[m];
         cuzk_gpu_csr *d = &c->m[m];
-        uint64_t *rp = NULL;
-        uint32_t *col = NULL;
-        cuzk_fr *co = NULL;
-        st = upload(&rp, h->row_ptr, r1cs->n_constraints + 1, err);
+        st = upload(&c->row_ptr[m], h->row_ptr, r1cs->n_constraints + 1, err);
         if (st == CUZK_OK)
-            st = upload(&col, h->col, h->nnz, err);
+            st = upload(&c->col[m], h->col, h->nnz, err);
         if (st == CUZK_OK)
-            st = upload(&co, h->coeff, h->nnz, err);
-        c->mem[m][0] = rp;
-        c->mem[m][1] = col;
-        c->mem[m][2] = co;
+            st = upload(&c->coeff_idx[m], cidx[m], h->nnz, err);
         d->rows = r1cs->n_constraints;
         d->nnz = h->nnz;
-        d->d_row_ptr = rp;
-        d->d_col = col;
-        d->d_coeff = co;
+        d->d_row_ptr = c->row_ptr[m];
+        d->d_col = c->col[m];
+        d->d_coeff_idx = c->coeff_idx[m];
+        d->d_table = c->table;
     }
     if (st == CUZK_OK && bell) {
         idx = (uint32_t *)malloc((size_t)r1cs->n_vars * sizeof *idx);
@@ -249,6 +254,9 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
         }
     }
     free(idx);
+    free(table);
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+        free(cidx[m]);
     if (st != CUZK_OK) {
         circuit_release(c);
         return st;

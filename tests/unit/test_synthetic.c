@@ -137,6 +137,31 @@ static void test_from_csr_checks(void **state)
     assert_int_equal(cuzk_r1cs_from_csr(&r, 2, 1, 1, m, NULL, &e), CUZK_ERR_FORMAT);
 }
 
+static void test_coeff_table(void **state)
+{
+    (void)state;
+    cuzk_synthetic c;
+    assert_int_equal(cuzk_synthetic_porep(&c, 13, test_rng_u64(), NULL, NULL), CUZK_OK);
+    cuzk_fr *vals;
+    uint32_t nv, *idx[3];
+    assert_int_equal(cuzk_r1cs_coeff_table(c.r1cs, &vals, &nv, idx, NULL), CUZK_OK);
+    assert_true(cuzk_fr_is_one(&vals[0]));
+    assert_true(nv >= 3 && nv <= 3 + 256); /* 1, 2, -1 and the circuit's constants */
+    for (uint32_t i = 0; i < nv; i++) /* distinct */
+        for (uint32_t j = i + 1; j < nv && j < i + 8; j++)
+            assert_false(cuzk_fr_eq(&vals[i], &vals[j]));
+    for (int m = 0; m < 3; m++) {
+        for (uint64_t k = 0; k < c.r1cs->m[m].nnz; k++) {
+            assert_true(idx[m][k] < nv);
+            assert_true(cuzk_fr_eq(&vals[idx[m][k]], &c.r1cs->m[m].coeff[k]));
+        }
+        free(idx[m]);
+    }
+    free(vals);
+    assert_int_equal(cuzk_r1cs_coeff_table(NULL, &vals, &nv, idx, NULL), CUZK_ERR_INVALID_ARG);
+    cuzk_synthetic_free(&c);
+}
+
 int main(void)
 {
     test_rng_init("synthetic");
@@ -145,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_bad_sizes),
         cmocka_unit_test(test_from_csr_checks),
+        cmocka_unit_test(test_coeff_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
