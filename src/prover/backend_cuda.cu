@@ -319,7 +319,7 @@ typedef struct run {
     cudaEvent_t *stage_ev; /* n * EV_COUNT timing events */
     size_t n_stage_ev;
     bool *pinned;          /* per witness: cudaHostRegister succeeded */
-    cuzk_fr *d_w[2], *d_abc, *d_g;
+    cuzk_fr *d_w[2], *d_abc, *d_g; /* d_g only when the gathers do not fit in b, c */
     void *d_scratch;
     size_t scratch_size;
     cuzk_groth16_msm_results *d_res, *h_res;
@@ -362,6 +362,7 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
     size_t n = (size_t)1 << pk->log2n, m = r1cs->n_constraints;
     int buf = (int)(i & 1);
     cuzk_fr *w = R->d_w[buf], *a = R->d_abc, *b = a + n, *cc = b + n;
+    cuzk_fr *g = R->d_g ? R->d_g : b; /* see cuda_start: b, c are free after H */
     cuzk_groth16_msm_results *res = R->d_res + i;
     cudaEvent_t *ev = R->stage_ev + i * EV_COUNT;
     cudaStream_t s = R->compute;
@@ -411,18 +412,18 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
     {
         const cuzk_fr *sa = w, *sb = w;
         if (!snarkjs) {
-            if ((st = cuzk_gpu_fr_gather(R->d_g, w, c->a_idx, c->n_a_idx, gs, err)) != CUZK_OK)
+            if ((st = cuzk_gpu_fr_gather(g, w, c->a_idx, c->n_a_idx, gs, err)) != CUZK_OK)
                 goto fail;
-            sa = R->d_g;
+            sa = g;
         }
         if ((st = cuzk_gpu_g1s_msm_auto(&res->a, k->a, sa, pk->n_a, R->d_scratch,
                                         R->scratch_size, gs, err)) != CUZK_OK)
             goto fail;
         CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_A], s));
         if (!snarkjs) {
-            if ((st = cuzk_gpu_fr_gather(R->d_g, w, c->b_idx, c->n_b_idx, gs, err)) != CUZK_OK)
+            if ((st = cuzk_gpu_fr_gather(g, w, c->b_idx, c->n_b_idx, gs, err)) != CUZK_OK)
                 goto fail;
-            sb = R->d_g;
+            sb = g;
         }
         /* the witness buffer is free once the last gather (or MSM) has read it */
         if (!snarkjs)
@@ -556,8 +557,11 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         R.scratch_size = max2(max2(cuzk_gpu_g1s_msm_scratch_size(pk->n_h),
                                    cuzk_gpu_g1s_msm_auto_scratch_size(max2(pk->n_l, g_len))),
                               cuzk_gpu_g2s_msm_auto_scratch_size(pk->n_b_g2));
-        size_t need = 2 * wbytes + 3 * n * sizeof(cuzk_fr) + g_len * sizeof(cuzk_fr) +
-                      R.scratch_size + job->n * sizeof(cuzk_groth16_msm_results);
+        /* the density gathers run after H, when b and c (2n elements) are dead */
+        bool g_in_bc = g_len <= 2 * n;
+        size_t need = (job->n > 1 ? 2 : 1) * wbytes + 3 * n * sizeof(cuzk_fr) +
+                      (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) + R.scratch_size +
+                      job->n * sizeof(cuzk_groth16_msm_results);
         if ((st = check_fits(need, "the proof's working set", err)) != CUZK_OK)
             goto fail;
         if ((st = fault("alloc", err)) != CUZK_OK)
@@ -565,7 +569,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         for (int b = 0; b < 2 && b < (int)job->n; b++)
             CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_w[b], wbytes, R.copy));
         CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_abc, 3 * n * sizeof(cuzk_fr), R.copy));
-        if (g_len)
+        if (!g_in_bc)
             CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_g, g_len * sizeof(cuzk_fr), R.copy));
         CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_scratch, R.scratch_size, R.copy));
         CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_res,
