@@ -206,12 +206,12 @@ cuzk_status cuzk_frs_from_bellperson(cuzk_fr *out, size_t n, const uint8_t *in, 
  * vk part (header points, IC) is always fully checked (on curve, subgroup); the big vectors
  * (A, B1, B2, C, H) follow the cuzk_params_trust level. The A and B matrices come back as
  * a cuzk_r1cs (*ab): rows = 1 + the largest constraint index in section 4, n_public =
- * nPublic, n_vars = nVars, C empty. A .zkey has no C matrix (snarkjs proves with
- * c = a*b row by row), so before proving, cuzk_r1cs_bind_snarkjs_witness writes C for one
- * witness as c_i = (A_i.w)(B_i.w) on the ONE column. That makes the prover's satisfaction
- * check vacuous: as with snarkjs itself, a witness that does not satisfy the circuit
- * gives a proof that fails verification instead of an error (the circuit's C is only in
- * the .r1cs; check the witness against it with cuzk_r1cs_check when you have it).
+ * nPublic, n_vars = nVars, and c_absent = true: a .zkey has no C matrix (snarkjs proves
+ * with c = a*b row by row), so m[C] is empty and the prover takes c = a*b. The r1cs is
+ * immutable and may serve any number of concurrent proofs. A witness that does not satisfy
+ * the circuit is caught by the prover's final self-check (CUZK_ERR_INVALID_PROOF "the
+ * proof does not verify: the witness does not satisfy the circuit"); to name the failing
+ * constraint, check the witness against the circuit's .r1cs (cuzk_r1cs_check).
  * Threading: points are decoded over the given pool (NULL: calling thread).
  * ======================================================================================= */
 typedef struct cuzk_snarkjs_zkey_header {
@@ -249,13 +249,6 @@ cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **a
                                               const char *path, cuzk_params_trust trust,
                                               cuzk_pool *pool, cuzk_progress_fn progress,
                                               void *progress_ctx, cuzk_error *err);
-
-/* Sets ab's C matrix to c_i = (A_i.w)(B_i.w) on variable 0 (ONE), see above, replacing
- * any previous C (ab must come from a reader in this file or the builder: C's arrays are
- * reallocated). Single-threaded, one pass over A and B. Errors: CUZK_ERR_INVALID_ARG
- * (w->n_vars != ab->n_vars), CUZK_ERR_FORMAT (w[0] != 1), CUZK_ERR_NOMEM. */
-cuzk_status cuzk_r1cs_bind_snarkjs_witness(cuzk_r1cs *ab, const cuzk_witness *w,
-                                           cuzk_error *err);
 
 /* =======================================================================================
  * snarkjs JSON: proof.json, public.json, verification_key.json — src/formats/snarkjs_json.c
