@@ -161,7 +161,8 @@ cuzk_status cuzk_groth16_pk_to_bellperson(uint8_t *out, size_t cap, const cuzk_g
 cuzk_status cuzk_groth16_pk_save_bellperson(const cuzk_groth16_pk *pk, const char *path,
                                             cuzk_error *err);
 
-/* Proofs: 192 bytes each; readers fully check the points (on curve, subgroup). */
+/* Proofs: 192 bytes each; readers fully check the points (on curve, subgroup) and refuse
+ * the point at infinity in A, B or C (CUZK_ERR_FORMAT), as bellperson's Proof::read does. */
 void cuzk_groth16_proof_to_bellperson(uint8_t out[CUZK_GROTH16_PROOF_BYTES],
                                       const cuzk_groth16_proof *proof);
 cuzk_status cuzk_groth16_proof_from_bellperson(cuzk_groth16_proof *proof, const uint8_t *in,
@@ -203,7 +204,8 @@ cuzk_status cuzk_frs_from_bellperson(cuzk_fr *out, size_t n, const uint8_t *in, 
  *
  * The key: a CUZK_GROTH16_SNARKJS pk (and its vk) with append_input_rows = false, because
  * section 4 already holds the public-input rows (A-row nConstraints + s = signal s). The
- * vk part (header points, IC) is always fully checked (on curve, subgroup); the big vectors
+ * vk part (header points, IC) is always fully checked (on curve, subgroup, not infinity:
+ * CUZK_ERR_FORMAT, as in the other vk readers); the big vectors
  * (A, B1, B2, C, H) follow the cuzk_params_trust level. The A and B matrices come back as
  * a cuzk_r1cs (*ab): rows = 1 + the largest constraint index in section 4, n_public =
  * nPublic, n_vars = nVars, and c_absent = true: a .zkey has no C matrix (snarkjs proves
@@ -259,12 +261,15 @@ cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **a
  *   verification_key.json {"protocol", "curve", "nPublic", "vk_alpha_1", "vk_beta_2",
  *                "vk_gamma_2", "vk_delta_2", "vk_alphabeta_12", "IC": [...]}
  *   Numbers are decimal strings of canonical integers; points are projective with z = 1
- *   (snarkjs writes affine points that way; the point at infinity is [0, 1, 0], which is
- *   read back as infinity).
+ *   (snarkjs writes affine points that way; the point at infinity is [0, 1, 0], which the
+ *   writers produce but the readers refuse, see below).
  *
  * Readers are strict: decimal digits only (no sign, no leading zeros except "0", no
- * exponent), values < the modulus, z must be 1 (or the infinity form), points on the
- * curve and in the subgroup, protocol "groth16" and curve "bls12381" (a bn128 file is
+ * exponent), values < the modulus, z must be 1, points on the curve and in the subgroup
+ * and never the point at infinity (CUZK_ERR_FORMAT; any other z = 0 form is
+ * CUZK_ERR_BAD_INFINITY) in a proof or a verifying key, as bellperson's readers require
+ * (a vk with gamma = delta = infinity accepts the forged proof (alpha, beta, anything)
+ * for any public input), protocol "groth16" and curve "bls12381" (a bn128 file is
  * CUZK_ERR_UNSUPPORTED "wrong curve"), nPublic == len(IC) - 1. vk_alphabeta_12 is
  * ignored on read and written on write (snarkjs verifiers do not read it either).
  * Readers take a NUL-free buffer (data, len); writers return a malloc'd NUL-terminated

@@ -248,7 +248,8 @@ static cuzk_status decode_vec(void *out, const zk_file *z, uint32_t id, const ch
     return CUZK_OK;
 }
 
-/* Header points and IC (always fully checked) into vk, whose ic is allocated. */
+/* Header points and IC (always fully checked, infinity refused) into vk, whose ic is
+ * allocated. */
 static cuzk_status read_vk_points(cuzk_groth16_vk *vk, const zk_file *z, cuzk_error *err)
 {
     const uint8_t *p = z->bf.data + z->hdr_points;
@@ -261,6 +262,10 @@ static cuzk_status read_vk_points(cuzk_groth16_vk *vk, const zk_file *z, cuzk_er
     for (int i = 0; i < 6; i++) {
         cuzk_error e;
         cuzk_status st = decode_one(dst[i], p + off, is_g2[i], CUZK_PARAMS_CHECKED, &e);
+        if (st == CUZK_OK && (is_g2[i] ? cuzk_g2_affine_is_infinity(dst[i])
+                                       : cuzk_g1_affine_is_infinity(dst[i])))
+            st = cuzk_error_set(&e, CUZK_ERR_FORMAT, "the point at infinity is not allowed "
+                                                     "in a verifying key");
         if (st != CUZK_OK)
             return cuzk_error_set(err, st, "zkey file: header point %s at offset %zu: %s",
                                   names[i], z->hdr_points + off, e.msg);
@@ -272,8 +277,11 @@ static cuzk_status read_vk_points(cuzk_groth16_vk *vk, const zk_file *z, cuzk_er
         return st;
     for (size_t i = 0; i < vk->n_ic; i++) {
         cuzk_error e;
-        if ((st = decode_one(&vk->ic[i], c.base + c.pos + i * G1B, false, CUZK_PARAMS_CHECKED,
-                             &e)) != CUZK_OK)
+        st = decode_one(&vk->ic[i], c.base + c.pos + i * G1B, false, CUZK_PARAMS_CHECKED, &e);
+        if (st == CUZK_OK && cuzk_g1_affine_is_infinity(&vk->ic[i]))
+            st = cuzk_error_set(&e, CUZK_ERR_FORMAT, "the point at infinity is not allowed "
+                                                     "in a verifying key");
+        if (st != CUZK_OK)
             return cuzk_error_set(err, st, "zkey file: IC point %zu at offset %zu: %s", i,
                                   c.pos + i * G1B, e.msg);
     }

@@ -399,6 +399,26 @@ static void test_corruptions(void **state)
     p[body_of(&fx.file, 3, NULL) + 3] ^= 0x01; /* IC[0] */
     assert_int_not_equal(parse(p, fx.file.n, CUZK_PARAMS_UNCHECKED), CUZK_OK);
     RESET();
+    /* vk points at infinity (all-zero coordinates): gamma2, delta2, IC[1] are refused, as in
+     * the other verifying-key readers */
+    size_t gamma2 = pts + 2 * CUZK_G1_UNCOMPRESSED_BYTES + CUZK_G2_UNCOMPRESSED_BYTES;
+    memset(p + gamma2, 0, CUZK_G2_UNCOMPRESSED_BYTES);
+    assert_int_equal(parse(p, fx.file.n, CUZK_PARAMS_UNCHECKED), CUZK_ERR_FORMAT);
+    cuzk_groth16_vk vkx;
+    cuzk_error ex;
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_zkey(&vkx, p, fx.file.n, &ex), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(ex.msg, "gamma2"));
+    RESET();
+    size_t delta2 = gamma2 + CUZK_G2_UNCOMPRESSED_BYTES + CUZK_G1_UNCOMPRESSED_BYTES;
+    memset(p + delta2, 0, CUZK_G2_UNCOMPRESSED_BYTES);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_zkey(&vkx, p, fx.file.n, &ex), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(ex.msg, "delta2"));
+    RESET();
+    memset(p + body_of(&fx.file, 3, NULL) + CUZK_G1_UNCOMPRESSED_BYTES, 0,
+           CUZK_G1_UNCOMPRESSED_BYTES);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_zkey(&vkx, p, fx.file.n, &ex), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(ex.msg, "IC point 1"));
+    RESET();
     /* an A point off the curve: caught unless fully trusted */
     size_t a0 = body_of(&fx.file, 5, NULL);
     p[a0 + 2] ^= 0x01;
