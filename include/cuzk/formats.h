@@ -61,7 +61,16 @@ typedef struct cuzk_snarkjs_r1cs_header {
     uint32_t n_prv_in;
     uint64_t n_labels;
     uint32_t n_constraints;
+    uint32_t n_sections; /* in the container (unknown ids included) */
 } cuzk_snarkjs_r1cs_header;
+
+/* Validates everything but the constraint bodies, exactly as the loader does before it
+ * reads them: container, version, header (1 + nPubOut + nPubIn + nPrvIn <= nWires), custom
+ * gates, the wire->label size, and a constraints section of at least 12 bytes per
+ * constraint; then fills *h. Touches only the section table and the header (for
+ * `cuzk inspect`). A file it accepts can still fail to load on a bad constraint. */
+cuzk_status cuzk_snarkjs_r1cs_header_read(cuzk_snarkjs_r1cs_header *h, const uint8_t *data,
+                                          size_t len, cuzk_error *err);
 
 /* Parses a whole .r1cs into a new cuzk_r1cs (*out, release with cuzk_r1cs_destroy).
  * header (optional) receives the file's header fields. */
