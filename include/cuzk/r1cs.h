@@ -44,8 +44,8 @@
  *
  * Threading
  *   A builder is used by one thread at a time. A frozen cuzk_r1cs is immutable: any number
- *   of threads may eval/check it concurrently. cuzk_r1cs_eval splits rows over the given
- *   worker pool (NULL: the calling thread does all rows).
+ *   of threads may eval/check it concurrently. cuzk_r1cs_eval and cuzk_r1cs_eval_check
+ *   split rows over the given worker pool (NULL: the calling thread does all rows).
  */
 #ifndef CUZK_R1CS_H
 #define CUZK_R1CS_H
