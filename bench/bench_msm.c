@@ -253,4 +253,4 @@ out:
     free(c.scratch);
 }
 
-const bench_sized_group bench_group_msm = {"msm", msm_group};
+const bench_sized_group bench_group_msm = {"msm", msm_group, false};

@@ -131,4 +131,4 @@ out:
     free(x.c);
 }
 
-const bench_sized_group bench_group_ntt = {"ntt", ntt_group};
+const bench_sized_group bench_group_ntt = {"ntt", ntt_group, false};

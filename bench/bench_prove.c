@@ -392,4 +392,4 @@ static void prove_group(const bench_sized_opts *o)
     }
 }
 
-const bench_sized_group bench_group_prove = {"prove", prove_group};
+const bench_sized_group bench_group_prove = {"prove", prove_group, false};

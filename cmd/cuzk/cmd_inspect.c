@@ -16,7 +16,6 @@
 
 #include "commands.h"
 #include "cuzk/formats.h"
-#include "formats/binfile.h"
 #include "formats/mapped_file.h"
 #include "progress.h"
 
@@ -72,27 +71,16 @@ static int inspect_zkey(const mapped_file *mf, const char *path)
 
 static int inspect_r1cs(const mapped_file *mf, const char *path)
 {
-    binfile bf;
-    bin_cursor c;
+    cuzk_snarkjs_r1cs_header h;
     cuzk_error e;
-    cuzk_status st = binfile_open(&bf, mf->data, mf->len, "r1cs", "r1cs", &e);
-    uint32_t n8 = 0, wires = 0, pub_out = 0, pub_in = 0, prv_in = 0, ncons = 0;
-    uint64_t labels = 0;
-    if (st == CUZK_OK)
-        st = binfile_section(&bf, 1, "header", true, &c, NULL, &e);
-    if (st == CUZK_OK && (st = bin_read_u32(&c, &n8, "n8", &e)) == CUZK_OK &&
-        (st = bin_check_prime(&c, n8, CUZK_FR_MODULUS, CUZK_FR_LIMBS, "BLS12-381 r", &e)) ==
-            CUZK_OK &&
-        (st = bin_read_u32(&c, &wires, "nWires", &e)) == CUZK_OK &&
-        (st = bin_read_u32(&c, &pub_out, "nPubOut", &e)) == CUZK_OK &&
-        (st = bin_read_u32(&c, &pub_in, "nPubIn", &e)) == CUZK_OK &&
-        (st = bin_read_u32(&c, &prv_in, "nPrvIn", &e)) == CUZK_OK &&
-        (st = bin_read_u64(&c, &labels, "nLabels", &e)) == CUZK_OK)
-        st = bin_read_u32(&c, &ncons, "nConstraints", &e);
+    cuzk_status st = cuzk_snarkjs_r1cs_header_read(&h, mf->data, mf->len, &e);
     if (st != CUZK_OK)
         return cli_fail("inspect", path, st, &e);
+    uint32_t wires = h.n_wires, pub_out = h.n_pub_out, pub_in = h.n_pub_in,
+             prv_in = h.n_prv_in, ncons = h.n_constraints;
+    uint64_t labels = h.n_labels;
     uint64_t rows = (uint64_t)ncons + pub_out + pub_in + 1;
-    printf("kind:        circom .r1cs v%u, %u sections\n", bf.version, bf.n_sections);
+    printf("kind:        circom .r1cs v1, %u sections\n", h.n_sections);
     printf("curve:       bls12-381\n");
     print_size(mf->len);
     printf("wires:       %u (ONE + %u outputs + %u public inputs + %u private inputs + %llu "

@@ -168,8 +168,6 @@ static int prove_snarkjs(const prove_args *a, const cuzk_fr *w, uint32_t n_w, cu
         fprintf(stderr, "cuzk prove: %s has %u values but %s needs %u (nVars)\n", a->wtns, n_w,
                 a->zkey, h.n_vars);
         rc = CUZK_EXIT_USAGE;
-    } else if ((st = cuzk_r1cs_bind_snarkjs_witness(ab, &wit, &e)) != CUZK_OK) {
-        rc = cli_fail("prove", a->wtns, st, &e);
     } else if ((rc = run_prover(&proof, &pk, ab, &wit, pool)) == CUZK_EXIT_OK) {
         if ((st = cuzk_groth16_proof_to_snarkjs_json(&text, &proof, &e)) != CUZK_OK)
             rc = cli_fail("prove", "proof.json", st, &e);

@@ -61,7 +61,16 @@ typedef struct cuzk_snarkjs_r1cs_header {
     uint32_t n_prv_in;
     uint64_t n_labels;
     uint32_t n_constraints;
+    uint32_t n_sections; /* in the container (unknown ids included) */
 } cuzk_snarkjs_r1cs_header;
+
+/* Validates everything but the constraint bodies, exactly as the loader does before it
+ * reads them: container, version, header (1 + nPubOut + nPubIn + nPrvIn <= nWires), custom
+ * gates, the wire->label size, and a constraints section of at least 12 bytes per
+ * constraint; then fills *h. Touches only the section table and the header (for
+ * `cuzk inspect`). A file it accepts can still fail to load on a bad constraint. */
+cuzk_status cuzk_snarkjs_r1cs_header_read(cuzk_snarkjs_r1cs_header *h, const uint8_t *data,
+                                          size_t len, cuzk_error *err);
 
 /* Parses a whole .r1cs into a new cuzk_r1cs (*out, release with cuzk_r1cs_destroy).
  * header (optional) receives the file's header fields. */
@@ -161,7 +170,8 @@ cuzk_status cuzk_groth16_pk_to_bellperson(uint8_t *out, size_t cap, const cuzk_g
 cuzk_status cuzk_groth16_pk_save_bellperson(const cuzk_groth16_pk *pk, const char *path,
                                             cuzk_error *err);
 
-/* Proofs: 192 bytes each; readers fully check the points (on curve, subgroup). */
+/* Proofs: 192 bytes each; readers fully check the points (on curve, subgroup) and refuse
+ * the point at infinity in A, B or C (CUZK_ERR_FORMAT), as bellperson's Proof::read does. */
 void cuzk_groth16_proof_to_bellperson(uint8_t out[CUZK_GROTH16_PROOF_BYTES],
                                       const cuzk_groth16_proof *proof);
 cuzk_status cuzk_groth16_proof_from_bellperson(cuzk_groth16_proof *proof, const uint8_t *in,
@@ -203,15 +213,16 @@ cuzk_status cuzk_frs_from_bellperson(cuzk_fr *out, size_t n, const uint8_t *in, 
  *
  * The key: a CUZK_GROTH16_SNARKJS pk (and its vk) with append_input_rows = false, because
  * section 4 already holds the public-input rows (A-row nConstraints + s = signal s). The
- * vk part (header points, IC) is always fully checked (on curve, subgroup); the big vectors
+ * vk part (header points, IC) is always fully checked (on curve, subgroup, not infinity:
+ * CUZK_ERR_FORMAT, as in the other vk readers); the big vectors
  * (A, B1, B2, C, H) follow the cuzk_params_trust level. The A and B matrices come back as
  * a cuzk_r1cs (*ab): rows = 1 + the largest constraint index in section 4, n_public =
- * nPublic, n_vars = nVars, C empty. A .zkey has no C matrix (snarkjs proves with
- * c = a*b row by row), so before proving, cuzk_r1cs_bind_snarkjs_witness writes C for one
- * witness as c_i = (A_i.w)(B_i.w) on the ONE column. That makes the prover's satisfaction
- * check vacuous: as with snarkjs itself, a witness that does not satisfy the circuit
- * gives a proof that fails verification instead of an error (the circuit's C is only in
- * the .r1cs; check the witness against it with cuzk_r1cs_check when you have it).
+ * nPublic, n_vars = nVars, and c_absent = true: a .zkey has no C matrix (snarkjs proves
+ * with c = a*b row by row), so m[C] is empty and the prover takes c = a*b. The r1cs is
+ * immutable and may serve any number of concurrent proofs. A witness that does not satisfy
+ * the circuit is caught by the prover's final self-check (CUZK_ERR_INVALID_PROOF "the
+ * proof does not verify: the witness does not satisfy the circuit"); to name the failing
+ * constraint, check the witness against the circuit's .r1cs (cuzk_r1cs_check).
  * Threading: points are decoded over the given pool (NULL: calling thread).
  * ======================================================================================= */
 typedef struct cuzk_snarkjs_zkey_header {
@@ -250,13 +261,6 @@ cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **a
                                               cuzk_pool *pool, cuzk_progress_fn progress,
                                               void *progress_ctx, cuzk_error *err);
 
-/* Sets ab's C matrix to c_i = (A_i.w)(B_i.w) on variable 0 (ONE), see above, replacing
- * any previous C (ab must come from a reader in this file or the builder: C's arrays are
- * reallocated). Single-threaded, one pass over A and B. Errors: CUZK_ERR_INVALID_ARG
- * (w->n_vars != ab->n_vars), CUZK_ERR_FORMAT (w[0] != 1), CUZK_ERR_NOMEM. */
-cuzk_status cuzk_r1cs_bind_snarkjs_witness(cuzk_r1cs *ab, const cuzk_witness *w,
-                                           cuzk_error *err);
-
 /* =======================================================================================
  * snarkjs JSON: proof.json, public.json, verification_key.json — src/formats/snarkjs_json.c
  *
@@ -266,12 +270,15 @@ cuzk_status cuzk_r1cs_bind_snarkjs_witness(cuzk_r1cs *ab, const cuzk_witness *w,
  *   verification_key.json {"protocol", "curve", "nPublic", "vk_alpha_1", "vk_beta_2",
  *                "vk_gamma_2", "vk_delta_2", "vk_alphabeta_12", "IC": [...]}
  *   Numbers are decimal strings of canonical integers; points are projective with z = 1
- *   (snarkjs writes affine points that way; the point at infinity is [0, 1, 0], which is
- *   read back as infinity).
+ *   (snarkjs writes affine points that way; the point at infinity is [0, 1, 0], which the
+ *   writers produce but the readers refuse, see below).
  *
  * Readers are strict: decimal digits only (no sign, no leading zeros except "0", no
- * exponent), values < the modulus, z must be 1 (or the infinity form), points on the
- * curve and in the subgroup, protocol "groth16" and curve "bls12381" (a bn128 file is
+ * exponent), values < the modulus, z must be 1, points on the curve and in the subgroup
+ * and never the point at infinity (CUZK_ERR_FORMAT; any other z = 0 form is
+ * CUZK_ERR_BAD_INFINITY) in a proof or a verifying key, as bellperson's readers require
+ * (a vk with gamma = delta = infinity accepts the forged proof (alpha, beta, anything)
+ * for any public input), protocol "groth16" and curve "bls12381" (a bn128 file is
  * CUZK_ERR_UNSUPPORTED "wrong curve"), nPublic == len(IC) - 1. vk_alphabeta_12 is
  * ignored on read and written on write (snarkjs verifiers do not read it either).
  * Readers take a NUL-free buffer (data, len); writers return a malloc'd NUL-terminated

@@ -163,10 +163,14 @@ size_t cuzk_groth16_prove_scratch_size(const cuzk_groth16_pk *pk, const cuzk_r1c
                                        size_t nthreads);
 
 /*
- * Everything the GPU backend will do: satisfaction check (CUZK_ERR_UNSATISFIED naming the
- * first failing constraint; nothing else is computed then), a/b/c = A.w, B.w, C.w plus the
- * input rows, H by the flavour's NTT recipe, and the H, L, A and B_G1 MSMs (0/1 split
- * where the witness is mostly bits). On success *state is ready for finalize.
+ * Everything the GPU backend will do: a/b/c = A.w, B.w, C.w plus the input rows and the
+ * satisfaction check, in one parallel pass (CUZK_ERR_UNSATISFIED naming the lowest failing
+ * constraint, no values; nothing else is computed then), H by the flavour's NTT recipe,
+ * and the H, L, A and B_G1 MSMs (0/1 split where the witness is mostly bits). An r1cs
+ * without C (r1cs->c_absent, a .zkey's) is accepted for SNARKJS keys only: c = a*b row by
+ * row, no check, so only the self-check can catch a bad witness. On success *state is
+ * ready for finalize. The proof finalize makes is not yet checked: run
+ * cuzk_groth16_proof_selfcheck (cuzk_groth16_prove does) before handing it out.
  */
 cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
                                      const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
@@ -191,10 +195,41 @@ void cuzk_groth16_assemble(cuzk_groth16_proof *proof, const cuzk_groth16_vk *vk,
                            const cuzk_groth16_msm_results *m, const cuzk_fr *r,
                            const cuzk_fr *s);
 
-/* start + finalize with r, s drawn from getrandom(2). proof is written only on success. */
+/* start + finalize with r, s drawn from getrandom(2), then cuzk_groth16_proof_selfcheck:
+ * proof is written only when it verifies against pk->vk (one multi-pairing). Errors of
+ * the self-check as documented there. */
 cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *proof, const cuzk_groth16_pk *pk,
                                const cuzk_r1cs *r1cs, const cuzk_witness *w, void *scratch,
                                size_t scratch_size, cuzk_pool *pool, cuzk_error *err);
+
+/*
+ * The check every prover path (CPU and GPU backends, the engine) runs before a proof is
+ * written or returned: the proof must verify under pk->vk with the public inputs taken
+ * from the witness (variables 1 .. pk->vk.n_ic - 1). pvk: pk->vk prepared (NULL: prepared
+ * here, one more pairing). r1cs: the circuit, optional; it is read only if the proof
+ * fails, and only if it has all three matrices (not c_absent).
+ *
+ * CUZK_OK when the proof verifies. Otherwise the first cause found of:
+ *   CUZK_ERR_UNSATISFIED   r1cs given with C, and the witness fails it: "constraint 7
+ *                          unsatisfied" (the lowest failing row; no witness values);
+ *   CUZK_ERR_FORMAT        a key point is off its curve or outside its subgroup:
+ *                          "proving key is bad: l[17] is not in the subgroup" (vectors vk.*,
+ *                          h, l, a, b_g1, b_g2; scanned over the pool);
+ *   CUZK_ERR_INVALID_PROOF "the proof does not verify: the witness does not satisfy the
+ *                          circuit" when C was not available (snarkjs .zkey keys fold C
+ *                          into the key, so this is their unsatisfied-witness error), or
+ *                          "... although the witness satisfies the circuit: the proving key
+ *                          does not fit ..." when C was checked;
+ *   CUZK_ERR_INVALID_ARG   NULL, non-dense witness, fewer witness values than inputs, pvk of
+ *                          another input count.
+ * A passing proof costs one 3-pair multi-pairing; the diagnosis runs on failure only.
+ * Threading: reads its arguments only; pool spreads the diagnosis. No allocation.
+ */
+cuzk_status cuzk_groth16_proof_selfcheck(const cuzk_groth16_pk *pk,
+                                         const cuzk_groth16_pvk *pvk, const cuzk_r1cs *r1cs,
+                                         const cuzk_witness *w,
+                                         const cuzk_groth16_proof *proof, cuzk_pool *pool,
+                                         cuzk_error *err);
 
 /* A uniformly random Fr from getrandom(2) (64 bytes reduced mod r). CUZK_ERR_IO if the
  * kernel refuses. */

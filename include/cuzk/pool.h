@@ -20,9 +20,14 @@
  *   caller on return (the completion is a mutex hand-off).
  *
  * Threading contract
- *   One cuzk_pool_for at a time per pool: a pool is driven by one thread. A call made
- *   while the pool is already busy (for example from inside fn) does not deadlock: it
- *   runs its loop inline on the calling thread (as one chunk, worker_id 0).
+ *   A pool may be shared: any number of threads may call cuzk_pool_for on it at once.
+ *   Each call is a job; idle workers join the open job that has the fewest helpers, and
+ *   a worker re-chooses after each chunk once another job has arrived, so concurrent
+ *   calls all make progress in parallel and each gets a share of the workers (the caller
+ *   always works on its own job, so a call completes even when every worker is busy).
+ *   Calls from inside fn (nested) are jobs like any other: they do not deadlock, the
+ *   nested call's thread is worker 0 of the nested call, and idle workers may help it.
+ *   cuzk_pool_destroy must not run while any call is in progress.
  *   Different pools are independent.
  *   pool == NULL means "no pool": cuzk_pool_for runs inline, cuzk_pool_nthreads returns 1.
  */

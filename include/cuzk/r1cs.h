@@ -39,12 +39,13 @@
  *   its arrays; release it with cuzk_r1cs_destroy. The struct's fields are public so that
  *   provers (and the GPU upload) can read the arrays, but they are read-only: only the
  *   builder and the file readers (cuzk/formats.h) create a cuzk_r1cs.
- *   Building allocates (checked: CUZK_ERR_NOMEM); eval and check do not.
+ *   Building allocates (checked: CUZK_ERR_NOMEM); eval and check do not. Nothing
+ *   modifies a cuzk_r1cs after it is built.
  *
  * Threading
  *   A builder is used by one thread at a time. A frozen cuzk_r1cs is immutable: any number
- *   of threads may eval/check it concurrently. cuzk_r1cs_eval splits rows over the given
- *   worker pool (NULL: the calling thread does all rows).
+ *   of threads may eval/check it concurrently. cuzk_r1cs_eval and cuzk_r1cs_eval_check
+ *   split rows over the given worker pool (NULL: the calling thread does all rows).
  */
 #ifndef CUZK_R1CS_H
 #define CUZK_R1CS_H
@@ -83,6 +84,10 @@ typedef struct cuzk_r1cs {
     cuzk_csr m[CUZK_R1CS_MATRICES];               /* indexed by cuzk_r1cs_matrix */
     uint64_t *density[CUZK_R1CS_MATRICES];        /* ceil(n_vars/64) words, bit v = var v */
     uint64_t density_count[CUZK_R1CS_MATRICES];   /* popcount of density[m] */
+    /* true when the circuit's C is unknown: a .zkey holds only A and B (snarkjs folds C
+     * into the key). m[C] is then an empty CSR (every row without terms, density empty),
+     * not the circuit's C; eval refuses a C output and the check refuses to run. */
+    bool c_absent;
 } cuzk_r1cs;
 
 void cuzk_r1cs_destroy(cuzk_r1cs *r1cs); /* NULL is a no-op */
@@ -180,18 +185,26 @@ void cuzk_witness_value(cuzk_fr *r, const cuzk_witness *w, uint32_t v);
 /* a_out[i] = <A_i,w>, b_out[i] = <B_i,w>, c_out[i] = <C_i,w> for every row i (each output
  * n_constraints elements; pass NULL to skip a matrix, e.g. C for snarkjs-style provers).
  * Outputs must not overlap each other or the witness. pool: rows are split over its
- * workers; NULL runs on the calling thread. w->n_vars must equal r1cs->n_vars
- * (CUZK_ERR_INVALID_ARG otherwise). */
+ * workers; NULL runs on the calling thread. CUZK_ERR_INVALID_ARG if w->n_vars !=
+ * r1cs->n_vars, or c_out is given but r1cs->c_absent. */
 cuzk_status cuzk_r1cs_eval(const cuzk_r1cs *r1cs, const cuzk_witness *w, cuzk_fr *a_out,
                            cuzk_fr *b_out, cuzk_fr *c_out, cuzk_pool *pool);
 
-/* Checks w->n_vars == r1cs->n_vars (else CUZK_ERR_INVALID_ARG), w[0] = 1 (else
- * CUZK_ERR_FORMAT) and <A_i,w>*<B_i,w> = <C_i,w> for every row in order. On the first
- * failing row returns CUZK_ERR_UNSATISFIED with a message naming the row and its A·w, B·w,
- * C·w values ("constraint 7 unsatisfied: A.w=0x.. B.w=0x.. C.w=0x..", canonical hex) and,
- * if first_failing_row is non-NULL, stores the row index there (UINT64_MAX when no row
- * failed). Single-threaded; meant for rejecting bad witnesses before proving and for
- * debugging circuits. */
+/* The same products (each output optional) and the satisfaction check in one parallel
+ * pass: <A_i,w>*<B_i,w> = <C_i,w> for every row. Errors: CUZK_ERR_INVALID_ARG (NULL,
+ * w->n_vars != r1cs->n_vars, or r1cs->c_absent: there is no C to check against),
+ * CUZK_ERR_FORMAT (w[0] != 1), CUZK_ERR_UNSATISFIED "constraint 7 unsatisfied" naming the
+ * lowest failing row, whatever the thread count; if first_failing_row is non-NULL it
+ * receives that row (UINT64_MAX when none failed). The message names the row only: the
+ * values A.w, B.w, C.w derive from the witness, which is secret. After a failure the
+ * outputs are unspecified. Results are bit-identical to cuzk_r1cs_eval's. */
+cuzk_status cuzk_r1cs_eval_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
+                                 cuzk_fr *a_out, cuzk_fr *b_out, cuzk_fr *c_out,
+                                 uint64_t *first_failing_row, cuzk_pool *pool,
+                                 cuzk_error *err);
+
+/* The check alone on the calling thread (cuzk_r1cs_eval_check without outputs or pool),
+ * for debugging circuits; the prover uses cuzk_r1cs_eval_check. */
 cuzk_status cuzk_r1cs_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
                             uint64_t *first_failing_row, cuzk_error *err);
 

@@ -19,19 +19,26 @@ void cuzk_groth16_proof_to_bellperson(uint8_t out[CUZK_GROTH16_PROOF_BYTES],
     cuzk_g1_affine_to_zcash_compressed(out + G1C + G2C, &proof->c);
 }
 
-/* base: offset of this proof in a concatenation, for messages. */
+/* base: offset of this proof in a concatenation, for messages. A point at infinity is
+ * refused, as bellperson's Proof::read does: a valid proof never has one. */
 static cuzk_status proof_at(cuzk_groth16_proof *p, const uint8_t *in, size_t base, size_t k,
                             cuzk_error *err)
 {
     cuzk_error e;
     cuzk_error_clear(&e);
     cuzk_status st = cuzk_g1_affine_from_zcash_compressed(&p->a, in, G1C, &e);
+    if (st == CUZK_OK && cuzk_g1_affine_is_infinity(&p->a))
+        st = cuzk_error_set(&e, CUZK_ERR_FORMAT, "point at infinity");
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "proof %zu: A at offset %zu: %s", k, base, e.msg);
     st = cuzk_g2_affine_from_zcash_compressed(&p->b, in + G1C, G2C, &e);
+    if (st == CUZK_OK && cuzk_g2_affine_is_infinity(&p->b))
+        st = cuzk_error_set(&e, CUZK_ERR_FORMAT, "point at infinity");
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "proof %zu: B at offset %zu: %s", k, base + G1C, e.msg);
     st = cuzk_g1_affine_from_zcash_compressed(&p->c, in + G1C + G2C, G1C, &e);
+    if (st == CUZK_OK && cuzk_g1_affine_is_infinity(&p->c))
+        st = cuzk_error_set(&e, CUZK_ERR_FORMAT, "point at infinity");
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "proof %zu: C at offset %zu: %s", k, base + G1C + G2C,
                               e.msg);

@@ -212,7 +212,17 @@ static bool fp_is_small(const cuzk_fp *a, uint64_t v)
     return cuzk_fp_eq(a, &t);
 }
 
-/* [x, y, z] with z = 1, or snarkjs's infinity [0, 1, 0]; on curve and in the subgroup. */
+/* Every point these readers take (proof A, B, C; vk alpha, beta, gamma, delta, IC) must be
+ * finite, as bellperson's readers require: with gamma = delta = infinity, for one, the
+ * proof (alpha, beta, anything) verifies for every public input. */
+static cuzk_status infinity_refused(const char *what, cuzk_error *err)
+{
+    return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: the point at infinity is not allowed here",
+                          what);
+}
+
+/* [x, y, z] with z = 1, on curve and in the subgroup. snarkjs's infinity [0, 1, 0] is
+ * recognised and refused (CUZK_ERR_FORMAT); another z = 0 form is BAD_INFINITY. */
 static cuzk_status get_g1(cuzk_g1_affine *r, const json_t *v, const char *what, cuzk_error *err)
 {
     if (!json_is_array(v) || json_array_size(v) != 3)
@@ -227,8 +237,7 @@ static cuzk_status get_g1(cuzk_g1_affine *r, const json_t *v, const char *what, 
         if (!cuzk_fp_is_zero(&x) || !fp_is_small(&y, 1))
             return cuzk_error_set(err, CUZK_ERR_BAD_INFINITY,
                                   "%s: z = 0 but the point is not [0, 1, 0]", what);
-        cuzk_g1_affine_set_infinity(r);
-        return CUZK_OK;
+        return infinity_refused(what, err);
     }
     if (!cuzk_fp_is_one(&z))
         return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: z must be 1 (affine) or 0", what);
@@ -259,8 +268,7 @@ static cuzk_status get_g2(cuzk_g2_affine *r, const json_t *v, const char *what, 
             !cuzk_fp_is_zero(&y.c1))
             return cuzk_error_set(err, CUZK_ERR_BAD_INFINITY,
                                   "%s: z = 0 but the point is not [[0,0],[1,0],[0,0]]", what);
-        cuzk_g2_affine_set_infinity(r);
-        return CUZK_OK;
+        return infinity_refused(what, err);
     }
     if (!cuzk_fp_is_one(&z.c0))
         return cuzk_error_set(err, CUZK_ERR_FORMAT, "%s: z must be [1, 0] or [0, 0]", what);

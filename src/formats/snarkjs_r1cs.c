@@ -82,6 +82,51 @@ static cuzk_status check_sections(const binfile *bf, uint32_t n_wires, cuzk_erro
     return CUZK_OK;
 }
 
+/* Everything but the constraint bodies: container, version, header, custom gates, the
+ * wire->label size (bounds nWires by the file size) and the constraints section's minimum
+ * size (three u32 nTerms per constraint: bounds nConstraints). The loader and the
+ * header-only reader both start here, so `cuzk inspect` accepts exactly the headers the
+ * loader accepts. */
+static cuzk_status r1cs_open(binfile *bf, cuzk_snarkjs_r1cs_header *h, const uint8_t *data,
+                             size_t len, cuzk_error *err)
+{
+    cuzk_status st = binfile_open(bf, data, len, "r1cs", "r1cs", err);
+    if (st != CUZK_OK)
+        return st;
+    if (bf->version != 1)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "r1cs file: version %u at offset 4 is not supported (need 1)",
+                              bf->version);
+    if ((st = read_header(bf, h, err)) != CUZK_OK ||
+        (st = check_sections(bf, h->n_wires, err)) != CUZK_OK)
+        return st;
+    h->n_sections = bf->n_sections;
+    bin_cursor c;
+    if ((st = binfile_section(bf, R1CS_SEC_CONSTRAINTS, "constraints", true, &c, NULL, err)) !=
+        CUZK_OK)
+        return st;
+    if ((uint64_t)h->n_constraints * 12 > bin_left(&c))
+        return cuzk_error_set(err, CUZK_ERR_TRUNCATED,
+                              "r1cs file truncated: the constraints section at offset %zu has "
+                              "%zu bytes, too few for nConstraints = %u (12 bytes each at "
+                              "least)",
+                              c.pos, bin_left(&c), h->n_constraints);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_snarkjs_r1cs_header_read(cuzk_snarkjs_r1cs_header *h, const uint8_t *data,
+                                          size_t len, cuzk_error *err)
+{
+    if (!h)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "r1cs reader: header is NULL");
+    binfile bf;
+    cuzk_snarkjs_r1cs_header t;
+    cuzk_status st = r1cs_open(&bf, &t, data, len, err);
+    if (st == CUZK_OK)
+        *h = t;
+    return st;
+}
+
 static cuzk_status read_lc(bin_cursor *c, cuzk_r1cs_builder *b, cuzk_r1cs_matrix m,
                            uint32_t row, const cuzk_snarkjs_r1cs_header *h, uint32_t n_public,
                            cuzk_error *err)
@@ -164,16 +209,9 @@ cuzk_status cuzk_r1cs_from_snarkjs(cuzk_r1cs **out, cuzk_snarkjs_r1cs_header *he
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "r1cs reader: out is NULL");
     *out = NULL;
     binfile bf;
-    cuzk_status st = binfile_open(&bf, data, len, "r1cs", "r1cs", err);
-    if (st != CUZK_OK)
-        return st;
-    if (bf.version != 1)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "r1cs file: version %u at offset 4 is not supported (need 1)",
-                              bf.version);
     cuzk_snarkjs_r1cs_header h;
-    if ((st = read_header(&bf, &h, err)) != CUZK_OK ||
-        (st = check_sections(&bf, h.n_wires, err)) != CUZK_OK)
+    cuzk_status st = r1cs_open(&bf, &h, data, len, err);
+    if (st != CUZK_OK)
         return st;
 
     uint32_t n_public = h.n_pub_out + h.n_pub_in; /* < nWires by read_header's check */

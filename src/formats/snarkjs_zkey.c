@@ -1,7 +1,7 @@
 /*
  * snarkjs_zkey.c — reads snarkjs Groth16 .zkey files (layout in cuzk/formats.h) into a
- * CUZK_GROTH16_SNARKJS proving key plus the A/B matrices of section 4 as a cuzk_r1cs, and
- * binds a witness to those matrices (C from A.w * B.w) so the generic prover can run.
+ * CUZK_GROTH16_SNARKJS proving key plus the A/B matrices of section 4 as a cuzk_r1cs whose
+ * C is absent (c_absent: snarkjs folds C into the key), which the prover takes as is.
  *
  * Order of work: container and header first, then every section's size is checked against
  * the header before anything proportional to a count is allocated, so allocation stays
@@ -9,8 +9,7 @@
  * is reported by its vector, index and absolute offset.
  *
  * Threading: the readers are pure functions of their input (the pool's workers decode
- * disjoint point ranges); cuzk_r1cs_bind_snarkjs_witness mutates its r1cs and must not run
- * while another thread reads it.
+ * disjoint point ranges); what they return is immutable.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -249,7 +248,8 @@ static cuzk_status decode_vec(void *out, const zk_file *z, uint32_t id, const ch
     return CUZK_OK;
 }
 
-/* Header points and IC (always fully checked) into vk, whose ic is allocated. */
+/* Header points and IC (always fully checked, infinity refused) into vk, whose ic is
+ * allocated. */
 static cuzk_status read_vk_points(cuzk_groth16_vk *vk, const zk_file *z, cuzk_error *err)
 {
     const uint8_t *p = z->bf.data + z->hdr_points;
@@ -262,6 +262,10 @@ static cuzk_status read_vk_points(cuzk_groth16_vk *vk, const zk_file *z, cuzk_er
     for (int i = 0; i < 6; i++) {
         cuzk_error e;
         cuzk_status st = decode_one(dst[i], p + off, is_g2[i], CUZK_PARAMS_CHECKED, &e);
+        if (st == CUZK_OK && (is_g2[i] ? cuzk_g2_affine_is_infinity(dst[i])
+                                       : cuzk_g1_affine_is_infinity(dst[i])))
+            st = cuzk_error_set(&e, CUZK_ERR_FORMAT, "the point at infinity is not allowed "
+                                                     "in a verifying key");
         if (st != CUZK_OK)
             return cuzk_error_set(err, st, "zkey file: header point %s at offset %zu: %s",
                                   names[i], z->hdr_points + off, e.msg);
@@ -273,8 +277,11 @@ static cuzk_status read_vk_points(cuzk_groth16_vk *vk, const zk_file *z, cuzk_er
         return st;
     for (size_t i = 0; i < vk->n_ic; i++) {
         cuzk_error e;
-        if ((st = decode_one(&vk->ic[i], c.base + c.pos + i * G1B, false, CUZK_PARAMS_CHECKED,
-                             &e)) != CUZK_OK)
+        st = decode_one(&vk->ic[i], c.base + c.pos + i * G1B, false, CUZK_PARAMS_CHECKED, &e);
+        if (st == CUZK_OK && cuzk_g1_affine_is_infinity(&vk->ic[i]))
+            st = cuzk_error_set(&e, CUZK_ERR_FORMAT, "the point at infinity is not allowed "
+                                                     "in a verifying key");
+        if (st != CUZK_OK)
             return cuzk_error_set(err, st, "zkey file: IC point %zu at offset %zu: %s", i,
                                   c.pos + i * G1B, e.msg);
     }
@@ -329,7 +336,8 @@ static cuzk_status coef_from_double_mont(cuzk_fr *out, const uint8_t *in)
     return CUZK_OK;
 }
 
-/* Builds ab's A and B from section 4 (validated entry by entry); C gets an empty CSR. */
+/* Builds ab's A and B from section 4 (validated entry by entry); C gets an empty CSR and
+ * c_absent. */
 static cuzk_status read_matrices(cuzk_r1cs *ab, const zk_file *z, cuzk_error *err)
 {
     bin_cursor c;
@@ -426,7 +434,9 @@ static cuzk_status read_matrices(cuzk_r1cs *ab, const zk_file *z, cuzk_error *er
         ab->m[m].nnz = out;
         free(t);
     }
-    /* C is written per witness by cuzk_r1cs_bind_snarkjs_witness. */
+    /* The circuit's C is not in a .zkey: an empty CSR, flagged, so nobody mistakes it for
+     * the real C (the prover then takes c = a*b; the check refuses to run). */
+    ab->c_absent = true;
     ab->m[CUZK_R1CS_C].col = malloc(sizeof(uint32_t));
     ab->m[CUZK_R1CS_C].coeff = malloc(sizeof(cuzk_fr));
     if (!ab->m[CUZK_R1CS_C].col || !ab->m[CUZK_R1CS_C].coeff)
@@ -527,60 +537,4 @@ cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **a
                       progress_ctx, err);
     mapped_file_close(&mf);
     return st;
-}
-
-/* ---- binding a witness ---------------------------------------------------------------- */
-
-static void row_dot(cuzk_fr *r, const cuzk_csr *m, uint64_t i, const cuzk_fr *w)
-{
-    cuzk_fr acc = CUZK_FR_ZERO, t;
-    for (uint64_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {
-        cuzk_fr_mul(&t, &m->coeff[k], &w[m->col[k]]);
-        cuzk_fr_add(&acc, &acc, &t);
-    }
-    *r = acc;
-}
-
-cuzk_status cuzk_r1cs_bind_snarkjs_witness(cuzk_r1cs *ab, const cuzk_witness *w,
-                                           cuzk_error *err)
-{
-    if (!ab || !w || w->kind != CUZK_WITNESS_DENSE || !w->values)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "bind witness: NULL or non-dense");
-    if (w->n_vars != ab->n_vars)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
-                              "bind witness: the witness has %u values, the key needs %u",
-                              w->n_vars, ab->n_vars);
-    if (!cuzk_fr_is_one(&w->values[0]))
-        return cuzk_error_set(err, CUZK_ERR_FORMAT,
-                              "bind witness: value 0 (the constant ONE) is not 1");
-    cuzk_csr *cm = &ab->m[CUZK_R1CS_C];
-    size_t rows = ab->n_constraints ? (size_t)ab->n_constraints : 1;
-    uint32_t *col = realloc(cm->col, rows * sizeof *col);
-    if (col)
-        cm->col = col;
-    cuzk_fr *coeff = col ? realloc(cm->coeff, rows * sizeof *coeff) : NULL;
-    if (coeff)
-        cm->coeff = coeff;
-    if (!col || !coeff)
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "bind witness: out of memory");
-    uint64_t out = 0;
-    for (uint64_t i = 0; i < ab->n_constraints; i++) {
-        cuzk_fr a, b, c;
-        row_dot(&a, &ab->m[CUZK_R1CS_A], i, w->values);
-        row_dot(&b, &ab->m[CUZK_R1CS_B], i, w->values);
-        cuzk_fr_mul(&c, &a, &b);
-        cm->row_ptr[i] = out;
-        if (cuzk_fr_is_zero(&c))
-            continue; /* CSR keeps non-zero coefficients only */
-        cm->col[out] = 0;
-        cm->coeff[out++] = c;
-    }
-    cm->row_ptr[ab->n_constraints] = out;
-    cm->nnz = out;
-    size_t words = ((size_t)ab->n_vars + 63) / 64;
-    memset(ab->density[CUZK_R1CS_C], 0, words * sizeof(uint64_t));
-    if (out)
-        ab->density[CUZK_R1CS_C][0] = 1;
-    ab->density_count[CUZK_R1CS_C] = out ? 1 : 0;
-    return CUZK_OK;
 }

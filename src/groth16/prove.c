@@ -1,7 +1,8 @@
 /*
  * prove.c — the CPU Groth16 prover, split like the GPU backend: prove_start does the
  * satisfaction check, A.w/B.w/C.w, the quotient H and the H, L, A, B_G1 MSMs;
- * prove_finalize does the B_G2 MSM and assembles the proof from r and s.
+ * prove_finalize does the B_G2 MSM and assembles the proof from r and s; prove runs both
+ * and then the self-check (selfcheck.c), so no proof leaves it unverified.
  *
  * Scratch layout (one caller block, recomputed identically by start and finalize):
  *   dom   the cuzk_domain (about 34 KiB)
@@ -122,8 +123,17 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "groth16 prove: scratch of %zu bytes, need %zu", scratch_size,
                               L.total);
-    if ((st = cuzk_r1cs_check(r1cs, w, NULL, err)) != CUZK_OK)
-        return st;
+    if (w->n_vars != r1cs->n_vars)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "groth16 prove: witness has %u values, the circuit %u variables",
+                              w->n_vars, r1cs->n_vars);
+    if (!cuzk_fr_is_one(&w->values[0]))
+        return cuzk_error_set(err, CUZK_ERR_FORMAT,
+                              "groth16 prove: witness value 0 must be ONE (the constant 1)");
+    bool snarkjs = pk->flavour == CUZK_GROTH16_SNARKJS;
+    if (r1cs->c_absent && !snarkjs)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "groth16 prove: a bellperson key needs the circuit's C matrix");
 
     uint8_t *base = scratch_base(scratch);
     cuzk_domain *dom = (cuzk_domain *)base;
@@ -132,15 +142,20 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
     size_t r1_size = L.off_r2 - L.off_r1;
     size_t n = L.n, m = r1cs->n_constraints;
     cuzk_fr *a = (cuzk_fr *)r1, *b = a + n, *c = b + n;
-    bool snarkjs = pk->flavour == CUZK_GROTH16_SNARKJS;
 
     st = snarkjs ? cuzk_domain_init_snarkjs(dom, pk->log2n)
                  : cuzk_domain_init_bellperson(dom, pk->log2n);
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 prove: cannot build the 2^%u domain", pk->log2n);
-    /* snarkjs never evaluates C: c = a*b row by row, equal to C.w for a satisfied system */
-    if ((st = cuzk_r1cs_eval(r1cs, w, a, b, snarkjs ? NULL : c, pool)) != CUZK_OK)
-        return cuzk_error_set(err, st, "groth16 prove: constraint evaluation failed");
+    /* One parallel pass evaluates and checks. Without C (a .zkey) there is nothing to
+     * check against: snarkjs's recipe takes c = a*b row by row, which is C.w whenever the
+     * witness satisfies the circuit, and the final self-check catches one that does not. */
+    if (r1cs->c_absent) {
+        if ((st = cuzk_r1cs_eval(r1cs, w, a, b, NULL, pool)) != CUZK_OK)
+            return cuzk_error_set(err, st, "groth16 prove: constraint evaluation failed");
+    } else if ((st = cuzk_r1cs_eval_check(r1cs, w, a, b, c, NULL, pool, err)) != CUZK_OK) {
+        return st;
+    }
     size_t rows = m;
     if (pk->append_input_rows)
         for (size_t i = 0; i < pk->vk.n_ic; i++, rows++) {
@@ -152,8 +167,11 @@ cuzk_status cuzk_groth16_prove_start(cuzk_groth16_prover_state *state,
     memset(b + rows, 0, (n - rows) * sizeof(cuzk_fr));
     memset(c + rows, 0, (n - rows) * sizeof(cuzk_fr));
     if (snarkjs) {
-        for (size_t i = 0; i < rows; i++)
-            cuzk_fr_mul(&c[i], &a[i], &b[i]);
+        /* c = a*b; where C was evaluated (and checked) c already equals it, bit for bit
+         * (reduced Montgomery form is unique), input rows included (a*0 = 0). */
+        if (r1cs->c_absent)
+            for (size_t i = 0; i < m; i++)
+                cuzk_fr_mul(&c[i], &a[i], &b[i]);
         st = cuzk_poly_h_snarkjs(dom, a, b, c, pool);
     } else {
         st = cuzk_poly_h_bellperson(dom, a, b, c, pool);
@@ -229,31 +247,10 @@ cuzk_status cuzk_groth16_prove_finalize(cuzk_groth16_prover_state *state, const 
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "groth16 finalize: B_G2 MSM failed");
 
-    const cuzk_groth16_vk *vk = &pk->vk;
-    cuzk_g1_jac A, B1, C, t, d1;
-    cuzk_g2_jac B, d2;
-    /* A = alpha + A_msm + r delta1 */
-    cuzk_g1_jac_from_affine(&d1, &vk->delta_g1);
-    cuzk_g1_jac_mul(&t, &d1, r);
-    cuzk_g1_jac_add_affine(&A, &state->a_, &vk->alpha_g1);
-    cuzk_g1_jac_add(&A, &A, &t);
-    /* B = beta2 + B2_msm + s delta2 */
-    cuzk_g2_jac_from_affine(&d2, &vk->delta_g2);
-    cuzk_g2_jac_mul(&d2, &d2, s);
-    cuzk_g2_jac_add_affine(&B, &b2, &vk->beta_g2);
-    cuzk_g2_jac_add(&B, &B, &d2);
-    /* C = s A_msm + r B1_msm + rs delta1 + s alpha + r beta1 + H + L
-     *   = s * A + r * (beta1 + B1_msm) + H + L, since s * A = s alpha + s A_msm + rs delta1 */
-    cuzk_g1_jac_add_affine(&B1, &state->b_g1_, &vk->beta_g1);
-    cuzk_g1_jac_mul(&C, &A, s);
-    cuzk_g1_jac_mul(&t, &B1, r);
-    cuzk_g1_jac_add(&C, &C, &t);
-    cuzk_g1_jac_add(&C, &C, &state->h_);
-    cuzk_g1_jac_add(&C, &C, &state->l_);
-
-    cuzk_g1_jac_to_affine(&proof->a, &A);
-    cuzk_g2_jac_to_affine(&proof->b, &B);
-    cuzk_g1_jac_to_affine(&proof->c, &C);
+    cuzk_groth16_msm_results m = {
+        .h = state->h_, .l = state->l_, .a = state->a_, .b_g1 = state->b_g1_, .b_g2 = b2};
+    cuzk_groth16_assemble(proof, &pk->vk, &m, r, s);
+    explicit_bzero(&m, sizeof m);
     return CUZK_OK;
 }
 
@@ -275,6 +272,8 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *proof, const cuzk_groth16_pk 
     st = cuzk_groth16_prove_finalize(&state, &r, &s, &out, err);
     explicit_bzero(&r, sizeof r); /* anyone with r, s and the proof learns the witness */
     explicit_bzero(&s, sizeof s);
+    if (st == CUZK_OK)
+        st = cuzk_groth16_proof_selfcheck(pk, NULL, r1cs, w, &out, pool, err);
     if (st == CUZK_OK)
         *proof = out;
     return st;

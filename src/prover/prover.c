@@ -179,21 +179,6 @@ cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
     return CUZK_OK;
 }
 
-/* The proof must verify under pk's verifying key with the witness's public inputs. */
-static cuzk_status prover_selfcheck(const cuzk_groth16_pk *pk, const cuzk_witness *w,
-                                    const cuzk_groth16_proof *proof, cuzk_error *err)
-{
-    cuzk_groth16_pvk pvk;
-    cuzk_status st = cuzk_groth16_pvk_prepare(&pvk, &pk->vk);
-    if (st != CUZK_OK)
-        return cuzk_error_set(err, st, "self-check: cannot prepare the verifying key");
-    st = cuzk_groth16_verify(&pvk, w->values + 1, pk->vk.n_ic - 1, proof, err);
-    if (st == CUZK_ERR_INVALID_PROOF)
-        return cuzk_error_set(err, st, "the proof does not verify: the witness does not "
-                                       "satisfy the circuit, or the key is bad");
-    return st;
-}
-
 cuzk_status cuzk_prover_finalize(cuzk_prove_job *job, const cuzk_fr *r, const cuzk_fr *s,
                                  cuzk_groth16_proof *proofs, cuzk_prove_timings *timings,
                                  cuzk_error *err)
@@ -231,8 +216,13 @@ cuzk_status cuzk_prover_finalize(cuzk_prove_job *job, const cuzk_fr *r, const cu
     }
     double t1 = cuzk_prover_now_ms();
     job->t.ms[CUZK_STAGE_FINALIZE] += t1 - t0;
+    /* one e(alpha, beta) for the whole batch */
+    cuzk_groth16_pvk pvk;
+    if (st == CUZK_OK && (st = cuzk_groth16_pvk_prepare(&pvk, &job->pk->vk)) != CUZK_OK)
+        st = cuzk_error_set(err, st, "self-check: cannot prepare the verifying key");
     for (size_t i = 0; i < job->n && st == CUZK_OK; i++)
-        st = prover_selfcheck(job->pk, &job->ws[i], &out[i], err);
+        st = cuzk_groth16_proof_selfcheck(job->pk, &pvk, job->r1cs, &job->ws[i], &out[i],
+                                          job->p->pool, err);
     job->t.ms[CUZK_STAGE_VERIFY] += cuzk_prover_now_ms() - t1;
     if (st == CUZK_OK)
         memcpy(proofs, out, job->n * sizeof *out);

@@ -1,11 +1,15 @@
 /*
- * eval.c — sparse matrix × witness products (A·w, B·w, C·w) and the satisfaction check.
+ * eval.c — sparse matrix × witness products (A·w, B·w, C·w) and the satisfaction check,
+ * as one row-parallel pass.
  *
- * eval is row-parallel: each pool chunk owns a disjoint range of rows and writes only those
- * outputs, so no synchronisation is needed beyond the pool's completion hand-off. check is
- * single-threaded and stops at the first failing row. Neither allocates.
+ * Each pool chunk owns a disjoint range of rows and writes only those outputs, so no
+ * synchronisation is needed beyond the pool's completion hand-off. When checking, a chunk
+ * stops at its first failing row and lowers a shared atomic minimum; chunks that start
+ * above the current minimum are skipped. The row reported is therefore the lowest failing
+ * row whatever the thread count or scheduling: any chunk holding a lower failing row
+ * starts below the minimum, so it runs and finds it. Nothing here allocates.
  */
-#include <stdio.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "cuzk/r1cs.h"
@@ -34,46 +38,70 @@ typedef struct eval_ctx {
     const cuzk_r1cs *r1cs;
     const cuzk_fr *w;
     cuzk_fr *out[CUZK_R1CS_MATRICES];
+    bool check;
+    _Atomic uint64_t first_bad; /* lowest failing row seen so far (UINT64_MAX: none) */
 } eval_ctx;
+
+static void lower_first_bad(eval_ctx *ctx, uint64_t row)
+{
+    uint64_t cur = atomic_load_explicit(&ctx->first_bad, memory_order_relaxed);
+    while (row < cur && !atomic_compare_exchange_weak_explicit(
+                            &ctx->first_bad, &cur, row, memory_order_relaxed,
+                            memory_order_relaxed)) {
+    }
+}
 
 static void eval_rows(void *vctx, size_t begin, size_t end, unsigned worker_id)
 {
     (void)worker_id;
-    const eval_ctx *ctx = vctx;
-    for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
-        if (!ctx->out[m])
-            continue;
-        for (size_t i = begin; i < end; i++)
-            row_dot(&ctx->out[m][i], &ctx->r1cs->m[m], i, ctx->w);
+    eval_ctx *ctx = vctx;
+    const cuzk_csr *m = ctx->r1cs->m;
+    if (!ctx->check) {
+        /* one matrix at a time: each pass streams one CSR */
+        for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
+            if (!ctx->out[k])
+                continue;
+            for (size_t i = begin; i < end; i++)
+                row_dot(&ctx->out[k][i], &m[k], i, ctx->w);
+        }
+        return;
     }
+    if (begin >= atomic_load_explicit(&ctx->first_bad, memory_order_relaxed))
+        return; /* a lower row already failed: nothing here can be the answer */
+    for (size_t i = begin; i < end; i++) {
+        cuzk_fr v[CUZK_R1CS_MATRICES], ab;
+        for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
+            row_dot(&v[k], &m[k], i, ctx->w);
+            if (ctx->out[k])
+                ctx->out[k][i] = v[k];
+        }
+        cuzk_fr_mul(&ab, &v[CUZK_R1CS_A], &v[CUZK_R1CS_B]);
+        if (!cuzk_fr_eq(&ab, &v[CUZK_R1CS_C])) {
+            lower_first_bad(ctx, i);
+            return;
+        }
+    }
+}
+
+static bool args_ok(const cuzk_r1cs *r1cs, const cuzk_witness *w)
+{
+    return r1cs && w && w->kind == CUZK_WITNESS_DENSE && w->values &&
+           w->n_vars == r1cs->n_vars && r1cs->n_constraints <= SIZE_MAX;
 }
 
 cuzk_status cuzk_r1cs_eval(const cuzk_r1cs *r1cs, const cuzk_witness *w, cuzk_fr *a_out,
                            cuzk_fr *b_out, cuzk_fr *c_out, cuzk_pool *pool)
 {
-    if (!r1cs || !w || w->n_vars != r1cs->n_vars || w->kind != CUZK_WITNESS_DENSE ||
-        !w->values || r1cs->n_constraints > SIZE_MAX)
+    if (!args_ok(r1cs, w) || (c_out && r1cs->c_absent))
         return CUZK_ERR_INVALID_ARG;
-    eval_ctx ctx = {r1cs, w->values, {a_out, b_out, c_out}};
+    eval_ctx ctx = {.r1cs = r1cs, .w = w->values, .out = {a_out, b_out, c_out}};
     return cuzk_pool_for(pool, (size_t)r1cs->n_constraints, eval_rows, &ctx, EVAL_GRAIN);
 }
 
-/* Canonical big-endian hex without leading zeros ("0" for zero); out >= 65 bytes. */
-static void fr_hex(char out[65], const cuzk_fr *a)
-{
-    uint8_t be[CUZK_FR_BYTES];
-    cuzk_fr_to_bytes_be(be, a);
-    size_t i = 0;
-    while (i < CUZK_FR_BYTES - 1 && be[i] == 0)
-        i++;
-    char *p = out;
-    p += sprintf(p, "%x", be[i]);
-    for (i++; i < CUZK_FR_BYTES; i++)
-        p += sprintf(p, "%02x", be[i]);
-}
-
-cuzk_status cuzk_r1cs_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
-                            uint64_t *first_failing_row, cuzk_error *err)
+cuzk_status cuzk_r1cs_eval_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
+                                 cuzk_fr *a_out, cuzk_fr *b_out, cuzk_fr *c_out,
+                                 uint64_t *first_failing_row, cuzk_pool *pool,
+                                 cuzk_error *err)
 {
     if (first_failing_row)
         *first_failing_row = UINT64_MAX;
@@ -84,27 +112,35 @@ cuzk_status cuzk_r1cs_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
                               "r1cs check: witness has %u values, constraint system has %u "
                               "variables",
                               w->n_vars, r1cs->n_vars);
+    if (r1cs->c_absent)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "r1cs check: this constraint system has no C matrix (A and B "
+                              "of a .zkey); check the witness against the circuit's .r1cs");
+    if (!args_ok(r1cs, w))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "r1cs check: too many constraints");
     if (!cuzk_fr_is_one(&w->values[0]))
         return cuzk_error_set(err, CUZK_ERR_FORMAT,
                               "r1cs check: witness value 0 must be ONE (the constant 1)");
-    for (uint64_t i = 0; i < r1cs->n_constraints; i++) {
-        cuzk_fr a, b, c, ab;
-        row_dot(&a, &r1cs->m[CUZK_R1CS_A], i, w->values);
-        row_dot(&b, &r1cs->m[CUZK_R1CS_B], i, w->values);
-        row_dot(&c, &r1cs->m[CUZK_R1CS_C], i, w->values);
-        cuzk_fr_mul(&ab, &a, &b);
-        if (!cuzk_fr_eq(&ab, &c)) {
-            char ha[65], hb[65], hc[65];
-            fr_hex(ha, &a);
-            fr_hex(hb, &b);
-            fr_hex(hc, &c);
-            if (first_failing_row)
-                *first_failing_row = i;
-            return cuzk_error_set(err, CUZK_ERR_UNSATISFIED,
-                                  "constraint %llu unsatisfied: A.w=0x%s B.w=0x%s C.w=0x%s",
-                                  (unsigned long long)i, ha, hb, hc);
-        }
+    eval_ctx ctx = {.r1cs = r1cs, .w = w->values, .out = {a_out, b_out, c_out}, .check = true};
+    atomic_init(&ctx.first_bad, UINT64_MAX);
+    cuzk_status st =
+        cuzk_pool_for(pool, (size_t)r1cs->n_constraints, eval_rows, &ctx, EVAL_GRAIN);
+    if (st != CUZK_OK)
+        return cuzk_error_set(err, st, "r1cs check: pool failure");
+    uint64_t bad = atomic_load(&ctx.first_bad);
+    if (bad != UINT64_MAX) {
+        if (first_failing_row)
+            *first_failing_row = bad;
+        /* The row only: A.w, B.w and C.w are functions of the (secret) witness. */
+        return cuzk_error_set(err, CUZK_ERR_UNSATISFIED, "constraint %llu unsatisfied",
+                              (unsigned long long)bad);
     }
     cuzk_error_clear(err);
     return CUZK_OK;
+}
+
+cuzk_status cuzk_r1cs_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
+                            uint64_t *first_failing_row, cuzk_error *err)
+{
+    return cuzk_r1cs_eval_check(r1cs, w, NULL, NULL, NULL, first_failing_row, NULL, err);
 }

@@ -1,13 +1,22 @@
 /*
  * pool.c — the CPU worker pool (see cuzk/pool.h for the model).
  *
- * Threading: nthreads-1 pthreads sleep on `wake` until the generation counter moves;
- * the caller publishes a job under the mutex, bumps the generation, broadcasts, then takes
- * chunks itself. Chunks are claimed with one atomic fetch-add each, so there is no lock on
- * the hot path. Every worker, busy or not, reports back once per generation (`pending`),
- * which is what lets the job live in the pool struct and lets the caller return only when
- * nobody can still touch it. The mutex hand-off also publishes the workers' writes to the
- * caller.
+ * Threading: every cuzk_pool_for is a job that lives on its caller's stack and is linked
+ * into the pool's job list under the mutex while it runs. Idle workers sleep on `wake`;
+ * a new job broadcasts it. A worker picks the open job with the fewest helpers (so
+ * concurrent callers share the workers), runs its chunks, and after each chunk looks at
+ * `jobs_added`: if a job arrived since it joined, it leaves and picks again, which is what
+ * hands a share of the workers to a caller that came second. Chunks are claimed with one
+ * atomic fetch-add each, so there is no lock on the hot path.
+ *
+ * A job is unlinked by its caller once its own chunk loop finds nothing left (every chunk
+ * claimed), after which no worker can join it; the caller then waits on `done` until the
+ * job's helper count is zero, so nobody can touch the job after the call returns. Leaving
+ * a job goes through the mutex, which also publishes the helper's writes to the caller.
+ *
+ * worker_id: the calling thread is 0 in its own call; worker thread k (1..nthreads-1)
+ * always uses k. A thread runs one chunk at a time, so ids are unique within a call at any
+ * moment even when a worker leaves a job and joins it again.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,6 +33,16 @@
  * when threads run at different speeds, few enough that the atomic is never contended. */
 #define CHUNKS_PER_THREAD 8
 
+typedef struct pool_job {
+    struct pool_job *next; /* job list link (under mu) */
+    cuzk_pool_fn fn;
+    void *ctx;
+    size_t n, chunk, nchunks;
+    atomic_size_t next_chunk;
+    unsigned helpers; /* workers inside run_chunks for this job (under mu) */
+    bool closed;      /* unlinked: the caller waits for helpers == 0 (under mu) */
+} pool_job;
+
 typedef struct worker_arg {
     struct cuzk_pool *pool;
     unsigned id;
@@ -36,58 +55,65 @@ struct cuzk_pool {
     worker_arg *args;
 
     pthread_mutex_t mu;
-    pthread_cond_t wake;    /* workers wait here for a new generation or stop */
-    pthread_cond_t done;    /* the caller waits here for pending == 0 */
-    uint64_t generation;
-    unsigned pending;       /* workers that have not yet finished this generation */
+    pthread_cond_t wake;    /* workers wait here for a job or stop */
+    pthread_cond_t done;    /* callers wait here for their job's helpers to leave */
+    pool_job *jobs;         /* open jobs, oldest first */
     bool stop;
-
-    /* current job: written under mu before the generation moves, read-only after */
-    cuzk_pool_fn fn;
-    void *ctx;
-    size_t n, chunk, nchunks;
-    atomic_size_t next_chunk;
-
-    atomic_flag busy;       /* set while a cuzk_pool_for is running */
+    atomic_uint_fast64_t jobs_added; /* bumped (under mu) whenever a job is linked */
 };
 
-static void run_chunks(struct cuzk_pool *p, cuzk_pool_fn fn, void *ctx, size_t n,
-                       size_t chunk, size_t nchunks, unsigned id)
+static bool job_has_work(pool_job *j)
+{
+    return atomic_load_explicit(&j->next_chunk, memory_order_relaxed) < j->nchunks;
+}
+
+/* Runs chunks of j until none is left, or (for a worker: watch != NULL) until a new job
+ * has been added since *seen. Returns true if chunks may remain. */
+static bool run_chunks(pool_job *j, unsigned id, const atomic_uint_fast64_t *watch,
+                       uint64_t seen)
 {
     for (;;) {
-        size_t c = atomic_fetch_add_explicit(&p->next_chunk, 1, memory_order_relaxed);
-        if (c >= nchunks)
-            break;
-        size_t begin = c * chunk;
-        size_t end = n - begin < chunk ? n : begin + chunk;
-        fn(ctx, begin, end, id);
+        size_t c = atomic_fetch_add_explicit(&j->next_chunk, 1, memory_order_relaxed);
+        if (c >= j->nchunks)
+            return false;
+        size_t begin = c * j->chunk;
+        size_t end = j->n - begin < j->chunk ? j->n : begin + j->chunk;
+        j->fn(j->ctx, begin, end, id);
+        if (watch && atomic_load_explicit(watch, memory_order_relaxed) != seen)
+            return true;
     }
+}
+
+/* The open job with work left and the fewest helpers (the oldest on ties), or NULL. */
+static pool_job *pick_job(struct cuzk_pool *p)
+{
+    pool_job *best = NULL;
+    for (pool_job *j = p->jobs; j; j = j->next)
+        if (job_has_work(j) && (!best || j->helpers < best->helpers))
+            best = j;
+    return best;
 }
 
 static void *worker_main(void *argp)
 {
     worker_arg *arg = argp;
     struct cuzk_pool *p = arg->pool;
-    /* Generation 0 is "no job yet"; a worker that starts late must still run the
-     * generations published before it first took the lock. */
-    uint64_t seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (p->generation == seen && !p->stop)
+        pool_job *j;
+        while (!p->stop && (j = pick_job(p)) == NULL)
             pthread_cond_wait(&p->wake, &p->mu);
         if (p->stop)
             break;
-        seen = p->generation;
-        cuzk_pool_fn fn = p->fn;
-        void *ctx = p->ctx;
-        size_t n = p->n, chunk = p->chunk, nchunks = p->nchunks;
+        j->helpers++;
+        uint64_t seen = atomic_load_explicit(&p->jobs_added, memory_order_relaxed);
         pthread_mutex_unlock(&p->mu);
 
-        run_chunks(p, fn, ctx, n, chunk, nchunks, arg->id);
+        run_chunks(j, arg->id, &p->jobs_added, seen);
 
         pthread_mutex_lock(&p->mu);
-        if (--p->pending == 0)
-            pthread_cond_signal(&p->done);
+        if (--j->helpers == 0 && j->closed)
+            pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -132,8 +158,7 @@ cuzk_status cuzk_pool_create(cuzk_pool **pool, unsigned nthreads)
     if (!p)
         return CUZK_ERR_NOMEM;
     p->nthreads = nthreads;
-    atomic_init(&p->next_chunk, 0);
-    atomic_flag_clear(&p->busy);
+    atomic_init(&p->jobs_added, 0);
     if (pthread_mutex_init(&p->mu, NULL) != 0) {
         free(p);
         return CUZK_ERR_NOMEM;
@@ -198,31 +223,35 @@ cuzk_status cuzk_pool_for(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
         chunk = grain;
     size_t nchunks = n / chunk + (n % chunk != 0);
 
-    /* Inline: no pool, nothing to share, or the pool is already running a loop (a nested
-     * call from inside fn, or a second driver thread) — waiting would deadlock. */
-    if (nt == 1 || nchunks == 1 || atomic_flag_test_and_set(&pool->busy)) {
+    /* Inline: no pool, or nothing to share. */
+    if (nt == 1 || pool->nstarted == 0 || nchunks == 1) {
         fn(ctx, 0, n, 0);
         return CUZK_OK;
     }
 
+    pool_job job = {.next = NULL, .fn = fn, .ctx = ctx, .n = n, .chunk = chunk,
+                    .nchunks = nchunks, .helpers = 0, .closed = false};
+    atomic_init(&job.next_chunk, 0);
     pthread_mutex_lock(&pool->mu);
-    pool->fn = fn;
-    pool->ctx = ctx;
-    pool->n = n;
-    pool->chunk = chunk;
-    pool->nchunks = nchunks;
-    atomic_store_explicit(&pool->next_chunk, 0, memory_order_relaxed);
-    pool->pending = pool->nstarted;
-    pool->generation++;
+    pool_job **tail = &pool->jobs;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = &job;
+    atomic_fetch_add_explicit(&pool->jobs_added, 1, memory_order_relaxed);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mu);
 
-    run_chunks(pool, fn, ctx, n, chunk, nchunks, 0);
+    run_chunks(&job, 0, NULL, 0);
 
     pthread_mutex_lock(&pool->mu);
-    while (pool->pending != 0)
+    for (pool_job **l = &pool->jobs; *l; l = &(*l)->next)
+        if (*l == &job) {
+            *l = job.next;
+            break;
+        }
+    job.closed = true;
+    while (job.helpers != 0)
         pthread_cond_wait(&pool->done, &pool->mu);
     pthread_mutex_unlock(&pool->mu);
-    atomic_flag_clear(&pool->busy);
     return CUZK_OK;
 }

@@ -271,6 +271,21 @@ static void test_bad_points(void **st)
                                                      &err),
                      CUZK_ERR_FORMAT);
     assert_non_null(strstr(err.msg, "l[0]"));
+    /* identity points in the verifying key: gamma_g2, delta_g2, ic[1], in both readers */
+    static const struct { size_t off, len; const char *name; } vk_pts[3] = {
+        {2 * 96 + 192, 192, "gamma_g2"}, {3 * 96 + 2 * 192, 192, "delta_g2"},
+        {868 + 96, 96, "ic[1]"}};
+    for (int i = 0; i < 3; i++) {
+        memcpy(buf, g_params, g_len);
+        memset(buf + vk_pts[i].off, 0, vk_pts[i].len);
+        buf[vk_pts[i].off] = 0x40;
+        assert_int_equal(cuzk_groth16_vk_from_bellperson(&vk, buf, g_len, &(size_t){0}, &err),
+                         CUZK_ERR_FORMAT);
+        assert_non_null(strstr(err.msg, vk_pts[i].name));
+        assert_int_equal(cuzk_groth16_pk_from_bellperson(&pk, buf, g_len, CUZK_PARAMS_UNCHECKED,
+                                                         NULL, &err),
+                         CUZK_ERR_FORMAT);
+    }
     free(buf);
 }
 
@@ -299,6 +314,21 @@ static void test_proof_bytes(void **st)
     assert_int_equal(cuzk_groth16_proofs_from_bellperson(q, 3, bytes, sizeof bytes - 1, NULL),
                      CUZK_ERR_LENGTH);
     assert_int_equal(cuzk_groth16_proof_from_bellperson(q, bytes, 191, NULL), CUZK_ERR_LENGTH);
+    /* A, B or C at infinity: refused at decode time, as bellperson's Proof::read does */
+    static const struct { size_t off, len; const char *name; } parts[3] = {
+        {0, 48, "A at"}, {48, 96, "B at"}, {144, 48, "C at"}};
+    for (int i = 0; i < 3; i++) {
+        uint8_t b[CUZK_GROTH16_PROOF_BYTES];
+        memcpy(b, bytes, sizeof b);
+        memset(b + parts[i].off, 0, parts[i].len);
+        b[parts[i].off] = 0xc0; /* compressed | infinity */
+        cuzk_groth16_proof t;
+        cuzk_error e;
+        assert_int_equal(cuzk_groth16_proof_from_bellperson(&t, b, sizeof b, &e),
+                         CUZK_ERR_FORMAT);
+        assert_non_null(strstr(e.msg, parts[i].name));
+        assert_non_null(strstr(e.msg, "infinity"));
+    }
     /* flipped bits in a proof: an error or a proof that does not verify */
     for (size_t it = 0; it < test_iters(32); it++) {
         uint8_t b[CUZK_GROTH16_PROOF_BYTES];

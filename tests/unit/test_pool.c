@@ -1,8 +1,14 @@
 /*
  * test_pool.c — the CPU worker pool: coverage of [0, n) exactly once, sums against the
- * closed form, worker ids, empty ranges, grain > n, nested calls, argument checks.
- * Single test thread driving pools of 1, 2 and 7 threads.
+ * closed form, worker ids, empty ranges, grain > n, nested calls, argument checks, and
+ * one pool shared by several concurrent callers (each call covered exactly once, ids
+ * unique within a call, every caller helped by workers, nested calls under contention).
+ * Mostly one test thread driving pools of 1, 2 and 7 threads; the sharing tests start
+ * 2-4 caller threads of their own (cmocka asserts stay on the main thread).
  */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -173,13 +180,151 @@ static void test_many_calls(void **state)
     }
 }
 
+/* ---- one pool, several concurrent callers ------------------------------------------- */
+
+#define SHARE_MAX_CALLERS 4
+#define SHARE_N 96
+
+typedef struct share_call {
+    struct share_shared *sh;
+    atomic_uchar marks[SHARE_N];
+    atomic_uint in_use[MAXW];   /* threads currently running this call with that id */
+    atomic_uint helped;         /* chunks run by worker ids != 0 */
+    atomic_uint bad;
+    atomic_bool caller_in;      /* the caller itself has entered fn */
+} share_call;
+
+typedef struct share_shared {
+    unsigned ncallers, nthreads;
+    atomic_uint callers_in;     /* callers whose own fn has started */
+    share_call calls[SHARE_MAX_CALLERS];
+    cuzk_pool *pool;
+    pthread_barrier_t start;
+} share_shared;
+
+static void sleep_us(long us)
+{
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static void share_fn(void *vctx, size_t begin, size_t end, unsigned worker_id)
+{
+    share_call *c = vctx;
+    share_shared *sh = c->sh;
+    if (worker_id >= sh->nthreads || worker_id >= MAXW || begin >= end || end > SHARE_N) {
+        atomic_fetch_add(&c->bad, 1);
+        return;
+    }
+    if (atomic_fetch_add(&c->in_use[worker_id], 1) != 0)
+        atomic_fetch_add(&c->bad, 1);   /* two threads with one id inside one call */
+    if (worker_id == 0 && !atomic_exchange(&c->caller_in, true))
+        atomic_fetch_add(&sh->callers_in, 1);
+    else if (worker_id != 0)
+        atomic_fetch_add(&c->helped, 1);
+    /* Hold every chunk until all callers are inside the pool, so the calls overlap and
+     * the workers must be shared (bounded: a broken pool fails the help check instead). */
+    for (int spin = 0; spin < 20000 && atomic_load(&sh->callers_in) < sh->ncallers; spin++)
+        sleep_us(100);
+    sleep_us(300);
+    for (size_t i = begin; i < end; i++)
+        atomic_fetch_add(&c->marks[i], 1);
+    atomic_fetch_sub(&c->in_use[worker_id], 1);
+}
+
+static void *share_caller(void *arg)
+{
+    share_call *c = arg;
+    pthread_barrier_wait(&c->sh->start);
+    if (cuzk_pool_for(c->sh->pool, SHARE_N, share_fn, c, 1) != CUZK_OK)
+        atomic_fetch_add(&c->bad, 1);
+    return NULL;
+}
+
+static void run_shared(unsigned nthreads, unsigned ncallers)
+{
+    share_shared *sh = calloc(1, sizeof *sh);
+    assert_non_null(sh);
+    sh->ncallers = ncallers;
+    sh->nthreads = nthreads;
+    assert_int_equal(cuzk_pool_create(&sh->pool, nthreads), CUZK_OK);
+    assert_int_equal(pthread_barrier_init(&sh->start, NULL, ncallers), 0);
+    pthread_t th[SHARE_MAX_CALLERS];
+    for (unsigned k = 0; k < ncallers; k++) {
+        sh->calls[k].sh = sh;
+        assert_int_equal(pthread_create(&th[k], NULL, share_caller, &sh->calls[k]), 0);
+    }
+    for (unsigned k = 0; k < ncallers; k++)
+        assert_int_equal(pthread_join(th[k], NULL), 0);
+    for (unsigned k = 0; k < ncallers; k++) {
+        share_call *c = &sh->calls[k];
+        print_message("pool %u threads, caller %u/%u: %u chunks run by workers\n", nthreads,
+                      k, ncallers, atomic_load(&c->helped));
+        assert_int_equal(atomic_load(&c->bad), 0);
+        for (size_t i = 0; i < SHARE_N; i++)
+            assert_int_equal(atomic_load(&c->marks[i]), 1);
+        assert_true(atomic_load(&c->helped) > 0); /* every caller got help */
+    }
+    pthread_barrier_destroy(&sh->start);
+    cuzk_pool_destroy(sh->pool);
+    free(sh);
+}
+
+static void test_shared_callers(void **state)
+{
+    (void)state;
+    run_shared(5, 2);
+    run_shared(5, 3);
+    run_shared(7, 4);
+}
+
+/* Several threads each run outer loops whose bodies make nested calls on the same pool. */
+typedef struct nest_share {
+    cuzk_pool *pool;
+    atomic_ullong total;
+    atomic_uint bad;
+} nest_share;
+
+static void *nest_caller(void *arg)
+{
+    nest_share *s = arg;
+    nested_ctx n;
+    n.pool = s->pool;
+    atomic_init(&n.total, 0);
+    atomic_init(&n.bad, 0);
+    for (int rep = 0; rep < 20; rep++)
+        if (cuzk_pool_for(s->pool, 32, outer_fn, &n, 1) != CUZK_OK)
+            atomic_fetch_add(&s->bad, 1);
+    atomic_fetch_add(&s->total, atomic_load(&n.total));
+    atomic_fetch_add(&s->bad, atomic_load(&n.bad));
+    return NULL;
+}
+
+static void test_shared_nested(void **state)
+{
+    (void)state;
+    nest_share s;
+    assert_int_equal(cuzk_pool_create(&s.pool, 4), CUZK_OK);
+    atomic_init(&s.total, 0);
+    atomic_init(&s.bad, 0);
+    pthread_t th[3];
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pthread_create(&th[k], NULL, nest_caller, &s), 0);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pthread_join(th[k], NULL), 0);
+    assert_int_equal(atomic_load(&s.bad), 0);
+    assert_true(atomic_load(&s.total) == 3ull * 20 * 32 * 100);
+    cuzk_pool_destroy(s.pool);
+}
+
 int main(void)
 {
     test_rng_init("pool");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sum_threads), cmocka_unit_test(test_random_sizes),
         cmocka_unit_test(test_nested),      cmocka_unit_test(test_args),
-        cmocka_unit_test(test_many_calls),
+        cmocka_unit_test(test_many_calls), cmocka_unit_test(test_shared_callers),
+        cmocka_unit_test(test_shared_nested),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -320,6 +320,17 @@ static void test_r1cs_cubic(void **state)
     assert_int_equal(h.n_prv_in, 1);
     assert_int_equal(h.n_labels, 8);
     assert_int_equal(h.n_constraints, 4);
+    assert_int_equal(h.n_sections, 3);
+    /* the header-only reader gives the same fields */
+    cuzk_snarkjs_r1cs_header h2;
+    memset(&h2, 0xee, sizeof h2);
+    assert_int_equal(cuzk_snarkjs_r1cs_header_read(&h2, f.p, f.len, &err), CUZK_OK);
+    assert_true(h2.n_wires == h.n_wires && h2.n_pub_out == h.n_pub_out &&
+                h2.n_pub_in == h.n_pub_in && h2.n_prv_in == h.n_prv_in &&
+                h2.n_labels == h.n_labels && h2.n_constraints == h.n_constraints &&
+                h2.n_sections == h.n_sections);
+    assert_int_equal(cuzk_snarkjs_r1cs_header_read(NULL, f.p, f.len, &err),
+                     CUZK_ERR_INVALID_ARG);
     assert_int_equal(r->n_constraints, 4);
     assert_int_equal(r->n_public, 1);
     assert_int_equal(r->n_aux, 3);
@@ -450,6 +461,24 @@ static void test_r1cs_prefixes_and_corruption(void **state)
     free(f.p);
 }
 
+/* The header-only reader (cuzk inspect) must judge a file as the loader does wherever the
+ * loader fails before the constraint bodies: same status and message; and accept every
+ * file the loader accepts, with the same header fields. */
+static void header_agrees(const wbuf *f, cuzk_status load_st, const cuzk_error *load_err)
+{
+    cuzk_snarkjs_r1cs_header h;
+    cuzk_error e;
+    cuzk_status st = cuzk_snarkjs_r1cs_header_read(&h, f->p, f->len, &e);
+    if (load_st == CUZK_OK) {
+        assert_int_equal(st, CUZK_OK);
+        return;
+    }
+    if (st != CUZK_OK) {
+        assert_int_equal(st, load_st);
+        assert_string_equal(e.msg, load_err->msg);
+    }
+}
+
 static void test_r1cs_rejections(void **state)
 {
     (void)state;
@@ -468,6 +497,7 @@ static void test_r1cs_rejections(void **state)
         f = write_r1cs(&s, &o);                                                         \
         expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.len, &err), &err, want, needle); \
         assert_null(r);                                                                 \
+        header_agrees(&f, want, &err);                                                  \
         free(f.p);                                                                      \
     } while (0)
 
@@ -488,7 +518,10 @@ static void test_r1cs_rejections(void **state)
     CASE((o.hdr_override = true, o.hdr_constraints = 5), CUZK_ERR_TRUNCATED,
          "after 4 of 5 constraints");
     CASE((o.hdr_override = true, o.hdr_constraints = 0xffffffffu), CUZK_ERR_TRUNCATED,
-         "after 4 of 4294967295 constraints");
+         "too few for nConstraints = 4294967295");
+    /* absurd counts that `cuzk inspect` used to print: refused by the shared header check */
+    CASE(s.n_pub_out = 0xffffffffu, CUZK_ERR_FORMAT, "more than nWires = 5");
+    CASE(s.n_pub_in = 0xfffffffeu, CUZK_ERR_FORMAT, "more than nWires = 5");
 #undef CASE
 
     /* hand edits of a valid file */

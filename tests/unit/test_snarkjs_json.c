@@ -96,15 +96,28 @@ static const char k_g1_gen[] =
     "054947676345821548104185464507\",\"13395065449444764730204713799419212215849338759383496"
     "20426543736416511423956333506472724655353366534992391756441569\",\"1\"]";
 
-static char *proof_with_a(const char *a)
+/* The G2 generator (snarkjs's vk_gamma_2 is the generator, as in k_vk). */
+static const char k_g2_gen[] =
+    "[[\"352701069587466618187139116011060144890029952792775240219908644239793785735715026873"
+    "347600343865175952761926303160\",\"305914434424421370997125981475378163698647032547664755"
+    "8659373206291635324768958432433509563104347017837885763365758\"],[\"19851506022872919355"
+    "68054521177171638300868978215655730859378665066344726373823718423869104263333984641494"
+    "340347905\",\"92755366549233245574720196577603788075774019345359297002502797879397687700"
+    "2675564980949289727957565575433344219582\"],[\"1\",\"0\"]]";
+
+/* A proof document with the given pi_a, pi_b, pi_c texts. */
+static char *proof_doc(const char *a, const char *b, const char *c)
 {
     static char buf[4096];
     snprintf(buf, sizeof buf,
-             "{\"pi_a\":%s,\"pi_b\":[[\"0\",\"0\"],[\"1\",\"0\"],[\"0\",\"0\"]],"
-             "\"pi_c\":[\"0\",\"1\",\"0\"],\"protocol\":\"groth16\",\"curve\":\"bls12381\"}",
-             a);
+             "{\"pi_a\":%s,\"pi_b\":%s,\"pi_c\":%s,\"protocol\":\"groth16\","
+             "\"curve\":\"bls12381\"}",
+             a, b, c);
     return buf;
 }
+
+/* pi_a as given; pi_b and pi_c the generators. */
+static char *proof_with_a(const char *a) { return proof_doc(a, k_g2_gen, k_g1_gen); }
 
 static void test_snarkjs_vectors(void **state)
 {
@@ -152,7 +165,8 @@ static void test_snarkjs_vectors(void **state)
     assert_int_equal(cuzk_groth16_proof_from_snarkjs_json(&proof, doc, strlen(doc), &e), CUZK_OK);
     g = proof.a;
     assert_true(cuzk_g1_affine_eq(&g, &CUZK_G1_GENERATOR));
-    assert_true(cuzk_g2_affine_is_infinity(&proof.b) && cuzk_g1_affine_is_infinity(&proof.c));
+    assert_true(cuzk_g2_affine_eq(&proof.b, &CUZK_G2_GENERATOR));
+    assert_true(cuzk_g1_affine_eq(&proof.c, &CUZK_G1_GENERATOR));
 }
 
 static void rand_g1(cuzk_g1_affine *r)
@@ -185,8 +199,6 @@ static void test_roundtrips(void **state)
         rand_g1(&p.a);
         rand_g2(&p.b);
         rand_g1(&p.c);
-        if (it == 0)
-            cuzk_g1_affine_set_infinity(&p.c);
         char *s;
         assert_int_equal(cuzk_groth16_proof_to_snarkjs_json(&s, &p, &e), CUZK_OK);
         assert_int_equal(cuzk_groth16_proof_from_snarkjs_json(&q, s, strlen(s), &e), CUZK_OK);
@@ -304,9 +316,9 @@ static void test_proof_strict(void **state)
                         "[\"0\",\"0\"]],\"pi_c\":[\"0\",\"1\",\"0\"],\"protocol\":\"plonk\"}";
     assert_int_equal(proof_status(proto), CUZK_ERR_UNSUPPORTED);
     /* G2 z must be [1, 0] */
-    const char *z2 = "{\"pi_a\":[\"0\",\"1\",\"0\"],\"pi_b\":[[\"0\",\"0\"],[\"1\",\"0\"],"
-                     "[\"0\",\"1\"]],\"pi_c\":[\"0\",\"1\",\"0\"]}";
+    const char *z2 = proof_doc(k_g1_gen, "[[\"0\",\"0\"],[\"1\",\"0\"],[\"0\",\"1\"]]", k_g1_gen);
     assert_int_equal(proof_status(z2), CUZK_ERR_FORMAT);
+    assert_int_equal(proof_status(proof_doc(k_g1_gen, k_g2_gen, k_g1_gen)), CUZK_OK);
     /* duplicate keys */
     const char *dup = "{\"pi_a\":[\"0\",\"1\",\"0\"],\"pi_a\":[\"0\",\"1\",\"0\"]}";
     assert_int_equal(proof_status(dup), CUZK_ERR_FORMAT);
@@ -353,6 +365,85 @@ static void test_vk_strict(void **state)
     for (size_t i = 0; i < n; i += 7)
         assert_int_not_equal(cuzk_groth16_vk_from_snarkjs_json(&vk, k_vk, i, NULL), CUZK_OK);
     free(m);
+}
+
+/* The point at infinity is refused in every proof and verifying-key point, as bellperson's
+ * readers do. Before, verification_key.json accepted gamma = delta = infinity, under which
+ * the forged proof (alpha, beta, anything) verifies for every public input. */
+static void test_infinity_refused(void **state)
+{
+    (void)state;
+    static const char g1_inf[] = "[\"0\",\"1\",\"0\"]";
+    static const char g2_inf[] = "[[\"0\",\"0\"],[\"1\",\"0\"],[\"0\",\"0\"]]";
+    cuzk_groth16_proof p;
+    cuzk_error e;
+    static const char *const names[3] = {"pi_a", "pi_b", "pi_c"};
+    for (int i = 0; i < 3; i++) {
+        const char *d = i == 0   ? proof_doc(g1_inf, k_g2_gen, k_g1_gen)
+                        : i == 1 ? proof_doc(k_g1_gen, g2_inf, k_g1_gen)
+                                 : proof_doc(k_g1_gen, k_g2_gen, g1_inf);
+        assert_int_equal(cuzk_groth16_proof_from_snarkjs_json(&p, d, strlen(d), &e),
+                         CUZK_ERR_FORMAT);
+        assert_non_null(strstr(e.msg, names[i]));
+        assert_non_null(strstr(e.msg, "infinity"));
+    }
+
+    /* a vk whose gamma and delta are infinity: a forgery verifies under it ... */
+    cuzk_groth16_vk vk, back;
+    memset(&vk, 0, sizeof vk);
+    assert_int_equal(cuzk_groth16_vk_alloc(&vk, 3, &e), CUZK_OK);
+    rand_g1(&vk.alpha_g1);
+    rand_g2(&vk.beta_g2);
+    for (size_t i = 0; i < vk.n_ic; i++)
+        rand_g1(&vk.ic[i]);
+    cuzk_g1_affine_set_infinity(&vk.beta_g1);
+    cuzk_g1_affine_set_infinity(&vk.delta_g1);
+    cuzk_g2_affine_set_infinity(&vk.gamma_g2);
+    cuzk_g2_affine_set_infinity(&vk.delta_g2);
+    cuzk_groth16_pvk pvk;
+    assert_int_equal(cuzk_groth16_pvk_prepare(&pvk, &vk), CUZK_OK);
+    cuzk_groth16_proof forged = {vk.alpha_g1, vk.beta_g2, CUZK_G1_GENERATOR};
+    cuzk_fr x[2];
+    test_rand_fr(&x[0]);
+    test_rand_fr(&x[1]);
+    assert_int_equal(cuzk_groth16_verify(&pvk, x, 2, &forged, &e), CUZK_OK);
+    /* ... so the reader must not produce one */
+    char *s;
+    assert_int_equal(cuzk_groth16_vk_to_snarkjs_json(&s, &vk, &e), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_json(&back, s, strlen(s), &e), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "vk_gamma_2"));
+    free(s);
+    /* each vk point alone */
+    rand_g2(&vk.gamma_g2);
+    assert_int_equal(cuzk_groth16_vk_to_snarkjs_json(&s, &vk, &e), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_json(&back, s, strlen(s), &e), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "vk_delta_2"));
+    free(s);
+    rand_g2(&vk.delta_g2);
+    cuzk_g1_affine_set_infinity(&vk.ic[2]);
+    assert_int_equal(cuzk_groth16_vk_to_snarkjs_json(&s, &vk, &e), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_json(&back, s, strlen(s), &e), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "IC[2]"));
+    free(s);
+    rand_g1(&vk.ic[2]);
+    cuzk_g1_affine_set_infinity(&vk.alpha_g1);
+    assert_int_equal(cuzk_groth16_vk_to_snarkjs_json(&s, &vk, &e), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_json(&back, s, strlen(s), &e), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "vk_alpha_1"));
+    free(s);
+    rand_g1(&vk.alpha_g1);
+    cuzk_g2_affine_set_infinity(&vk.beta_g2);
+    assert_int_equal(cuzk_groth16_vk_to_snarkjs_json(&s, &vk, &e), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_json(&back, s, strlen(s), &e), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "vk_beta_2"));
+    free(s);
+    /* all finite: accepted */
+    rand_g2(&vk.beta_g2);
+    assert_int_equal(cuzk_groth16_vk_to_snarkjs_json(&s, &vk, &e), CUZK_OK);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_json(&back, s, strlen(s), &e), CUZK_OK);
+    free(s);
+    cuzk_groth16_vk_free(&back);
+    cuzk_groth16_vk_free(&vk);
 }
 
 static void test_files(void **state)
@@ -410,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_snarkjs_vectors), cmocka_unit_test(test_roundtrips),
         cmocka_unit_test(test_public_strict),   cmocka_unit_test(test_proof_strict),
         cmocka_unit_test(test_vk_strict),       cmocka_unit_test(test_files),
+        cmocka_unit_test(test_infinity_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,13 +2,18 @@
  * test_zkey.c — the snarkjs .zkey reader. A test-only writer serialises a development
  * SNARKJS-flavour key (cuzk_groth16_setup_dev) into the .zkey layout; reading it back must
  * give the same points and the circuit's A/B rows plus the input rows, and a proof made from
- * the read key (witness bound through cuzk_r1cs_bind_snarkjs_witness) must verify under the
+ * the read key must verify under the
  * original vk (an independent check of the whole path: a wrong matrix, coefficient form or
- * point would make the pairing equation fail). Bad input: every truncation, wrong curve,
+ * point would make the pairing equation fail). The read A/B come without C (c_absent) and
+ * are never modified: a bad witness is caught by the prover's self-check, two threads can
+ * prove on one key and one r1cs at once over a shared pool. Bad input: every truncation, wrong curve,
  * wrong protocol, off-curve and out-of-range data must be rejected with the right status.
  * Real snarkjs-made keys are covered by tests/interop/snarkjs.
- * Threading: single-threaded.
+ * Threading: single-threaded, except the concurrent-proofs test (two prover threads).
  */
+#define _POSIX_C_SOURCE 200809L
+
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,21 +186,31 @@ static void free_fixture(fixture *fx)
     free(fx->file.p);
 }
 
-static void prove_and_verify(const cuzk_groth16_pk *pk, cuzk_r1cs *ab, const cuzk_fr *w,
+/* Proves with the read key; want CUZK_OK: the proof verifies under the setup's vk.
+ * Otherwise the prover's self-check must refuse the proof (and not write it). */
+static void prove_and_verify(const cuzk_groth16_pk *pk, const cuzk_r1cs *ab, const cuzk_fr *w,
                              const cuzk_groth16_vk *vk, cuzk_status want)
 {
     cuzk_error e;
     cuzk_witness wit = cuzk_witness_dense(w, ab->n_vars);
-    assert_int_equal(cuzk_r1cs_bind_snarkjs_witness(ab, &wit, &e), CUZK_OK);
     size_t sz = cuzk_groth16_prove_scratch_size(pk, ab, 1);
     assert_true(sz > 0);
     void *scratch = malloc(sz);
-    cuzk_groth16_proof proof;
+    cuzk_groth16_proof proof, untouched;
+    memset(&proof, 0xa5, sizeof proof);
+    untouched = proof;
     cuzk_status st = cuzk_groth16_prove(&proof, pk, ab, &wit, scratch, sz, NULL, &e);
+    free(scratch);
+    if (want != CUZK_OK) {
+        assert_int_equal(st, want);
+        assert_string_equal(e.msg, "the proof does not verify: the witness does not satisfy "
+                                   "the circuit");
+        assert_memory_equal(&proof, &untouched, sizeof proof);
+        return;
+    }
     if (st != CUZK_OK)
         print_error("prove: %s\n", e.msg);
     assert_int_equal(st, CUZK_OK);
-    free(scratch);
     cuzk_groth16_pvk pvk;
     assert_int_equal(cuzk_groth16_pvk_prepare(&pvk, vk), CUZK_OK);
     assert_int_equal(cuzk_groth16_verify(&pvk, w + 1, ab->n_public, &proof, &e), want);
@@ -384,6 +399,26 @@ static void test_corruptions(void **state)
     p[body_of(&fx.file, 3, NULL) + 3] ^= 0x01; /* IC[0] */
     assert_int_not_equal(parse(p, fx.file.n, CUZK_PARAMS_UNCHECKED), CUZK_OK);
     RESET();
+    /* vk points at infinity (all-zero coordinates): gamma2, delta2, IC[1] are refused, as in
+     * the other verifying-key readers */
+    size_t gamma2 = pts + 2 * CUZK_G1_UNCOMPRESSED_BYTES + CUZK_G2_UNCOMPRESSED_BYTES;
+    memset(p + gamma2, 0, CUZK_G2_UNCOMPRESSED_BYTES);
+    assert_int_equal(parse(p, fx.file.n, CUZK_PARAMS_UNCHECKED), CUZK_ERR_FORMAT);
+    cuzk_groth16_vk vkx;
+    cuzk_error ex;
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_zkey(&vkx, p, fx.file.n, &ex), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(ex.msg, "gamma2"));
+    RESET();
+    size_t delta2 = gamma2 + CUZK_G2_UNCOMPRESSED_BYTES + CUZK_G1_UNCOMPRESSED_BYTES;
+    memset(p + delta2, 0, CUZK_G2_UNCOMPRESSED_BYTES);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_zkey(&vkx, p, fx.file.n, &ex), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(ex.msg, "delta2"));
+    RESET();
+    memset(p + body_of(&fx.file, 3, NULL) + CUZK_G1_UNCOMPRESSED_BYTES, 0,
+           CUZK_G1_UNCOMPRESSED_BYTES);
+    assert_int_equal(cuzk_groth16_vk_from_snarkjs_zkey(&vkx, p, fx.file.n, &ex), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(ex.msg, "IC point 1"));
+    RESET();
     /* an A point off the curve: caught unless fully trusted */
     size_t a0 = body_of(&fx.file, 5, NULL);
     p[a0 + 2] ^= 0x01;
@@ -428,7 +463,9 @@ static void test_corruptions(void **state)
     free_fixture(&fx);
 }
 
-static void test_bind_errors(void **state)
+/* The A/B of a .zkey have no C: flagged, refused by the check, accepted by the prover;
+ * bad witnesses are reported precisely; the r1cs is never modified by proving. */
+static void test_no_c_matrix(void **state)
 {
     (void)state;
     fixture fx;
@@ -440,19 +477,129 @@ static void test_bind_errors(void **state)
                                                        CUZK_PARAMS_CHECKED, NULL, NULL, NULL,
                                                        &e),
                      CUZK_OK);
-    cuzk_witness w = cuzk_witness_dense(fx.c.w, ab->n_vars - 1);
-    assert_int_equal(cuzk_r1cs_bind_snarkjs_witness(ab, &w, &e), CUZK_ERR_INVALID_ARG);
+    assert_true(ab->c_absent);
+    assert_int_equal(ab->m[CUZK_R1CS_C].nnz, 0);
+    assert_int_equal(ab->density_count[CUZK_R1CS_C], 0);
+    cuzk_witness w = cuzk_witness_dense(fx.c.w, ab->n_vars);
+    assert_int_equal(cuzk_r1cs_check(ab, &w, NULL, &e), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(e.msg, "no C matrix"));
+    /* the circuit's own r1cs does name the constraint */
+    assert_int_equal(cuzk_r1cs_check(fx.c.r1cs, &w, NULL, &e), CUZK_OK);
+
+    size_t sz = cuzk_groth16_prove_scratch_size(&pk, ab, 1);
+    void *scratch = malloc(sz);
+    assert_non_null(scratch);
+    cuzk_groth16_proof proof;
+    /* witness of the wrong length, ONE that is not 1 */
+    cuzk_witness shortw = cuzk_witness_dense(fx.c.w, ab->n_vars - 1);
+    assert_int_equal(cuzk_groth16_prove(&proof, &pk, ab, &shortw, scratch, sz, NULL, &e),
+                     CUZK_ERR_INVALID_ARG);
     cuzk_fr save = fx.c.w[0];
     fx.c.w[0] = CUZK_FR_ZERO;
-    w = cuzk_witness_dense(fx.c.w, ab->n_vars);
-    assert_int_equal(cuzk_r1cs_bind_snarkjs_witness(ab, &w, &e), CUZK_ERR_FORMAT);
+    assert_int_equal(cuzk_groth16_prove(&proof, &pk, ab, &w, scratch, sz, NULL, &e),
+                     CUZK_ERR_FORMAT);
     fx.c.w[0] = save;
-    /* the bound C is exactly (A.w)(B.w), which the satisfaction check then accepts */
-    assert_int_equal(cuzk_r1cs_bind_snarkjs_witness(ab, &w, &e), CUZK_OK);
-    assert_int_equal(cuzk_r1cs_check(ab, &w, NULL, &e), CUZK_OK);
-    /* rebinding (twice) keeps it consistent */
-    assert_int_equal(cuzk_r1cs_bind_snarkjs_witness(ab, &w, &e), CUZK_OK);
-    assert_int_equal(cuzk_r1cs_check(ab, &w, NULL, &e), CUZK_OK);
+    /* a bad witness: the self-check names the constraint when the .r1cs is given */
+    uint64_t before_nnz[3];
+    for (int m = 0; m < 3; m++)
+        before_nnz[m] = ab->m[m].nnz;
+    uint32_t last = ab->n_vars - 1;
+    cuzk_fr_add(&fx.c.w[last], &fx.c.w[last], &CUZK_FR_ONE);
+    assert_int_equal(cuzk_groth16_prove(&proof, &pk, ab, &w, scratch, sz, NULL, &e),
+                     CUZK_ERR_INVALID_PROOF);
+    assert_non_null(strstr(e.msg, "the witness does not satisfy the circuit"));
+    /* what the GPU backend / CLI do with the circuit at hand: prove_start, finalize, then
+     * the self-check with the .r1cs, which names the lowest failing constraint */
+    cuzk_groth16_prover_state ps;
+    cuzk_fr r = tc_u(5), s = tc_u(7);
+    assert_int_equal(cuzk_groth16_prove_start(&ps, &pk, ab, &w, scratch, sz, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_groth16_prove_finalize(&ps, &r, &s, &proof, &e), CUZK_OK);
+    uint64_t want_row;
+    assert_int_equal(cuzk_r1cs_check(fx.c.r1cs, &w, &want_row, &e), CUZK_ERR_UNSATISFIED);
+    assert_int_equal(cuzk_groth16_proof_selfcheck(&pk, NULL, fx.c.r1cs, &w, &proof, NULL, &e),
+                     CUZK_ERR_UNSATISFIED);
+    char needle[48];
+    snprintf(needle, sizeof needle, "constraint %llu unsatisfied", (unsigned long long)want_row);
+    assert_string_equal(e.msg, needle);
+    /* without the .r1cs, the .zkey's A/B are not enough to name it */
+    assert_int_equal(cuzk_groth16_proof_selfcheck(&pk, NULL, ab, &w, &proof, NULL, &e),
+                     CUZK_ERR_INVALID_PROOF);
+    cuzk_fr_sub(&fx.c.w[last], &fx.c.w[last], &CUZK_FR_ONE);
+    assert_true(ab->c_absent);
+    for (int m = 0; m < 3; m++)
+        assert_int_equal(ab->m[m].nnz, before_nnz[m]);
+    free(scratch);
+    cuzk_groth16_pk_free(&pk);
+    cuzk_r1cs_destroy(ab);
+    free_fixture(&fx);
+}
+
+/* Two threads prove at once on one key, one (immutable) r1cs and one shared pool, with
+ * different witnesses (different public inputs); both proofs must verify. Before, binding
+ * a witness rewrote the r1cs's C and a shared pool ran the second caller single-threaded. */
+typedef struct job {
+    const cuzk_groth16_pk *pk;
+    const cuzk_r1cs *ab;
+    cuzk_witness w;
+    cuzk_pool *pool;
+    cuzk_groth16_proof proof;
+    cuzk_status st;
+    cuzk_error e;
+} job;
+
+static void *prove_job(void *arg)
+{
+    job *j = arg;
+    for (int rep = 0; rep < 3 && j->st == CUZK_OK; rep++) {
+        size_t sz = cuzk_groth16_prove_scratch_size(j->pk, j->ab, cuzk_pool_nthreads(j->pool));
+        void *scratch = malloc(sz);
+        j->st = scratch ? cuzk_groth16_prove(&j->proof, j->pk, j->ab, &j->w, scratch, sz,
+                                             j->pool, &j->e)
+                        : CUZK_ERR_NOMEM;
+        free(scratch);
+    }
+    return NULL;
+}
+
+static void test_concurrent_proofs(void **state)
+{
+    (void)state;
+    fixture fx;
+    make_fixture(&fx, 2, 4, 40);
+    /* the same circuit shape with other public inputs: tc_mixed with another seed */
+    tc_circuit other;
+    assert_int_equal(tc_mixed(&other, 2, 4, 40, test_rng_u64() & 0xffff), 0);
+    cuzk_groth16_pk pk;
+    cuzk_r1cs *ab;
+    cuzk_error e;
+    assert_int_equal(cuzk_groth16_pk_from_snarkjs_zkey(&pk, &ab, NULL, fx.file.p,
+                                                       fx.file.n, CUZK_PARAMS_CHECKED,
+                                                       NULL, NULL, NULL, &e),
+                     CUZK_OK);
+    assert_int_equal(other.r1cs->n_vars, ab->n_vars);
+    cuzk_pool *pool;
+    assert_int_equal(cuzk_pool_create(&pool, 4), CUZK_OK);
+    job jobs[2] = {{.pk = &pk, .ab = ab, .w = cuzk_witness_dense(fx.c.w, ab->n_vars),
+                    .pool = pool},
+                   {.pk = &pk, .ab = ab, .w = cuzk_witness_dense(other.w, ab->n_vars),
+                    .pool = pool}};
+    pthread_t th[2];
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pthread_create(&th[k], NULL, prove_job, &jobs[k]), 0);
+    for (int k = 0; k < 2; k++)
+        assert_int_equal(pthread_join(th[k], NULL), 0);
+    cuzk_groth16_pvk pvk;
+    assert_int_equal(cuzk_groth16_pvk_prepare(&pvk, &fx.vk), CUZK_OK);
+    for (int k = 0; k < 2; k++) {
+        if (jobs[k].st != CUZK_OK)
+            print_error("job %d: %s\n", k, jobs[k].e.msg);
+        assert_int_equal(jobs[k].st, CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify(&pvk, jobs[k].w.values + 1, ab->n_public,
+                                             &jobs[k].proof, &e),
+                         CUZK_OK);
+    }
+    cuzk_pool_destroy(pool);
+    tc_free(&other);
     cuzk_groth16_pk_free(&pk);
     cuzk_r1cs_destroy(ab);
     free_fixture(&fx);
@@ -466,7 +613,8 @@ int main(void)
         cmocka_unit_test(test_double_montgomery_constant),
         cmocka_unit_test(test_truncated_everywhere),
         cmocka_unit_test(test_corruptions),
-        cmocka_unit_test(test_bind_errors),
+        cmocka_unit_test(test_no_c_matrix),
+        cmocka_unit_test(test_concurrent_proofs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,7 @@
 #   rejected under a second setup's vk; flipped bits in proof.bin are rejected
 #   bad input exits 2: truncated zkey, witness of the wrong size, a witness that does not
 #   satisfy the r1cs (bellperson form, message names the constraint), a bn128 circuit
-#   `cuzk inspect` describes every file kind
+#   `cuzk inspect` describes every file kind and refuses a header the loader refuses
 #
 #   usage: run.sh SRC_DIR CUZK_BIN WORK_DIR MKPTAU_BIN
 #   env:   CUZK_REQUIRE_ORACLE=1  fail (instead of skip, exit 77) without node/node_modules
@@ -201,6 +201,16 @@ circuit() {
   for f in k.zkey "$base.r1cs" w.wtns b.params b.vk; do
     expect 0 "inspect $f" "$CUZK" inspect "$f"
   done
+  # inspect validates a header as the loader does: nPubOut = 2^32 - 1 is refused
+  node -e 'const fs=require("fs"); const b=fs.readFileSync(process.argv[1]);
+    let p = 12;
+    for (let i = 0; i < b.readUInt32LE(8); i++) {
+      const id = b.readUInt32LE(p), n = Number(b.readBigUInt64LE(p + 4));
+      if (id === 1) b.writeUInt32LE(0xffffffff, p + 12 + 40); /* nPubOut */
+      p += 12 + n;
+    }
+    fs.writeFileSync("badhdr.r1cs", b);' "$base.r1cs"
+  expect 2 "inspect refuses nPubOut = 2^32-1" "$CUZK" inspect badhdr.r1cs
   cd "$WORK" || exit 1
 }
 
