@@ -29,10 +29,16 @@
  *
  * Witness
  *   cuzk_witness is a non-owning view of an assignment to all n_vars variables, value 0
- *   being ONE. Today it is always dense (n_vars Montgomery values). A compact kind
- *   (always-bit variables as a packed bitmap, the rest dense) will be another
- *   cuzk_witness_kind; code that reads a witness goes through cuzk_witness_value or
- *   switches on kind, so adding it does not change these signatures.
+ *   being ONE, in one of two kinds:
+ *     DENSE    n_vars Montgomery values;
+ *     COMPACT  the variables a circuit always assigns 0 or 1 (its cuzk_witness_map, fixed
+ *              per circuit and recorded with it) as a packed bitmap of their values, the
+ *              rest as a dense array, both in variable order. A Filecoin PoRep partition's
+ *              aux values are ~98.7% bits: ~70 MB instead of ~4.2 GB, and that is what
+ *              crosses PCIe to the GPU, which expands it on the device.
+ *   Code that reads a witness goes through cuzk_witness_value, cuzk_witness_expand, or
+ *   switches on kind. The evaluators (cuzk_r1cs_eval*) read DENSE witnesses; a COMPACT one
+ *   is expanded first (the prover backends do that).
  *
  * Ownership
  *   cuzk_r1cs_builder_finish consumes the builder and hands back a cuzk_r1cs that owns all
@@ -163,20 +169,54 @@ cuzk_status cuzk_r1cs_coeff_table(const cuzk_r1cs *r1cs, cuzk_fr **values, uint3
  * Witness
  * ------------------------------------------------------------------------------------- */
 typedef enum cuzk_witness_kind {
-    CUZK_WITNESS_DENSE = 0 /* values[v] for every variable v, Montgomery */
+    CUZK_WITNESS_DENSE = 0,  /* values[v] for every variable v, Montgomery */
+    CUZK_WITNESS_COMPACT = 1 /* bits + dense, laid out by a cuzk_witness_map */
 } cuzk_witness_kind;
+
+/* Which variables a circuit always assigns 0 or 1. ONE (variable 0) is never marked. */
+typedef struct cuzk_witness_map {
+    uint32_t n_vars;
+    uint32_t n_bits;   /* marked variables */
+    uint64_t *is_bit;  /* ceil(n_vars/64) words: bit v set = variable v is a bit */
+    uint32_t *rank;    /* ceil(n_vars/64) entries: marked variables before word i */
+} cuzk_witness_map;
+
+/* Builds a map from is_bit (ceil(n_vars/64) words, copied; bits >= n_vars and bit 0 must
+ * be clear, else CUZK_ERR_INVALID_ARG). Allocates; release with cuzk_witness_map_free. */
+cuzk_status cuzk_witness_map_init(cuzk_witness_map *m, const uint64_t *is_bit,
+                                  uint32_t n_vars, cuzk_error *err);
+void cuzk_witness_map_free(cuzk_witness_map *m); /* NULL or zeroed is a no-op */
+/* Marked variables below v (v <= n_vars). */
+uint32_t cuzk_witness_map_bits_before(const cuzk_witness_map *m, uint32_t v);
 
 typedef struct cuzk_witness {
     cuzk_witness_kind kind;
     uint32_t n_vars;
-    const cuzk_fr *values; /* DENSE: n_vars values, values[0] = ONE */
+    const cuzk_fr *values;       /* DENSE: n_vars values, values[0] = ONE */
+    const cuzk_witness_map *map; /* COMPACT: the circuit's map */
+    const uint64_t *bits;        /* COMPACT: n_bits bits, the k-th marked variable's value */
+    const cuzk_fr *dense;        /* COMPACT: n_vars - n_bits values of the others, dense[0]
+                                    = ONE */
 } cuzk_witness;
 
 /* A dense view of n_vars caller-owned values (ONE, public inputs, aux). */
 cuzk_witness cuzk_witness_dense(const cuzk_fr *values, uint32_t n_vars);
+/* A compact view (arrays as described above, caller-owned). */
+cuzk_witness cuzk_witness_compact(const cuzk_witness_map *map, const uint64_t *bits,
+                                  const cuzk_fr *dense);
 
 /* The value of variable v (v < n_vars, unchecked). */
 void cuzk_witness_value(cuzk_fr *r, const cuzk_witness *w, uint32_t v);
+
+/* out[v] = the value of every variable (n_vars elements), in parallel on pool. */
+cuzk_status cuzk_witness_expand(cuzk_fr *out, const cuzk_witness *w, cuzk_pool *pool);
+
+/* Splits a dense assignment into compact form under map: bits_out (ceil(n_bits/64) words)
+ * and dense_out (n_vars - n_bits values). CUZK_ERR_FORMAT naming the first marked variable
+ * whose value is not 0 or 1. */
+cuzk_status cuzk_witness_compress(uint64_t *bits_out, cuzk_fr *dense_out,
+                                  const cuzk_witness_map *map, const cuzk_fr *values,
+                                  cuzk_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * Evaluation and checking

@@ -20,6 +20,8 @@
  */
 #include <stdatomic.h>
 
+#include <stdlib.h>
+
 #include "cuzk/groth16.h"
 
 /* Points per pool chunk of the key scan: a subgroup check is one ~64-bit scalar
@@ -111,7 +113,9 @@ cuzk_status cuzk_groth16_proof_selfcheck(const cuzk_groth16_pk *pk,
 {
     if (!pk || !w || !proof || !pk->vk.ic || pk->vk.n_ic == 0)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "groth16 self-check: NULL argument");
-    if (w->kind != CUZK_WITNESS_DENSE || !w->values)
+    if ((w->kind == CUZK_WITNESS_DENSE && !w->values) ||
+        (w->kind == CUZK_WITNESS_COMPACT && (!w->map || !w->dense)) ||
+        (w->kind != CUZK_WITNESS_DENSE && w->kind != CUZK_WITNESS_COMPACT))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "groth16 self-check: unsupported witness");
     if (w->n_vars < pk->vk.n_ic)
@@ -132,13 +136,33 @@ cuzk_status cuzk_groth16_proof_selfcheck(const cuzk_groth16_pk *pk,
                               pvk->n_ic, pk->vk.n_ic);
     }
     /* the public inputs are variables 1..n_public of the witness */
-    cuzk_status st = cuzk_groth16_verify(pvk, w->values + 1, pk->vk.n_ic - 1, proof, err);
+    size_t n_pub = pk->vk.n_ic - 1;
+    cuzk_fr *pub = malloc((n_pub ? n_pub : 1) * sizeof *pub);
+    if (!pub)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "groth16 self-check: out of memory");
+    for (size_t i = 0; i < n_pub; i++)
+        cuzk_witness_value(&pub[i], w, (uint32_t)(i + 1));
+    cuzk_status st = cuzk_groth16_verify(pvk, pub, n_pub, proof, err);
+    free(pub);
     if (st != CUZK_ERR_INVALID_PROOF)
         return st;
 
     bool satisfied = false;
     if (r1cs && !r1cs->c_absent) {
-        if ((st = cuzk_r1cs_eval_check(r1cs, w, NULL, NULL, NULL, NULL, pool, err)) != CUZK_OK)
+        /* diagnosis only (the proof already failed): a compact witness is expanded */
+        cuzk_fr *dense = NULL;
+        cuzk_witness wd = *w;
+        if (w->kind == CUZK_WITNESS_COMPACT) {
+            dense = malloc((size_t)w->n_vars * sizeof *dense);
+            if (!dense || cuzk_witness_expand(dense, w, pool) != CUZK_OK) {
+                free(dense);
+                return cuzk_error_set(err, CUZK_ERR_NOMEM, "groth16 self-check: out of memory");
+            }
+            wd = cuzk_witness_dense(dense, w->n_vars);
+        }
+        st = cuzk_r1cs_eval_check(r1cs, &wd, NULL, NULL, NULL, NULL, pool, err);
+        free(dense);
+        if (st != CUZK_OK)
             return st;
         satisfied = true;
     }

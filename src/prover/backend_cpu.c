@@ -19,6 +19,8 @@ typedef struct cpu_job {
     size_t n;
     cuzk_groth16_prover_state *st; /* n states */
     void **scratch;                /* n scratch blocks */
+    cuzk_fr **expanded;            /* n dense copies of compact witnesses (else NULL) */
+    cuzk_witness *dense;           /* the dense views the groth16 prover reads */
 } cpu_job;
 
 static void cpu_job_free(cuzk_prove_job *job)
@@ -26,9 +28,13 @@ static void cpu_job_free(cuzk_prove_job *job)
     cpu_job *cj = job->impl;
     if (!cj)
         return;
-    for (size_t i = 0; i < cj->n; i++)
+    for (size_t i = 0; i < cj->n; i++) {
         free(cj->scratch[i]);
+        free(cj->expanded[i]);
+    }
     free(cj->scratch);
+    free(cj->expanded);
+    free(cj->dense);
     free(cj->st);
     free(cj);
     job->impl = NULL;
@@ -62,8 +68,24 @@ static cuzk_status cpu_start(cuzk_prover *p, cuzk_prove_job *job, const volatile
     cj->n = job->n;
     cj->st = calloc(job->n, sizeof *cj->st);
     cj->scratch = calloc(job->n, sizeof *cj->scratch);
-    if (!cj->st || !cj->scratch)
+    cj->expanded = calloc(job->n, sizeof *cj->expanded);
+    cj->dense = calloc(job->n, sizeof *cj->dense);
+    if (!cj->st || !cj->scratch || !cj->expanded || !cj->dense)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "cpu prover: out of memory");
+    for (size_t i = 0; i < job->n; i++) {
+        const cuzk_witness *w = &job->ws[i];
+        if (w->kind == CUZK_WITNESS_DENSE) {
+            cj->dense[i] = *w;
+            continue;
+        }
+        /* the CPU evaluators read dense witnesses: expand (uploads do not apply here) */
+        if (!(cj->expanded[i] = malloc((size_t)w->n_vars * sizeof(cuzk_fr))))
+            return cuzk_error_set(err, CUZK_ERR_NOMEM, "cpu prover: out of memory");
+        cuzk_status est = cuzk_witness_expand(cj->expanded[i], w, p->pool);
+        if (est != CUZK_OK)
+            return cuzk_error_set(err, est, "cpu prover: cannot expand witness %zu", i);
+        cj->dense[i] = cuzk_witness_dense(cj->expanded[i], w->n_vars);
+    }
     size_t need = cuzk_groth16_prove_scratch_size(job->pk, job->r1cs, cuzk_pool_nthreads(p->pool));
     if (need == 0)
         return cuzk_groth16_pk_check_circuit(job->pk, job->r1cs, err);
@@ -77,7 +99,7 @@ static cuzk_status cpu_start(cuzk_prover *p, cuzk_prove_job *job, const volatile
         double t0 = cuzk_prover_now_ms();
         pthread_mutex_lock(&cp->mu);
         double t1 = cuzk_prover_now_ms();
-        st = cuzk_groth16_prove_start(&cj->st[i], job->pk, job->r1cs, &job->ws[i],
+        st = cuzk_groth16_prove_start(&cj->st[i], job->pk, job->r1cs, &cj->dense[i],
                                       cj->scratch[i], need, p->pool, err);
         pthread_mutex_unlock(&cp->mu);
         double t2 = cuzk_prover_now_ms();

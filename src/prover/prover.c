@@ -149,11 +149,23 @@ cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
     cuzk_status st = cuzk_groth16_pk_check_circuit(pk, r1cs, err);
     if (st != CUZK_OK)
         return st;
-    for (size_t i = 0; i < n; i++)
-        if (ws[i].n_vars != r1cs->n_vars || ws[i].kind != CUZK_WITNESS_DENSE || !ws[i].values)
+    for (size_t i = 0; i < n; i++) {
+        const cuzk_witness *w = &ws[i];
+        bool ok = w->kind == CUZK_WITNESS_DENSE
+                      ? w->values != NULL
+                      : w->kind == CUZK_WITNESS_COMPACT && w->map && w->dense &&
+                            (w->bits || w->map->n_bits == 0) && w->map->n_vars == w->n_vars;
+        if (!ok || w->n_vars != r1cs->n_vars)
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
-                                  "prover start: witness %zu has %u variables, the circuit %u",
-                                  i, ws[i].n_vars, r1cs->n_vars);
+                                  "prover start: witness %zu (%u variables) does not fit the "
+                                  "circuit (%u variables)",
+                                  i, w->n_vars, r1cs->n_vars);
+        if (i && w->kind == CUZK_WITNESS_COMPACT &&
+            (ws[0].kind != CUZK_WITNESS_COMPACT || ws[0].map != w->map))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "prover start: the witnesses of one batch must share one "
+                                  "kind and map");
+    }
     if (cancel && *cancel)
         return cuzk_error_set(err, CUZK_ERR_CANCELLED, "prover start: cancelled");
     cuzk_prove_job *j = calloc(1, sizeof *j);

@@ -66,7 +66,7 @@ uint64_t cuzk_r1cs_density_count(const cuzk_r1cs *r, cuzk_r1cs_matrix m, uint32_
 
 cuzk_witness cuzk_witness_dense(const cuzk_fr *values, uint32_t n_vars)
 {
-    cuzk_witness w = {CUZK_WITNESS_DENSE, n_vars, values};
+    cuzk_witness w = {.kind = CUZK_WITNESS_DENSE, .n_vars = n_vars, .values = values};
     return w;
 }
 
@@ -76,6 +76,14 @@ void cuzk_witness_value(cuzk_fr *r, const cuzk_witness *w, uint32_t v)
     case CUZK_WITNESS_DENSE:
         *r = w->values[v];
         return;
+    case CUZK_WITNESS_COMPACT: {
+        uint32_t k = cuzk_witness_map_bits_before(w->map, v);
+        if ((w->map->is_bit[v >> 6] >> (v & 63)) & 1)
+            *r = (w->bits[k >> 6] >> (k & 63)) & 1 ? CUZK_FR_ONE : CUZK_FR_ZERO;
+        else
+            *r = w->dense[v - k];
+        return;
+    }
     }
     *r = CUZK_FR_ZERO;
 }
