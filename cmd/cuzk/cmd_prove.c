@@ -94,11 +94,17 @@ static int parse_args(prove_args *a, int argc, char **argv)
             if (!cli_parse_threads(optarg, &a->threads))
                 return usage_error("--threads needs a number from 0 (all CPUs) to 1024");
             break;
-        default: return usage_error("unknown option or missing value");
+        default:
+            fprintf(stderr, "cuzk prove: unknown option or missing value: %s (try 'cuzk help "
+                            "prove')\n", argv[optind - 1]);
+            return CUZK_EXIT_USAGE;
         }
     }
-    if (optind != argc)
-        return usage_error("unexpected argument");
+    if (optind != argc) {
+        fprintf(stderr, "cuzk prove: unexpected argument %s (try 'cuzk help prove')\n",
+                argv[optind]);
+        return CUZK_EXIT_USAGE;
+    }
     if (a->zkey && a->params)
         return usage_error("give --zkey (snarkjs form) or --params (bellperson form), not both");
     if (!a->zkey && !a->params)

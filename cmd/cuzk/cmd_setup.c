@@ -82,8 +82,8 @@ int cmd_setup(int argc, char **argv)
                             "(try 'cuzk help setup')\n");
             return CUZK_EXIT_USAGE;
         default:
-            fprintf(stderr, "cuzk setup: unknown option or missing value (try 'cuzk help "
-                            "setup')\n");
+            fprintf(stderr, "cuzk setup: unknown option or missing value: %s (try 'cuzk "
+                            "help setup')\n", argv[optind - 1]);
             return CUZK_EXIT_USAGE;
         }
     }

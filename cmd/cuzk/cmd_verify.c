@@ -119,8 +119,8 @@ int cmd_verify(int argc, char **argv)
                             "(try 'cuzk help verify')\n");
             return CUZK_EXIT_USAGE;
         default:
-            fprintf(stderr, "cuzk verify: unknown option or missing value (try 'cuzk help "
-                            "verify')\n");
+            fprintf(stderr, "cuzk verify: unknown option or missing value: %s (try 'cuzk "
+                            "help verify')\n", argv[optind - 1]);
             return CUZK_EXIT_USAGE;
         }
     }

@@ -218,8 +218,8 @@ group_outputs() {
     bad "pub.json mode $(stat -c %a pub.json)"
   expect 0 "the new proof verifies" "$CUZK" verify --vk vk.json --public pub.json --proof p.json
   ln -sf b.vk vk.link
-  expect 0 "setup over existing keys, --vk a symlink" "$CUZK" setup --r1cs c.r1cs --params b.params \
-    --vk vk.link
+  expect 0 "setup over existing keys, --vk a symlink" "$CUZK" setup --r1cs c.r1cs \
+    --params b.params --vk vk.link
   [ -L vk.link ] && ok "the link stays a link" || bad "the link was replaced"
   if cmp -s b.vk b.vk.orig; then bad "b.vk not replaced"; else ok "b.vk replaced"; fi
   no_temps
@@ -227,6 +227,7 @@ group_outputs() {
 
 group_messages() {
   keys
+  local c
   expect 2 "prove without a key" "$CUZK" prove --wtns w.wtns --proof a.json --public b.json
   says "--zkey or --params is required"
   expect 2 "prove without --wtns" "$CUZK" prove --zkey k.zkey --proof a.json --public b.json
@@ -251,9 +252,12 @@ group_messages() {
   says "--proof is required"
   expect 2 "verify without --vk" "$CUZK" verify --proof p.json --public pub.json
   says "--vk is required"
+  for c in prove setup verify; do
+    expect 2 "$c --bogus" "$CUZK" "$c" --bogus
+    says "--bogus"
+  done
   absent a.json b.json a.bin a.params a.vk
 
-  local c
   for c in prove verify setup inspect bench; do
     "$CUZK" help "$c" >help.txt 2>&1
     expect 0 "cuzk $c --help" "$CUZK" "$c" --help
