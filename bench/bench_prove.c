@@ -32,6 +32,7 @@
 
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
+#include "cuzk/outfiles.h"
 #include "cuzk/poly.h"
 #include "cuzk/r1cs.h"
 
@@ -191,6 +192,24 @@ static uint64_t key_bytes(const cuzk_groth16_pk *pk)
 
 /* The key for circuit c: from the /tmp cache (bellperson, unless --no-cache) or a fresh
  * dev setup, reported as its own item. */
+/* Writes the key cache all-or-nothing (cuzk/outfiles.h): an interrupted or failed write,
+ * or two benches at once, never leave a truncated cache that a later run would load
+ * unchecked. */
+static cuzk_status save_cache(const cuzk_groth16_pk *pk, const char *path, cuzk_error *err)
+{
+    cuzk_outfiles *set;
+    const char *tmp;
+    cuzk_status st = cuzk_outfiles_create(&set, err);
+    if (st != CUZK_OK)
+        return st;
+    if ((st = cuzk_outfiles_add(set, path, NULL, err)) == CUZK_OK &&
+        (st = cuzk_outfiles_temp_path(set, 0, &tmp, err)) == CUZK_OK &&
+        (st = cuzk_groth16_pk_save_bellperson(pk, tmp, err)) == CUZK_OK)
+        st = cuzk_outfiles_commit(set, err);
+    cuzk_outfiles_destroy(set);
+    return st;
+}
+
 static bool get_key(const bench_sized_opts *o, cuzk_groth16_pk *pk, const circuit *c,
                     unsigned k, cuzk_pool *pool, unsigned t)
 {
@@ -223,7 +242,7 @@ static bool get_key(const bench_sized_opts *o, cuzk_groth16_pk *pk, const circui
     if (bp && !cached && !o->no_cache) {
         cuzk_error e2 = {0};
         snprintf(r->note, sizeof r->note, "saved to %.100s", path);
-        if (cuzk_groth16_pk_save_bellperson(pk, path, &e2) != CUZK_OK)
+        if (save_cache(pk, path, &e2) != CUZK_OK)
             snprintf(r->note, sizeof r->note, "not cached: %.100s", e2.msg);
     } else if (cached) {
         snprintf(r->note, sizeof r->note, "%.100s", path);

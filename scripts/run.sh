@@ -4,7 +4,10 @@
 #   usage: bash scripts/run.sh [bench arguments]     (default: every group)
 #   env:   BUILD_DIR (default build), CUZK_JOBS (default: all cores)
 # Examples: bash scripts/run.sh pairing --json; bash scripts/run.sh field --min-time 2
+# stdout carries only what `cuzk bench` prints (with --json: one JSON object); package
+# installation, configure and build logs go to stderr.
 set -euo pipefail
+exec 3>&1 1>&2
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CUZK_ROOT"
 build=${BUILD_DIR:-build}
@@ -18,4 +21,4 @@ log "build"
 cmake --build "$build" -j "$CUZK_JOBS"
 
 log "$build/cuzk bench $*"
-"$build/cuzk" bench "$@"
+"$build/cuzk" bench "$@" >&3

@@ -1,21 +1,31 @@
 /*
- * cmd_inspect.c — `cuzk inspect FILE`: what a .zkey, .r1cs, .wtns, bellperson .params or
- * .vk holds (sizes, counts, curve, domain), read from headers and section tables only.
+ * cmd_inspect.c — `cuzk inspect FILE`: what a file cuzk reads holds (kind, sizes, counts,
+ * curve, domain): snarkjs .zkey/.r1cs/.wtns and JSON (verification key, proof, public
+ * inputs), bellperson .params/.vk and 192-byte proofs. Anything else is "not a file cuzk
+ * reads" (exit 2), never decoded as whatever comes closest.
  *
- * The file is memory-mapped and only the bytes that describe its structure are touched
- * (binfile section tables and headers; for bellperson files the u32 counts, skipping the
- * point vectors by arithmetic), so inspecting a 50 GiB .params reads a few pages. The kind
- * is taken from the content: the iden3 magic ("zkey", "r1cs", "wtns"), otherwise a
- * bellperson .vk when its size is exactly what its IC count implies, otherwise a .params.
- * Points are not decoded or checked (use prove/verify for that).
+ * The file is memory-mapped and, for the big kinds, only the bytes that describe its
+ * structure are touched (binfile section tables and headers; for a .params the u32 counts,
+ * skipping the point vectors by arithmetic), so inspecting a 50 GiB .params reads a few
+ * pages. The kind comes from the content: the iden3 magic ("zkey", "r1cs", "wtns"); JSON
+ * (first non-blank byte '{' or '['), parsed by the snarkjs readers; otherwise a bellperson
+ * .vk when its size is exactly what its IC count implies, a .params when its five vector
+ * counts add up to its size, a proof when its size is a multiple of 192 bytes. The small
+ * kinds (.vk, proofs, JSON) are decoded and checked in full, and a .params's verifying-key
+ * prefix is, so that a file of the right size that is not one is reported as such; the
+ * big point vectors are not (use prove --check-key for that).
  *
- * Exit: 0 printed, 2 unreadable or malformed file. Threading: single-threaded.
+ * Exit: 0 printed, 2 unreadable or malformed file, or not one cuzk reads.
+ * Threading: single-threaded.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "cuzk/formats.h"
+#include "cuzk/groth16.h"
+#include "formats/binfile.h"
 #include "formats/mapped_file.h"
 #include "progress.h"
 
@@ -24,8 +34,10 @@ void cmd_inspect_usage(FILE *out)
     fprintf(out,
             "usage: cuzk inspect FILE\n"
             "\n"
-            "Prints what a snarkjs .zkey / .r1cs / .wtns or a bellperson .params / .vk holds,\n"
-            "from its headers only (the file is not loaded whole). Exit 2 if malformed.\n");
+            "Prints what a file cuzk reads holds: a snarkjs .zkey / .r1cs / .wtns (from its\n"
+            "headers only), a snarkjs verification key, proof or public inputs (JSON), a\n"
+            "bellperson .params (headers and verifying key) / .vk / 192-byte proof.\n"
+            "Exit 2 if malformed or not a file cuzk reads.\n");
 }
 
 static void print_size(uint64_t n)
@@ -108,53 +120,159 @@ static int inspect_wtns(const mapped_file *mf, const char *path)
     return CUZK_EXIT_OK;
 }
 
+static int not_ours(const char *path, const char *why)
+{
+    fprintf(stderr, "cuzk inspect: %s: not a file cuzk reads (%s)\n", path, why);
+    return CUZK_EXIT_USAGE;
+}
+
+static bool looks_json(const uint8_t *d, size_t n)
+{
+    if (memchr(d, 0, n))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')
+            continue;
+        return d[i] == '{' || d[i] == '[';
+    }
+    return false;
+}
+
+static bool contains(const char *t, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(t + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
+static int inspect_json(const mapped_file *mf, const char *path)
+{
+    const char *t = (const char *)mf->data;
+    size_t n = mf->len;
+    cuzk_error e;
+    cuzk_status st;
+    size_t i = 0;
+    while (t[i] != '{' && t[i] != '[')
+        i++;
+    if (t[i] == '[') {
+        cuzk_fr *v = NULL;
+        size_t nv = 0;
+        if ((st = cuzk_frs_from_snarkjs_json(&v, &nv, t, n, &e)) != CUZK_OK)
+            return cli_fail("inspect", path, st, &e);
+        free(v);
+        printf("kind:        snarkjs public inputs (JSON)\n");
+        printf("curve:       bls12-381 (values < r)\n");
+        print_size(n);
+        printf("values:      %zu (outputs, then public inputs)\n", nv);
+        return CUZK_EXIT_OK;
+    }
+    cuzk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    if ((st = cuzk_groth16_vk_from_snarkjs_json(&vk, t, n, &e)) == CUZK_OK) {
+        printf("kind:        a snarkjs verification key (JSON), Groth16\n");
+        printf("curve:       bls12-381 (points checked)\n");
+        print_size(n);
+        printf("public:      %zu inputs (IC has %zu points)\n", vk.n_ic - 1, vk.n_ic);
+        cuzk_groth16_vk_free(&vk);
+        return CUZK_EXIT_OK;
+    }
+    cuzk_error e_vk = e;
+    cuzk_status st_vk = st;
+    cuzk_groth16_proof proof;
+    if ((st = cuzk_groth16_proof_from_snarkjs_json(&proof, t, n, &e)) == CUZK_OK) {
+        printf("kind:        a snarkjs proof (JSON), Groth16\n");
+        printf("curve:       bls12-381 (points checked)\n");
+        print_size(n);
+        return CUZK_EXIT_OK;
+    }
+    /* A file that names the fields of one of them is a broken one: say what is wrong. */
+    if (contains(t, n, "\"vk_alpha_1\""))
+        return cli_fail("inspect", path, st_vk, &e_vk);
+    if (contains(t, n, "\"pi_a\""))
+        return cli_fail("inspect", path, st, &e);
+    if (st == CUZK_ERR_UNSUPPORTED && st_vk == CUZK_ERR_UNSUPPORTED)
+        return cli_fail("inspect", path, st, &e); /* e.g. built without JSON support */
+    return not_ours(path, "JSON, but not a snarkjs verification key, proof or public inputs");
+}
+
+static int inspect_proofs(const mapped_file *mf, const char *path)
+{
+    size_t n = mf->len / CUZK_GROTH16_PROOF_BYTES;
+    cuzk_groth16_proof *p = malloc(n * sizeof *p);
+    if (!p)
+        return cli_fail("inspect", path, CUZK_ERR_NOMEM, NULL);
+    cuzk_error e;
+    cuzk_status st = cuzk_groth16_proofs_from_bellperson(p, n, mf->data, mf->len, &e);
+    free(p);
+    if (st != CUZK_OK) {
+        fprintf(stderr, "cuzk inspect: %s: not a file cuzk reads (%zu bytes, the size of %zu "
+                        "bellperson proof%s, but: %s)\n", path, mf->len, n, n > 1 ? "s" : "",
+                e.msg);
+        return CUZK_EXIT_USAGE;
+    }
+    if (n == 1)
+        printf("kind:        a 192-byte proof (bellperson Groth16: A, B, C compressed)\n");
+    else
+        printf("kind:        %zu 192-byte proofs (bellperson Groth16, one per partition)\n", n);
+    printf("curve:       bls12-381 (points checked)\n");
+    print_size(mf->len);
+    return CUZK_EXIT_OK;
+}
+
 static uint32_t be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 /* Bellperson: the vk's fixed part, u32 n_ic and the IC points, then for a .params five
- * vectors, each u32 count + points (G1 96 bytes, the last one G2 192 bytes). */
+ * vectors, each u32 count + points (G1 96 bytes, the last one G2 192 bytes). Returns -1
+ * when the file has neither layout (the caller tries the next kind). */
 static int inspect_bellperson(const mapped_file *mf, const char *path)
 {
     const uint8_t *d = mf->data;
     uint64_t len = mf->len, pos = CUZK_BELLPERSON_VK_FIXED_BYTES;
-    if (len < pos + 4) {
-        fprintf(stderr, "cuzk inspect: %s: not a .zkey/.r1cs/.wtns and too short (%llu bytes) "
-                        "for a bellperson .vk\n", path, (unsigned long long)len);
-        return CUZK_EXIT_USAGE;
-    }
+    if (len < pos + 4)
+        return -1;
     uint64_t n_ic = be32(d + pos);
     pos += 4 + n_ic * 96;
+    cuzk_groth16_vk vk;
+    cuzk_error e;
+    cuzk_status st;
     if (pos == len) {
-        printf("kind:        bellperson .vk\n");
-        printf("curve:       bls12-381 (zcash encoding, not decoded)\n");
+        if ((st = cuzk_groth16_vk_from_bellperson(&vk, d, len, NULL, &e)) != CUZK_OK) {
+            fprintf(stderr, "cuzk inspect: %s: not a file cuzk reads (its size fits a "
+                            "bellperson .vk, but: %s)\n", path, e.msg);
+            return CUZK_EXIT_USAGE;
+        }
+        cuzk_groth16_vk_free(&vk);
+        printf("kind:        bellperson .vk (Groth16 verifying key)\n");
+        printf("curve:       bls12-381 (zcash encoding, points checked)\n");
         print_size(len);
         printf("public:      %llu inputs (IC has %llu points)\n",
                (unsigned long long)(n_ic ? n_ic - 1 : 0), (unsigned long long)n_ic);
         return CUZK_EXIT_OK;
     }
-    static const char *names[5] = {"h", "l", "a", "b_g1", "b_g2"};
     uint64_t n[5];
     for (int i = 0; i < 5; i++) {
-        if (pos > len || len - pos < 4) {
-            fprintf(stderr, "cuzk inspect: %s: truncated before the %s count at offset %llu "
-                            "(not a .vk either: size %llu, IC implies %llu)\n",
-                    path, names[i], (unsigned long long)pos, (unsigned long long)len,
-                    (unsigned long long)(CUZK_BELLPERSON_VK_FIXED_BYTES + 4 + n_ic * 96));
-            return CUZK_EXIT_USAGE;
-        }
+        if (pos > len || len - pos < 4)
+            return -1;
         n[i] = be32(d + pos);
         pos += 4 + n[i] * (i == 4 ? 192 : 96);
     }
-    if (pos != len) {
-        fprintf(stderr, "cuzk inspect: %s: bellperson .params layout implies %llu bytes, the "
-                        "file has %llu\n", path, (unsigned long long)pos,
-                (unsigned long long)len);
+    if (pos != len)
+        return -1;
+    size_t used = 0;
+    if ((st = cuzk_groth16_vk_from_bellperson(&vk, d, len, &used, &e)) != CUZK_OK) {
+        fprintf(stderr, "cuzk inspect: %s: not a file cuzk reads (its counts fit a bellperson "
+                        ".params, but its verifying key: %s)\n", path, e.msg);
         return CUZK_EXIT_USAGE;
     }
+    cuzk_groth16_vk_free(&vk);
     printf("kind:        bellperson .params (Groth16 proving key)\n");
-    printf("curve:       bls12-381 (zcash encoding, not decoded)\n");
+    printf("curve:       bls12-381 (zcash encoding; verifying key checked, vectors not "
+           "decoded)\n");
     print_size(len);
     printf("public:      %llu inputs (IC has %llu points)\n",
            (unsigned long long)(n_ic ? n_ic - 1 : 0), (unsigned long long)n_ic);
@@ -179,14 +297,23 @@ int cmd_inspect(int argc, char **argv)
     if (st != CUZK_OK)
         return cli_fail("inspect", path, st, &e);
     int rc;
-    if (mf.len >= 4 && memcmp(mf.data, "zkey", 4) == 0)
+    if (mf.len == 0)
+        rc = not_ours(path, "empty");
+    else if (mf.len >= 4 && memcmp(mf.data, "zkey", 4) == 0)
         rc = inspect_zkey(&mf, path);
     else if (mf.len >= 4 && memcmp(mf.data, "r1cs", 4) == 0)
         rc = inspect_r1cs(&mf, path);
     else if (mf.len >= 4 && memcmp(mf.data, "wtns", 4) == 0)
         rc = inspect_wtns(&mf, path);
+    else if (looks_json(mf.data, mf.len))
+        rc = inspect_json(&mf, path);
+    else if ((rc = inspect_bellperson(&mf, path)) >= 0)
+        ; /* a .vk or .params, or a file of their layout that failed to decode */
+    else if (mf.len % CUZK_GROTH16_PROOF_BYTES == 0)
+        rc = inspect_proofs(&mf, path);
     else
-        rc = inspect_bellperson(&mf, path);
+        rc = not_ours(path, "not a snarkjs .zkey/.r1cs/.wtns or JSON file, and its size fits "
+                            "no bellperson .params, .vk or 192-byte proof");
     mapped_file_close(&mf);
     return rc;
 }

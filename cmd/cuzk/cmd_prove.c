@@ -1,17 +1,23 @@
 /*
  * cmd_prove.c — `cuzk prove`, two forms:
  *   snarkjs:    --zkey K.zkey --wtns W.wtns --proof proof.json --public public.json
+ *               [--r1cs C.r1cs]
  *   bellperson: --params P.params --r1cs C.r1cs --wtns W.wtns --out proof.bin
  *               [--public public.json]
  * plus --threads N (default: all CPUs) and --check-key (verify every key point is in its
  * subgroup; by default the big vectors are only checked to be on the curve, as bellperson
  * does, while the verifying-key part is always fully checked).
  *
- * snarkjs form: the .zkey carries everything the prover needs (its section 4 holds A and
- * B), so no .r1cs is read. Like snarkjs, it cannot tell a witness that does not satisfy the
- * circuit (the .zkey has no C matrix): such a proof simply fails verification. The
- * bellperson form checks the witness against the .r1cs first and names the first failing
- * constraint (exit 2, no proof written).
+ * A witness that does not satisfy the circuit never gives a proof: exit 2, nothing
+ * written. The bellperson form checks it against the .r1cs and names the first failing
+ * constraint. The snarkjs form's .zkey has no C matrix (snarkjs folds it into the key), so
+ * there the .r1cs is optional: given, the witness is checked against it the same way;
+ * otherwise the prover's own pairing check of the proof against the key's verifying key
+ * rejects it ("the proof does not verify").
+ *
+ * Files: every input and output is declared before any work (cmd/cuzk/outputs.h), so an
+ * output that names an input or another output, or cannot be created, is refused up front;
+ * outputs are written to temporaries and renamed only when all are complete.
  *
  * Threading: the pool (--threads) runs key decoding, NTTs and MSMs; the rest is on the
  * main thread.
@@ -22,6 +28,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "outputs.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
 #include "progress.h"
@@ -31,17 +38,22 @@ void cmd_prove_usage(FILE *out)
     fprintf(out,
             "usage: cuzk prove --zkey K.zkey --wtns W.wtns --proof proof.json "
             "--public public.json\n"
+            "                  [--r1cs C.r1cs]\n"
             "       cuzk prove --params P.params --r1cs C.r1cs --wtns W.wtns --out proof.bin\n"
             "                  [--public public.json]\n"
             "options: --threads N (default: all CPUs), --check-key (subgroup-check every key\n"
             "         point; default: on-curve only for the large vectors)\n"
             "\n"
             "snarkjs form: writes proof.json and public.json as snarkjs does (verify them with\n"
-            "`snarkjs groth16 verify`). A witness that does not satisfy the circuit is not\n"
-            "detected (the .zkey has no C matrix, as with snarkjs): the proof will not verify.\n"
+            "`snarkjs groth16 verify`). With --r1cs the witness is checked against the circuit\n"
+            "first (the failing constraint is named); without it a witness that does not\n"
+            "satisfy the circuit is caught by the proof's own pairing check.\n"
             "bellperson form: checks the witness against the .r1cs, writes the 192-byte proof\n"
             "and, with --public, the public inputs as snarkjs-style JSON.\n"
-            "exit: 0 proof written, 2 bad input (message on stderr), 1 internal failure\n");
+            "Outputs are written only when all of them are complete; an output may not be an\n"
+            "input or another output.\n"
+            "exit: 0 proof written; 2 bad input or a witness that does not satisfy the circuit\n"
+            "(message on stderr, nothing written); 1 the machine failed (out of memory)\n");
 }
 
 typedef struct prove_args {
@@ -82,26 +94,46 @@ static int parse_args(prove_args *a, int argc, char **argv)
             if (!cli_parse_threads(optarg, &a->threads))
                 return usage_error("--threads needs a number from 0 (all CPUs) to 1024");
             break;
-        default: return usage_error("unknown option or missing value");
+        default:
+            fprintf(stderr, "cuzk prove: unknown option or missing value: %s (try 'cuzk help "
+                            "prove')\n", argv[optind - 1]);
+            return CUZK_EXIT_USAGE;
         }
     }
-    if (optind != argc)
-        return usage_error("unexpected argument");
+    if (optind != argc) {
+        fprintf(stderr, "cuzk prove: unexpected argument %s (try 'cuzk help prove')\n",
+                argv[optind]);
+        return CUZK_EXIT_USAGE;
+    }
+    if (a->zkey && a->params)
+        return usage_error("give --zkey (snarkjs form) or --params (bellperson form), not both");
+    if (!a->zkey && !a->params)
+        return usage_error("--zkey or --params is required");
     if (!a->wtns)
         return usage_error("--wtns is required");
     if (a->zkey) {
-        if (a->params || a->r1cs || a->out || !a->proof || !a->pub)
-            return usage_error("the snarkjs form takes --zkey --wtns --proof --public");
-    } else if (a->params) {
-        if (!a->r1cs || !a->out || a->proof)
-            return usage_error("the bellperson form takes --params --r1cs --wtns --out");
+        if (a->out)
+            return usage_error("--out is for the bellperson form (--params); use --proof with "
+                               "--zkey");
+        if (!a->proof)
+            return usage_error("--proof is required with --zkey");
+        if (!a->pub)
+            return usage_error("--public is required with --zkey");
     } else {
-        return usage_error("give --zkey (snarkjs) or --params (bellperson)");
+        if (a->proof)
+            return usage_error("--proof is for the snarkjs form (--zkey); use --out with "
+                               "--params");
+        if (!a->r1cs)
+            return usage_error("--r1cs is required with --params");
+        if (!a->out)
+            return usage_error("--out is required with --params");
     }
     return CUZK_EXIT_OK;
 }
 
-/* Proves with pk over r1cs and w; the proof lands in *proof. */
+/* Proves with pk over r1cs and w; the proof lands in *proof. Any failure of the prover
+ * (a witness that does not satisfy the circuit, a proof that fails its own pairing check,
+ * a bad key) is exit 2 and nothing is written: no proof leaves cuzk unless it verified. */
 static int run_prover(cuzk_groth16_proof *proof, const cuzk_groth16_pk *pk,
                       const cuzk_r1cs *r1cs, const cuzk_witness *w, cuzk_pool *pool)
 {
@@ -116,37 +148,70 @@ static int run_prover(cuzk_groth16_proof *proof, const cuzk_groth16_pk *pk,
     cli_progress bar;
     cli_progress_init(&bar, "proving");
     cli_progress_update(&bar, 0, 1);
+    memset(&e, 0, sizeof e);
     st = cuzk_groth16_prove(proof, pk, r1cs, w, scratch, sz, pool, &e);
     cli_progress_update(&bar, 1, 1);
     cli_progress_done(&bar);
     free(scratch);
-    if (st != CUZK_OK)
-        return cli_fail("prove", st == CUZK_ERR_UNSATISFIED ? "the witness does not satisfy "
-                                                              "the circuit"
-                                                            : "proving failed",
-                        st, &e);
-    return CUZK_EXIT_OK;
+    if (st == CUZK_OK)
+        return CUZK_EXIT_OK;
+    const char *why = st == CUZK_ERR_UNSATISFIED ? "the witness does not satisfy the circuit"
+                      : st == CUZK_ERR_INVALID_PROOF ? "the proof does not verify"
+                                                     : "proving failed";
+    fprintf(stderr, "cuzk prove: %s: %s; no proof written\n", why,
+            e.msg[0] ? e.msg : cuzk_status_name(st));
+    return CUZK_EXIT_USAGE;
 }
 
-static int write_json(const char *path, char *text, const char *what)
+/* Output indices in the cuzk_outfiles set (see cmd_prove). */
+enum { OUT_PROOF = 0, OUT_PUBLIC = 1 };
+
+static int put_text(cuzk_outfiles *set, size_t idx, char *text)
 {
     cuzk_error e;
-    cuzk_status st = cuzk_file_write(path, text, strlen(text), &e);
+    cuzk_status st = cuzk_outfiles_write(set, idx, text, strlen(text), &e);
     free(text);
-    return st == CUZK_OK ? CUZK_EXIT_OK : cli_fail("prove", what, st, &e);
+    return st == CUZK_OK ? CUZK_EXIT_OK : cli_fail("prove", "", st, &e);
 }
 
-static int write_public(const char *path, const cuzk_fr *pub, size_t n)
+static int put_public(cuzk_outfiles *set, const cuzk_fr *pub, size_t n)
 {
     char *text;
     cuzk_error e;
     cuzk_status st = cuzk_frs_to_snarkjs_json(&text, pub, n, &e);
     if (st != CUZK_OK)
-        return cli_fail("prove", "public.json", st, &e);
-    return write_json(path, text, path);
+        return cli_fail("prove", cuzk_outfiles_path(set, OUT_PUBLIC), st, &e);
+    return put_text(set, OUT_PUBLIC, text);
 }
 
-static int prove_snarkjs(const prove_args *a, const cuzk_fr *w, uint32_t n_w, cuzk_pool *pool)
+/* snarkjs form with --r1cs: the circuit must be the key's, and the witness must satisfy
+ * it (the .zkey alone cannot say which constraint fails). */
+static int check_r1cs(const prove_args *a, const cuzk_snarkjs_zkey_header *h,
+                      const cuzk_witness *wit)
+{
+    cuzk_r1cs *r1cs = NULL;
+    cuzk_error e;
+    cuzk_status st = cuzk_r1cs_load_snarkjs(&r1cs, NULL, a->r1cs, &e);
+    if (st != CUZK_OK)
+        return cli_fail("prove", a->r1cs, st, &e);
+    int rc = CUZK_EXIT_OK;
+    if (r1cs->n_vars != h->n_vars || r1cs->n_public != h->n_public) {
+        fprintf(stderr, "cuzk prove: %s (%u wires, %u public) is not the circuit of %s (%u "
+                        "wires, %u public)\n", a->r1cs, r1cs->n_vars, r1cs->n_public, a->zkey,
+                h->n_vars, h->n_public);
+        rc = CUZK_EXIT_USAGE;
+    } else if ((st = cuzk_r1cs_check(r1cs, wit, NULL, &e)) != CUZK_OK) {
+        fprintf(stderr, "cuzk prove: %s: %s; no proof written\n",
+                st == CUZK_ERR_UNSATISFIED ? "the witness does not satisfy the circuit"
+                                           : a->wtns, e.msg);
+        rc = st == CUZK_ERR_NOMEM ? CUZK_EXIT_FAIL : CUZK_EXIT_USAGE;
+    }
+    cuzk_r1cs_destroy(r1cs);
+    return rc;
+}
+
+static int prove_snarkjs(const prove_args *a, const cuzk_fr *w, uint32_t n_w, cuzk_pool *pool,
+                         cuzk_outfiles *set)
 {
     cuzk_groth16_pk pk;
     cuzk_r1cs *ab = NULL;
@@ -168,11 +233,13 @@ static int prove_snarkjs(const prove_args *a, const cuzk_fr *w, uint32_t n_w, cu
         fprintf(stderr, "cuzk prove: %s has %u values but %s needs %u (nVars)\n", a->wtns, n_w,
                 a->zkey, h.n_vars);
         rc = CUZK_EXIT_USAGE;
+    } else if (a->r1cs && (rc = check_r1cs(a, &h, &wit)) != CUZK_EXIT_OK) {
+        /* message printed */
     } else if ((rc = run_prover(&proof, &pk, ab, &wit, pool)) == CUZK_EXIT_OK) {
         if ((st = cuzk_groth16_proof_to_snarkjs_json(&text, &proof, &e)) != CUZK_OK)
-            rc = cli_fail("prove", "proof.json", st, &e);
-        else if ((rc = write_json(a->proof, text, a->proof)) == CUZK_EXIT_OK)
-            rc = write_public(a->pub, w + 1, h.n_public);
+            rc = cli_fail("prove", a->proof, st, &e);
+        else if ((rc = put_text(set, OUT_PROOF, text)) == CUZK_EXIT_OK)
+            rc = put_public(set, w + 1, h.n_public);
     }
     cuzk_groth16_pk_free(&pk);
     cuzk_r1cs_destroy(ab);
@@ -180,7 +247,7 @@ static int prove_snarkjs(const prove_args *a, const cuzk_fr *w, uint32_t n_w, cu
 }
 
 static int prove_bellperson(const prove_args *a, const cuzk_fr *w, uint32_t n_w,
-                            cuzk_pool *pool)
+                            cuzk_pool *pool, cuzk_outfiles *set)
 {
     cuzk_r1cs *r1cs = NULL;
     cuzk_error e;
@@ -213,10 +280,10 @@ static int prove_bellperson(const prove_args *a, const cuzk_fr *w, uint32_t n_w,
     if (rc == CUZK_EXIT_OK) {
         uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
         cuzk_groth16_proof_to_bellperson(bytes, &proof);
-        if ((st = cuzk_file_write(a->out, bytes, sizeof bytes, &e)) != CUZK_OK)
-            rc = cli_fail("prove", a->out, st, &e);
+        if ((st = cuzk_outfiles_write(set, OUT_PROOF, bytes, sizeof bytes, &e)) != CUZK_OK)
+            rc = cli_fail("prove", "", st, &e);
         else if (a->pub)
-            rc = write_public(a->pub, w + 1, r1cs->n_public);
+            rc = put_public(set, w + 1, r1cs->n_public);
     }
     cuzk_groth16_pk_free(&pk);
     cuzk_r1cs_destroy(r1cs);
@@ -235,18 +302,30 @@ int cmd_prove(int argc, char **argv)
         return CUZK_EXIT_USAGE;
     }
 #endif
+    /* Every path is checked before the work: an output that is an input or another
+     * output, or that cannot be written, costs nothing. */
+    const char *inputs[] = {a.zkey, a.params, a.r1cs, a.wtns};
+    const char *outputs[] = {a.zkey ? a.proof : a.out, a.pub};
+    cuzk_outfiles *set = NULL;
+    rc = cli_outputs_begin("prove", &set, inputs, 4, outputs, 2);
+    if (rc != CUZK_EXIT_OK)
+        return rc;
     cuzk_fr *w = NULL;
     uint32_t n_w = 0;
     cuzk_error e;
-    cuzk_status st = cuzk_frs_load_snarkjs_wtns(&w, &n_w, a.wtns, &e);
-    if (st != CUZK_OK)
-        return cli_fail("prove", a.wtns, st, &e);
     cuzk_pool *pool = NULL;
-    if (!cli_pool_create("prove", a.threads, &pool)) {
-        free(w);
-        return CUZK_EXIT_FAIL;
+    cuzk_status st = cuzk_frs_load_snarkjs_wtns(&w, &n_w, a.wtns, &e);
+    if (st != CUZK_OK) {
+        rc = cli_fail("prove", a.wtns, st, &e);
+    } else if (!cli_pool_create("prove", a.threads, &pool)) {
+        rc = CUZK_EXIT_FAIL;
+    } else {
+        rc = a.zkey ? prove_snarkjs(&a, w, n_w, pool, set)
+                    : prove_bellperson(&a, w, n_w, pool, set);
+        if (rc == CUZK_EXIT_OK)
+            rc = cli_outputs_commit("prove", set);
     }
-    rc = a.zkey ? prove_snarkjs(&a, w, n_w, pool) : prove_bellperson(&a, w, n_w, pool);
+    cli_outputs_end(set);
     cuzk_pool_destroy(pool);
     free(w);
     return rc;

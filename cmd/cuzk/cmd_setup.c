@@ -6,6 +6,10 @@
  * whoever ran it could have kept it and could forge proofs. The command says so loudly on
  * every run. The keys are for tests and demos only.
  *
+ * Files: the .params and .vk go to temporaries and replace their destinations only when
+ * both are complete (cmd/cuzk/outputs.h); an output that names the .r1cs or the other
+ * output is refused before the setup runs, and a failed setup leaves old files untouched.
+ *
  * Threading: the pool (--threads) runs the setup's fixed-base multiplications.
  */
 #include <getopt.h>
@@ -13,6 +17,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "outputs.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
 #include "progress.h"
@@ -23,7 +28,11 @@ void cmd_setup_usage(FILE *out)
             "usage: cuzk setup --r1cs C.r1cs --params out.params --vk out.vk [--threads N]\n"
             "\n"
             "Development setup for tests and demos ONLY: random toxic waste, known to this\n"
-            "process while it runs. Writes a bellperson .params (proving key) and .vk.\n");
+            "process while it runs. Writes a bellperson .params (proving key) and .vk, both\n"
+            "or neither (an existing file is replaced only when both are complete).\n"
+            "options: --threads N (default: all CPUs)\n"
+            "exit: 0 keys written, 2 bad input (message on stderr, nothing written),\n"
+            "1 the machine failed (out of memory)\n");
 }
 
 static void warn_loudly(void)
@@ -37,6 +46,16 @@ static void warn_loudly(void)
             "*  Use these keys for TESTS AND DEMOS ONLY, never to secure anything.   *\n"
             "************************************************************************\n"
             "\n");
+}
+
+/* The savers' messages name the temporary they wrote to; say which output it was for. */
+static int write_failed(const char *path, cuzk_status st, const cuzk_error *e)
+{
+    if (strncmp(e->msg, "cannot write ", 13) == 0)
+        fprintf(stderr, "cuzk setup: %s\n", e->msg);
+    else
+        fprintf(stderr, "cuzk setup: cannot write %s: %s\n", path, e->msg);
+    return st == CUZK_ERR_NOMEM ? CUZK_EXIT_FAIL : CUZK_EXIT_USAGE;
 }
 
 int cmd_setup(int argc, char **argv)
@@ -59,24 +78,39 @@ int cmd_setup(int argc, char **argv)
         case 't':
             if (cli_parse_threads(optarg, &threads))
                 break;
-            /* fall through */
+            fprintf(stderr, "cuzk setup: --threads needs a number from 0 (all CPUs) to 1024 "
+                            "(try 'cuzk help setup')\n");
+            return CUZK_EXIT_USAGE;
         default:
-            fprintf(stderr, "cuzk setup: bad option (try 'cuzk help setup')\n");
+            fprintf(stderr, "cuzk setup: unknown option or missing value: %s (try 'cuzk "
+                            "help setup')\n", argv[optind - 1]);
             return CUZK_EXIT_USAGE;
         }
     }
-    if (optind != argc || !r1cs_path || !params_path || !vk_path) {
-        fprintf(stderr, "cuzk setup: --r1cs, --params and --vk are required\n");
+    const char *missing = !r1cs_path ? "--r1cs" : !params_path ? "--params" : !vk_path ? "--vk"
+                                                                                     : NULL;
+    if (optind != argc || missing) {
+        fprintf(stderr, "cuzk setup: %s%s (try 'cuzk help setup')\n",
+                optind != argc ? "unexpected argument " : missing,
+                optind != argc ? argv[optind] : " is required");
         return CUZK_EXIT_USAGE;
     }
+    const char *inputs[] = {r1cs_path}, *outputs[] = {params_path, vk_path};
+    cuzk_outfiles *set = NULL;
+    int rc = cli_outputs_begin("setup", &set, inputs, 1, outputs, 2);
+    if (rc != CUZK_EXIT_OK)
+        return rc;
     warn_loudly();
     cuzk_r1cs *r1cs = NULL;
     cuzk_error e;
     cuzk_status st = cuzk_r1cs_load_snarkjs(&r1cs, NULL, r1cs_path, &e);
-    if (st != CUZK_OK)
+    if (st != CUZK_OK) {
+        cli_outputs_end(set);
         return cli_fail("setup", r1cs_path, st, &e);
+    }
     cuzk_pool *pool = NULL;
     if (!cli_pool_create("setup", threads, &pool)) {
+        cli_outputs_end(set);
         cuzk_r1cs_destroy(r1cs);
         return CUZK_EXIT_FAIL;
     }
@@ -88,29 +122,32 @@ int cmd_setup(int argc, char **argv)
     cuzk_groth16_vk vk;
     memset(&pk, 0, sizeof pk);
     memset(&vk, 0, sizeof vk);
-    int rc = CUZK_EXIT_OK;
+    const char *tmp_params = NULL, *tmp_vk = NULL;
     st = cuzk_groth16_setup_dev(&pk, &vk, r1cs, CUZK_GROTH16_BELLPERSON, NULL, pool, &e);
     cli_progress_update(&bar, 1, 3);
     if (st != CUZK_OK) {
         cli_progress_done(&bar);
         rc = cli_fail("setup", "setup failed", st, &e);
-    } else if ((st = cuzk_groth16_pk_save_bellperson(&pk, params_path, &e)) != CUZK_OK) {
+    } else if ((st = cuzk_outfiles_temp_path(set, 0, &tmp_params, &e)) != CUZK_OK ||
+               (st = cuzk_groth16_pk_save_bellperson(&pk, tmp_params, &e)) != CUZK_OK) {
         cli_progress_done(&bar);
-        rc = cli_fail("setup", params_path, st, &e);
+        rc = write_failed(params_path, st, &e);
     } else {
         cli_progress_update(&bar, 2, 3);
-        st = cuzk_groth16_vk_save_bellperson(&vk, vk_path, &e);
+        if ((st = cuzk_outfiles_temp_path(set, 1, &tmp_vk, &e)) == CUZK_OK)
+            st = cuzk_groth16_vk_save_bellperson(&vk, tmp_vk, &e);
         cli_progress_update(&bar, 3, 3);
         cli_progress_done(&bar);
-        if (st != CUZK_OK)
-            rc = cli_fail("setup", vk_path, st, &e);
-        else
+        if (st != CUZK_OK) {
+            rc = write_failed(vk_path, st, &e);
+        } else if ((rc = cli_outputs_commit("setup", set)) == CUZK_EXIT_OK)
             fprintf(stderr,
                     "wrote %s (%zu h, %zu l, %zu a, %zu b points; domain 2^%u) and %s "
                     "(%zu public inputs) -- DEVELOPMENT KEYS, NOT FOR PRODUCTION\n",
                     params_path, pk.n_h, pk.n_l, pk.n_a, pk.n_b_g1, pk.log2n, vk_path,
                     vk.n_ic - 1);
     }
+    cli_outputs_end(set);
     cuzk_groth16_pk_free(&pk);
     cuzk_groth16_vk_free(&vk);
     cuzk_pool_destroy(pool);

@@ -10,6 +10,9 @@
  * proof that does not verify, exits 2 with a message for malformed input (bad JSON, a value
  * >= the modulus, a point off the curve or outside the subgroup, a wrong input count).
  *
+ * --threads N is accepted like every command's, and checked; verification is one pairing
+ * product, which runs on the calling thread whatever N is.
+ *
  * Threading: single-threaded (one pairing product).
  */
 #include <getopt.h>
@@ -28,11 +31,12 @@
 void cmd_verify_usage(FILE *out)
 {
     fprintf(out,
-            "usage: cuzk verify --vk VK --public public.json --proof PROOF\n"
+            "usage: cuzk verify --vk VK --public public.json --proof PROOF [--threads N]\n"
             "\n"
             "VK: verification_key.json (snarkjs) or a bellperson .vk\n"
             "PROOF: proof.json (snarkjs) or a 192-byte bellperson proof\n"
             "public.json: snarkjs's array of decimal strings\n"
+            "--threads N: accepted as by every command (one pairing product needs one thread)\n"
             "prints OK (exit 0) or INVALID (exit 1); exit 2 on malformed input\n");
 }
 
@@ -96,8 +100,10 @@ int cmd_verify(int argc, char **argv)
     static const struct option opts[] = {{"vk", required_argument, NULL, 'v'},
                                          {"public", required_argument, NULL, 'u'},
                                          {"proof", required_argument, NULL, 'p'},
+                                         {"threads", required_argument, NULL, 't'},
                                          {NULL, 0, NULL, 0}};
     const char *vk_path = NULL, *pub_path = NULL, *proof_path = NULL;
+    unsigned threads = 0;
     opterr = 0;
     optind = 1;
     int c;
@@ -106,14 +112,24 @@ int cmd_verify(int argc, char **argv)
         case 'v': vk_path = optarg; break;
         case 'u': pub_path = optarg; break;
         case 'p': proof_path = optarg; break;
+        case 't':
+            if (cli_parse_threads(optarg, &threads))
+                break;
+            fprintf(stderr, "cuzk verify: --threads needs a number from 0 (all CPUs) to 1024 "
+                            "(try 'cuzk help verify')\n");
+            return CUZK_EXIT_USAGE;
         default:
-            fprintf(stderr, "cuzk verify: unknown option or missing value (try 'cuzk help "
-                            "verify')\n");
+            fprintf(stderr, "cuzk verify: unknown option or missing value: %s (try 'cuzk "
+                            "help verify')\n", argv[optind - 1]);
             return CUZK_EXIT_USAGE;
         }
     }
-    if (optind != argc || !vk_path || !pub_path || !proof_path) {
-        fprintf(stderr, "cuzk verify: --vk, --public and --proof are required\n");
+    const char *missing = !vk_path ? "--vk" : !pub_path ? "--public" : !proof_path ? "--proof"
+                                                                                 : NULL;
+    if (optind != argc || missing) {
+        fprintf(stderr, "cuzk verify: %s%s (try 'cuzk help verify')\n",
+                optind != argc ? "unexpected argument " : missing,
+                optind != argc ? argv[optind] : " is required");
         return CUZK_EXIT_USAGE;
     }
     cuzk_groth16_vk vk;

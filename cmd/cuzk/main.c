@@ -2,10 +2,15 @@
  * main.c — `cuzk <command> [args]`: the command table, global options (--help, --version)
  * and `cuzk help <command>`.
  *
+ * `cuzk COMMAND --help` (or -h anywhere among its arguments) is `cuzk help COMMAND`.
+ *
  * Exit status: 0 success, 1 failure inside a command, 2 a bad command line (unknown
  * command or option; the message goes to stderr). Threading: single-threaded dispatch; a
  * command may start its own threads.
  */
+#define _POSIX_C_SOURCE 200809L /* signal */
+
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,5 +98,13 @@ int main(int argc, char **argv)
     const cuzk_command *c = find_command(cmd);
     if (!c)
         return unknown_command(cmd);
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            c->usage(stdout);
+            return CUZK_EXIT_OK;
+        }
+    /* A file-size limit (ulimit -f) must fail the write with EFBIG, not kill the process
+     * before it can remove its temporaries. */
+    signal(SIGXFSZ, SIG_IGN);
     return c->run(argc - 1, argv + 1);
 }

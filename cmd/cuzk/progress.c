@@ -63,7 +63,11 @@ void cli_progress_done(cli_progress *p)
 int cli_fail(const char *cmd, const char *what, cuzk_status st, const cuzk_error *err)
 {
     const char *msg = err && err->msg[0] ? err->msg : cuzk_status_name(st);
-    fprintf(stderr, "cuzk %s: %s: %s\n", cmd, what, msg);
+    /* the library's messages usually name the file already: print each path once */
+    if (!what || !*what || strstr(msg, what))
+        fprintf(stderr, "cuzk %s: %s\n", cmd, msg);
+    else
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, what, msg);
     switch (st) {
     case CUZK_ERR_INVALID_PROOF:
     case CUZK_ERR_NOMEM:

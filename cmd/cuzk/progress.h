@@ -34,7 +34,9 @@ void cli_progress_update(void *ctx, uint64_t done, uint64_t total);
 /* Ends the line (no-op when nothing was drawn). */
 void cli_progress_done(cli_progress *p);
 
-/* Prints "cuzk <cmd>: <what>: <message>" to stderr and returns the exit code for st. */
+/* Prints "cuzk <cmd>: <what>: <message>" to stderr and returns the exit code for st; just
+ * "cuzk <cmd>: <message>" when what is empty or already in the message (a path is printed
+ * once). */
 int cli_fail(const char *cmd, const char *what, cuzk_status st, const cuzk_error *err);
 
 /* Parses a --threads value: 1..CUZK_POOL_MAX_THREADS, or 0 = all CPUs. */

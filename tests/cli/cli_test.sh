@@ -1,0 +1,348 @@
+#!/usr/bin/env bash
+# cli_test.sh — the `cuzk` command line end to end, one group per ctest (tests/cli):
+#   unsatisfied  a witness that does not satisfy the circuit: exit 2, no proof written (and
+#                an existing one left as it was), the failing constraint named, for the
+#                bellperson form and the snarkjs form with --r1cs
+#   selfcheck    the same for the snarkjs form without --r1cs, where only the prover's
+#                pairing check of its own proof can catch it
+#   outputs      an output never destroys an input or another output (same path, other
+#                spellings, hard and symbolic links), a missing directory fails before any
+#                work, a failed write (ulimit -f) leaves the old files byte-identical and no
+#                temporaries, a good run replaces files and keeps their mode
+#   messages     the missing option is named, `cuzk CMD --help` = `cuzk help CMD`, a path is
+#                printed once per error, verify takes --threads
+#   inspect      every kind cuzk reads is named; other files are "not a file cuzk reads"
+#
+#   usage: cli_test.sh GROUP CUZK_BIN FIXTURE_BIN WORK_DIR
+# The fixture (cuzk_cli_fixture) draws its circuit and keys from the test RNG and prints
+# the seed (CUZK_TEST_SEED=... replays it).
+set -uo pipefail
+
+GROUP=$1
+CUZK=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+FIXTURE=$3
+WORK=$4
+
+rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK" || exit 1
+"$FIXTURE" . || { echo "fixture failed"; exit 1; }
+if [ ! -f vk.json ]; then
+  echo "SKIP: built without JSON support"
+  exit 77
+fi
+umask 022
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "  ok   $*"; }
+bad() { failed=$((failed + 1)); echo "  FAIL $*"; }
+# expect CODE DESCRIPTION CMD...: runs CMD (stdout in last.out, stderr in last.err) and
+# compares its exit status with CODE.
+expect() {
+  local want=$1 what=$2
+  shift 2
+  "$@" >last.out 2>last.err
+  local rc=$?
+  if [ "$rc" = "$want" ]; then ok "$what (exit $rc)"; else
+    bad "$what: exit $rc, expected $want"
+    sed 's/^/       | /' last.out last.err | tail -n 8
+  fi
+}
+# says WORDS: the last command's stderr contains WORDS.
+says() {
+  if grep -qF -- "$1" last.err; then ok "message says '$1'"; else
+    bad "message does not say '$1': $(head -c 400 last.err)"
+  fi
+}
+absent() {
+  local f
+  for f in "$@"; do
+    if [ -e "$f" ] || [ -L "$f" ]; then bad "$f was written"; else ok "$f not written"; fi
+  done
+}
+same() { # same FILE COPY: FILE is byte-identical to COPY
+  if cmp -s "$1" "$2"; then ok "$1 untouched"; else bad "$1 changed"; fi
+}
+no_temps() {
+  local t
+  t=$(find . -name '.*.cuzk-*' | head -n 5)
+  if [ -z "$t" ]; then ok "no temporaries left"; else bad "temporaries left: $t"; fi
+}
+finish() {
+  echo "cli $GROUP: $passed passed, $failed failed"
+  [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+}
+
+# Bellperson keys for the same circuit, and one good proof of each form.
+keys() {
+  "$CUZK" setup --r1cs c.r1cs --params b.params --vk b.vk --threads 2 >/dev/null 2>setup.err ||
+    { cat setup.err; echo "setup failed"; exit 1; }
+  expect 0 "prove (snarkjs form)" "$CUZK" prove --zkey k.zkey --wtns w.wtns --proof p.json \
+    --public pub.json --threads 2
+  expect 0 "its proof verifies" "$CUZK" verify --vk vk.json --public pub.json --proof p.json
+  expect 0 "prove (bellperson form)" "$CUZK" prove --params b.params --r1cs c.r1cs \
+    --wtns w.wtns --out proof.bin --public bpub.json --threads 2
+  expect 0 "its proof verifies" "$CUZK" verify --vk b.vk --public bpub.json --proof proof.bin
+}
+
+group_unsatisfied() {
+  keys
+  expect 2 "bellperson form, unsatisfied witness" "$CUZK" prove --params b.params --r1cs c.r1cs \
+    --wtns bad.wtns --out x.bin --public x.json
+  says "does not satisfy"
+  says "constraint"
+  absent x.bin x.json
+  expect 2 "snarkjs form with --r1cs, unsatisfied witness" "$CUZK" prove --zkey k.zkey \
+    --r1cs c.r1cs --wtns bad.wtns --proof x.json --public y.json
+  says "constraint"
+  absent x.json y.json
+  # an existing proof stays as it was
+  cp proof.bin proof.bin.orig
+  cp bpub.json bpub.json.orig
+  expect 2 "unsatisfied witness over existing outputs" "$CUZK" prove --params b.params \
+    --r1cs c.r1cs --wtns bad.wtns --out proof.bin --public bpub.json
+  same proof.bin proof.bin.orig
+  same bpub.json bpub.json.orig
+  no_temps
+}
+
+group_selfcheck() {
+  cp w.wtns w0.wtns
+  expect 0 "prove (snarkjs form)" "$CUZK" prove --zkey k.zkey --wtns w.wtns --proof p.json \
+    --public pub.json
+  cp p.json p.json.orig
+  cp pub.json pub.json.orig
+  expect 2 "snarkjs form, unsatisfied witness, no .r1cs" "$CUZK" prove --zkey k.zkey \
+    --wtns bad.wtns --proof x.json --public y.json
+  says "no proof written"
+  absent x.json y.json
+  expect 2 "the same over existing outputs" "$CUZK" prove --zkey k.zkey --wtns bad.wtns \
+    --proof p.json --public pub.json
+  same p.json p.json.orig
+  same pub.json pub.json.orig
+  no_temps
+}
+
+group_outputs() {
+  keys
+  local f
+  for f in c.r1cs k.zkey w.wtns b.params b.vk p.json pub.json proof.bin; do cp "$f" "$f.orig"; done
+
+  # two outputs, one file
+  expect 2 "setup --params X --vk X (X exists)" "$CUZK" setup --r1cs c.r1cs --params b.params \
+    --vk b.params
+  says "b.params"
+  same b.params b.params.orig
+  expect 2 "setup --params X --vk ./X (X new)" "$CUZK" setup --r1cs c.r1cs --params new.params \
+    --vk ./new.params
+  absent new.params
+  expect 2 "prove --proof X --public X" "$CUZK" prove --zkey k.zkey --wtns w.wtns \
+    --proof p.json --public p.json
+  same p.json p.json.orig
+  mkdir -p sub
+  expect 2 "prove --out X --public sub/../X (X new)" "$CUZK" prove --params b.params \
+    --r1cs c.r1cs --wtns w.wtns --out n.bin --public sub/../n.bin
+  absent n.bin
+
+  # an output that is an input
+  expect 2 "setup --params C.r1cs" "$CUZK" setup --r1cs c.r1cs --params c.r1cs --vk v.vk
+  same c.r1cs c.r1cs.orig
+  absent v.vk
+  expect 2 "prove --proof K.zkey" "$CUZK" prove --zkey k.zkey --wtns w.wtns --proof k.zkey \
+    --public q.json
+  says "k.zkey"
+  same k.zkey k.zkey.orig
+  absent q.json
+  expect 2 "prove --public W.wtns" "$CUZK" prove --zkey k.zkey --wtns w.wtns --proof q.json \
+    --public "$PWD/w.wtns"
+  same w.wtns w.wtns.orig
+  expect 2 "prove --out P.params" "$CUZK" prove --params b.params --r1cs c.r1cs --wtns w.wtns \
+    --out ./sub/../b.params
+  same b.params b.params.orig
+  ln b.params hard.params
+  expect 2 "prove --out (a hard link to the .params)" "$CUZK" prove --params b.params \
+    --r1cs c.r1cs --wtns w.wtns --out hard.params
+  same b.params b.params.orig
+  ln -s k.zkey link.json
+  expect 2 "prove --proof (a symlink to the .zkey)" "$CUZK" prove --zkey k.zkey --wtns w.wtns \
+    --proof link.json --public q.json
+  same k.zkey k.zkey.orig
+  ln -s nowhere/x.json dangling.json
+  expect 2 "prove --proof (a dangling symlink)" "$CUZK" prove --zkey k.zkey --wtns w.wtns \
+    --proof dangling.json --public q.json
+  expect 2 "prove --out DIR" "$CUZK" prove --params b.params --r1cs c.r1cs --wtns w.wtns \
+    --out sub
+  says "not a regular file"
+  absent q.json
+
+  # a missing directory fails before the proof is written
+  expect 2 "prove --public nodir/pub.json" "$CUZK" prove --zkey k.zkey --wtns w.wtns \
+    --proof fresh.json --public nodir/pub.json
+  says "nodir"
+  absent fresh.json
+  expect 2 "bellperson prove --public nodir/pub.json" "$CUZK" prove --params b.params \
+    --r1cs c.r1cs --wtns w.wtns --out fresh.bin --public nodir/pub.json
+  absent fresh.bin
+  expect 2 "setup --vk nodir/x.vk" "$CUZK" setup --r1cs c.r1cs --params fresh.params \
+    --vk nodir/x.vk
+  absent fresh.params
+
+  # write failures: a file-size limit fails the write; the old files stay, no temporaries.
+  # 4 KiB lets the .vk through but not the .params (a partial write).
+  local sz
+  sz=$(wc -c <b.params)
+  [ "$sz" -gt 8192 ] || bad ".params too small ($sz bytes) for the size-limit test"
+  expect 2 "setup under ulimit -f 4" bash -c 'ulimit -f 4; exec "$@"' _ "$CUZK" setup \
+    --r1cs c.r1cs --params b.params --vk b.vk
+  says "b.params"
+  same b.params b.params.orig
+  same b.vk b.vk.orig
+  expect 2 "setup under ulimit -f 4, new files" bash -c 'ulimit -f 4; exec "$@"' _ "$CUZK" \
+    setup --r1cs c.r1cs --params fresh.params --vk fresh.vk
+  absent fresh.params fresh.vk
+  expect 2 "prove (snarkjs) under ulimit -f 0" bash -c 'ulimit -f 0; exec "$@"' _ "$CUZK" \
+    prove --zkey k.zkey --wtns w.wtns --proof p.json --public pub.json
+  same p.json p.json.orig
+  same pub.json pub.json.orig
+  expect 2 "prove (bellperson) under ulimit -f 0" bash -c 'ulimit -f 0; exec "$@"' _ "$CUZK" \
+    prove --params b.params --r1cs c.r1cs --wtns w.wtns --out proof.bin
+  same proof.bin proof.bin.orig
+  no_temps
+
+  # a good run replaces the files (a new proof: new randomness) and keeps their mode
+  chmod 600 p.json
+  expect 0 "prove over existing outputs" "$CUZK" prove --zkey k.zkey --wtns w.wtns \
+    --proof p.json --public pub.json
+  if cmp -s p.json p.json.orig; then bad "p.json not replaced"; else ok "p.json replaced"; fi
+  [ "$(stat -c %a p.json)" = 600 ] && ok "mode 600 kept" || bad "mode now $(stat -c %a p.json)"
+  [ "$(stat -c %a pub.json)" = 644 ] && ok "mode 644 (umask 022)" ||
+    bad "pub.json mode $(stat -c %a pub.json)"
+  expect 0 "the new proof verifies" "$CUZK" verify --vk vk.json --public pub.json --proof p.json
+  ln -sf b.vk vk.link
+  expect 0 "setup over existing keys, --vk a symlink" "$CUZK" setup --r1cs c.r1cs \
+    --params b.params --vk vk.link
+  [ -L vk.link ] && ok "the link stays a link" || bad "the link was replaced"
+  if cmp -s b.vk b.vk.orig; then bad "b.vk not replaced"; else ok "b.vk replaced"; fi
+  no_temps
+}
+
+group_messages() {
+  keys
+  local c
+  expect 2 "prove without a key" "$CUZK" prove --wtns w.wtns --proof a.json --public b.json
+  says "--zkey or --params is required"
+  expect 2 "prove without --wtns" "$CUZK" prove --zkey k.zkey --proof a.json --public b.json
+  says "--wtns is required"
+  expect 2 "prove --zkey without --proof" "$CUZK" prove --zkey k.zkey --wtns w.wtns \
+    --public b.json
+  says "--proof is required"
+  expect 2 "prove --zkey without --public" "$CUZK" prove --zkey k.zkey --wtns w.wtns \
+    --proof a.json
+  says "--public is required"
+  expect 2 "prove --params without --r1cs" "$CUZK" prove --params b.params --wtns w.wtns \
+    --out a.bin
+  says "--r1cs is required"
+  expect 2 "prove --params without --out" "$CUZK" prove --params b.params --r1cs c.r1cs \
+    --wtns w.wtns
+  says "--out is required"
+  expect 2 "setup without --vk" "$CUZK" setup --r1cs c.r1cs --params a.params
+  says "--vk is required"
+  expect 2 "setup without --r1cs" "$CUZK" setup --params a.params --vk a.vk
+  says "--r1cs is required"
+  expect 2 "verify without --proof" "$CUZK" verify --vk vk.json --public pub.json
+  says "--proof is required"
+  expect 2 "verify without --vk" "$CUZK" verify --proof p.json --public pub.json
+  says "--vk is required"
+  for c in prove setup verify; do
+    expect 2 "$c --bogus" "$CUZK" "$c" --bogus
+    says "--bogus"
+  done
+  absent a.json b.json a.bin a.params a.vk
+
+  for c in prove verify setup inspect bench; do
+    "$CUZK" help "$c" >help.txt 2>&1
+    expect 0 "cuzk $c --help" "$CUZK" "$c" --help
+    if cmp -s help.txt last.out && [ -s help.txt ]; then ok "cuzk $c --help = cuzk help $c"
+    else bad "cuzk $c --help differs from cuzk help $c"; fi
+    expect 0 "cuzk $c ... -h" "$CUZK" "$c" --threads 2 -h
+    cmp -s help.txt last.out && ok "same text" || bad "cuzk $c -h differs"
+  done
+
+  # each error names its path once
+  local n
+  once() {
+    n=$(grep -o -F -- "$1" last.err | wc -l)
+    [ "$n" = 1 ] && ok "'$1' printed once" || bad "'$1' printed $n times: $(cat last.err)"
+  }
+  expect 2 "missing .zkey" "$CUZK" prove --zkey missing.zkey --wtns w.wtns --proof a.json \
+    --public b.json
+  once missing.zkey
+  expect 2 "missing .wtns" "$CUZK" prove --zkey k.zkey --wtns missing.wtns --proof a.json \
+    --public b.json
+  once missing.wtns
+  expect 2 "missing .r1cs" "$CUZK" setup --r1cs missing.r1cs --params a.params --vk a.vk
+  once missing.r1cs
+  expect 2 "missing vk" "$CUZK" verify --vk missing.json --public pub.json --proof p.json
+  once missing.json
+  expect 2 "missing proof" "$CUZK" verify --vk vk.json --public pub.json --proof missing.bin
+  once missing.bin
+  expect 2 "inspect missing" "$CUZK" inspect missing.file
+  once missing.file
+  head -c 100 k.zkey >trunc.zkey
+  expect 2 "truncated .zkey" "$CUZK" prove --zkey trunc.zkey --wtns w.wtns --proof a.json \
+    --public b.json
+  once trunc.zkey
+  absent a.json b.json
+
+  expect 0 "verify --threads 2" "$CUZK" verify --vk vk.json --public pub.json --proof p.json \
+    --threads 2
+  expect 2 "verify --threads x" "$CUZK" verify --vk vk.json --public pub.json --proof p.json \
+    --threads x
+  says "--threads"
+}
+
+group_inspect() {
+  keys
+  local f
+  expect 0 "inspect vk.json" "$CUZK" inspect vk.json
+  grep -qF "a snarkjs verification key (JSON)" last.out && ok "named" || bad "$(cat last.out)"
+  expect 0 "inspect p.json" "$CUZK" inspect p.json
+  grep -qF "a snarkjs proof (JSON)" last.out && ok "named" || bad "$(cat last.out)"
+  expect 0 "inspect pub.json" "$CUZK" inspect pub.json
+  grep -qF "snarkjs public inputs (JSON)" last.out && grep -q "values: *3" last.out &&
+    ok "named, 3 values" || bad "$(cat last.out)"
+  expect 0 "inspect proof.bin" "$CUZK" inspect proof.bin
+  grep -qF "a 192-byte proof" last.out && ok "named" || bad "$(cat last.out)"
+  expect 0 "inspect b.vk" "$CUZK" inspect b.vk
+  grep -qF "bellperson .vk" last.out && grep -q "public: *3 inputs" last.out && ok "named" ||
+    bad "$(cat last.out)"
+  expect 0 "inspect b.params" "$CUZK" inspect b.params
+  grep -qF "bellperson .params" last.out && ok "named" || bad "$(cat last.out)"
+  for f in k.zkey c.r1cs w.wtns; do
+    expect 0 "inspect $f" "$CUZK" inspect "$f"
+  done
+
+  # files cuzk does not read
+  head -c 1000 /dev/urandom >rand.bin
+  head -c 192 /dev/urandom >rand192.bin
+  { head -c 864 /dev/zero; printf '\0\0\0\001'; head -c 96 /dev/zero; } >zero.vk
+  printf 'hello, world\n' >hello.txt
+  printf '{"a": 1}\n' >other.json
+  : >empty.bin
+  for f in rand.bin rand192.bin zero.vk hello.txt other.json empty.bin; do
+    expect 2 "inspect $f" "$CUZK" inspect "$f"
+    says "not a file cuzk reads"
+    if [ -s last.out ]; then bad "stdout not empty: $(head -c 200 last.out)"; fi
+  done
+  # a broken key of a known kind says what is wrong with it
+  sed '0,/"[0-9][0-9]*"/s//"1"/' vk.json >broken.json # vk_alpha_1's x: off the curve
+  cmp -s vk.json broken.json && bad "broken.json not changed"
+  expect 2 "inspect a broken verification key" "$CUZK" inspect broken.json
+  grep -qF "not a file cuzk reads" last.err && bad "a broken key is called not ours" ||
+    ok "the reader's complaint is shown: $(head -c 200 last.err)"
+}
+
+case "$GROUP" in
+unsatisfied | selfcheck | outputs | messages | inspect) "group_$GROUP" ;;
+*) echo "unknown group $GROUP"; exit 1 ;;
+esac
+finish
