@@ -4,9 +4,10 @@
  *               [--r1cs C.r1cs]
  *   bellperson: --params P.params --r1cs C.r1cs --wtns W.wtns --out proof.bin
  *               [--public public.json]
- * plus --threads N (default: all CPUs) and --check-key (verify every key point is in its
+ * plus --threads N (default: all CPUs), --check-key (verify every key point is in its
  * subgroup; by default the big vectors are only checked to be on the curve, as bellperson
- * does, while the verifying-key part is always fully checked).
+ * does, while the verifying-key part is always fully checked) and --backend cpu|gpu[:N]|auto
+ * (cuzk/prover.h; default auto: the GPU when this build has CUDA and a device is present).
  *
  * A witness that does not satisfy the circuit never gives a proof: exit 2, nothing
  * written. The bellperson form checks it against the .r1cs and names the first failing
@@ -31,6 +32,7 @@
 #include "outputs.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
+#include "cuzk/prover.h"
 #include "progress.h"
 
 void cmd_prove_usage(FILE *out)
@@ -42,7 +44,8 @@ void cmd_prove_usage(FILE *out)
             "       cuzk prove --params P.params --r1cs C.r1cs --wtns W.wtns --out proof.bin\n"
             "                  [--public public.json]\n"
             "options: --threads N (default: all CPUs), --check-key (subgroup-check every key\n"
-            "         point; default: on-curve only for the large vectors)\n"
+            "         point; default: on-curve only for the large vectors),\n"
+            "         --backend cpu|gpu|gpu:N|auto (default auto: the GPU when present)\n"
             "\n"
             "snarkjs form: writes proof.json and public.json as snarkjs does (verify them with\n"
             "`snarkjs groth16 verify`). With --r1cs the witness is checked against the circuit\n"
@@ -57,7 +60,7 @@ void cmd_prove_usage(FILE *out)
 }
 
 typedef struct prove_args {
-    const char *zkey, *wtns, *proof, *pub, *params, *r1cs, *out;
+    const char *zkey, *wtns, *proof, *pub, *params, *r1cs, *out, *backend;
     unsigned threads;
     bool check_key;
 } prove_args;
@@ -75,8 +78,10 @@ static int parse_args(prove_args *a, int argc, char **argv)
         {"proof", required_argument, NULL, 'p'},  {"public", required_argument, NULL, 'u'},
         {"params", required_argument, NULL, 'P'}, {"r1cs", required_argument, NULL, 'r'},
         {"out", required_argument, NULL, 'o'},    {"threads", required_argument, NULL, 't'},
-        {"check-key", no_argument, NULL, 'k'},    {NULL, 0, NULL, 0}};
+        {"check-key", no_argument, NULL, 'k'},    {"backend", required_argument, NULL, 'b'},
+        {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
+    a->backend = "auto";
     opterr = 0;
     optind = 1;
     int c;
@@ -90,6 +95,7 @@ static int parse_args(prove_args *a, int argc, char **argv)
         case 'r': a->r1cs = optarg; break;
         case 'o': a->out = optarg; break;
         case 'k': a->check_key = true; break;
+        case 'b': a->backend = optarg; break;
         case 't':
             if (!cli_parse_threads(optarg, &a->threads))
                 return usage_error("--threads needs a number from 0 (all CPUs) to 1024");
@@ -131,28 +137,29 @@ static int parse_args(prove_args *a, int argc, char **argv)
     return CUZK_EXIT_OK;
 }
 
-/* Proves with pk over r1cs and w; the proof lands in *proof. Any failure of the prover
- * (a witness that does not satisfy the circuit, a proof that fails its own pairing check,
- * a bad key) is exit 2 and nothing is written: no proof leaves cuzk unless it verified. */
+/* Proves with pk over r1cs and w on the chosen backend; the proof lands in *proof. Any
+ * failure of the prover (a witness that does not satisfy the circuit, a proof that fails
+ * its own pairing check, a bad key) is exit 2 and nothing is written: no proof leaves cuzk
+ * unless it verified (the backend's finalize self-checks every proof). */
 static int run_prover(cuzk_groth16_proof *proof, const cuzk_groth16_pk *pk,
-                      const cuzk_r1cs *r1cs, const cuzk_witness *w, cuzk_pool *pool)
+                      const cuzk_r1cs *r1cs, const cuzk_witness *w, const char *backend,
+                      cuzk_pool *pool)
 {
     cuzk_error e;
     cuzk_status st = cuzk_groth16_pk_check_circuit(pk, r1cs, &e);
     if (st != CUZK_OK)
         return cli_fail("prove", "key and circuit do not match", st, &e);
-    size_t sz = cuzk_groth16_prove_scratch_size(pk, r1cs, cuzk_pool_nthreads(pool));
-    void *scratch = sz ? malloc(sz) : NULL;
-    if (!scratch)
-        return cli_fail("prove", "scratch", CUZK_ERR_NOMEM, NULL);
+    cuzk_prover *p = NULL;
+    if ((st = cuzk_prover_open(&p, backend, pool, &e)) != CUZK_OK)
+        return cli_fail("prove", backend, st, &e);
     cli_progress bar;
     cli_progress_init(&bar, "proving");
     cli_progress_update(&bar, 0, 1);
     memset(&e, 0, sizeof e);
-    st = cuzk_groth16_prove(proof, pk, r1cs, w, scratch, sz, pool, &e);
+    st = cuzk_prover_prove(p, pk, r1cs, w, proof, NULL, &e);
     cli_progress_update(&bar, 1, 1);
     cli_progress_done(&bar);
-    free(scratch);
+    cuzk_prover_close(p);
     if (st == CUZK_OK)
         return CUZK_EXIT_OK;
     const char *why = st == CUZK_ERR_UNSATISFIED ? "the witness does not satisfy the circuit"
@@ -235,7 +242,7 @@ static int prove_snarkjs(const prove_args *a, const cuzk_fr *w, uint32_t n_w, cu
         rc = CUZK_EXIT_USAGE;
     } else if (a->r1cs && (rc = check_r1cs(a, &h, &wit)) != CUZK_EXIT_OK) {
         /* message printed */
-    } else if ((rc = run_prover(&proof, &pk, ab, &wit, pool)) == CUZK_EXIT_OK) {
+    } else if ((rc = run_prover(&proof, &pk, ab, &wit, a->backend, pool)) == CUZK_EXIT_OK) {
         if ((st = cuzk_groth16_proof_to_snarkjs_json(&text, &proof, &e)) != CUZK_OK)
             rc = cli_fail("prove", a->proof, st, &e);
         else if ((rc = put_text(set, OUT_PROOF, text)) == CUZK_EXIT_OK)
@@ -276,7 +283,7 @@ static int prove_bellperson(const prove_args *a, const cuzk_fr *w, uint32_t n_w,
     }
     cuzk_witness wit = cuzk_witness_dense(w, n_w);
     cuzk_groth16_proof proof;
-    int rc = run_prover(&proof, &pk, r1cs, &wit, pool);
+    int rc = run_prover(&proof, &pk, r1cs, &wit, a->backend, pool);
     if (rc == CUZK_EXIT_OK) {
         uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
         cuzk_groth16_proof_to_bellperson(bytes, &proof);
