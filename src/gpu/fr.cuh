@@ -13,7 +13,7 @@
  *     the result before the final subtraction is < 2r.
  *   - r = 1 mod 2^32, so -r^-1 mod 2^32 = 0xffffffff: the reduction multiplier of a row is
  *     m = -t0 (a negation, no multiplication), lo(m * r0) = m and hi(m * r0) = 0.
- * Cost: 8 rows x (16 + 15 mad + 3) + final subtraction, about 290 integer instructions.
+ * Cost: 8 rows x (16 + 14 mad + 4) + final subtraction, about 290 integer instructions.
  *
  * Threading: pure functions on registers; safe in any thread.
  */
@@ -201,16 +201,17 @@ __device__ __forceinline__ void gpu_fr_neg(gpu_fr *r, const gpu_fr *a)
 }
 
 /*
- * One CIOS row: t[0..8] += a * b, then t += m * r with m = -t0 (so t0 becomes 0). The
- * caller drops t0 and continues on t[1..9]; t8 must be 0 on entry (the accumulator is
- * < 2r < 2^256 between rows).
+ * One CIOS row: t[0..8] += a * b, then t += m * r with m = -t0 (the low limb becomes 0:
+ * only its carry, t0 != 0, is computed). The caller drops t0 and continues on t[1..9];
+ * t8 must be 0 on entry (the accumulator is < 2r < 2^256 between rows).
+ * r1 = 2^32 - 1, so lo(m * r1) = -m = t0: an add instead of a multiply-add.
  */
 __device__ __forceinline__ void gpu_fr_row_(uint32_t &t0, uint32_t &t1, uint32_t &t2,
                                             uint32_t &t3, uint32_t &t4, uint32_t &t5,
                                             uint32_t &t6, uint32_t &t7, uint32_t &t8,
                                             const uint32_t a[8], uint32_t b)
 {
-    asm("{\n\t.reg .u32 m;\n\t"
+    asm("{\n\t.reg .u32 m, z;\n\t"
         "mad.lo.cc.u32  %0, %9, %17, %0;\n\t"
         "madc.lo.cc.u32 %1, %10, %17, %1;\n\t"
         "madc.lo.cc.u32 %2, %11, %17, %2;\n\t"
@@ -229,8 +230,8 @@ __device__ __forceinline__ void gpu_fr_row_(uint32_t &t0, uint32_t &t1, uint32_t
         "madc.hi.cc.u32 %7, %15, %17, %7;\n\t"
         "madc.hi.u32    %8, %16, %17, %8;\n\t"
         "neg.s32 m, %0;\n\t"
-        "add.cc.u32     %0, %0, m;\n\t"
-        "madc.lo.cc.u32 %1, m, " GPU_FR_RS1 ", %1;\n\t"
+        "add.cc.u32     z, %0, m;\n\t"
+        "addc.cc.u32    %1, %1, %0;\n\t"
         "madc.lo.cc.u32 %2, m, " GPU_FR_RS2 ", %2;\n\t"
         "madc.lo.cc.u32 %3, m, " GPU_FR_RS3 ", %3;\n\t"
         "madc.lo.cc.u32 %4, m, " GPU_FR_RS4 ", %4;\n\t"

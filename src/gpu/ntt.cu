@@ -19,7 +19,11 @@
  * transform (bit-reversed in, natural out) is the transpose: the passes in reverse order,
  * twist before the pure DIT sub-transform. Twists and coset scalings c * g^e, e < n,
  * come from two-level tables (t_lo[e mod 2^L] * t_hi[e >> L], L = ceil(k/2)), a few MiB
- * at k = 28; inverse twists read omega^(n - e).
+ * at k = 28; inverse twists read omega^(n - e). The twists of passes with hi >= k - 19
+ * (all of them up to k = 19, the middle pass at k = 27) are multiples of 2^hi and come
+ * from one load of a one-level table of at most 2^19 entries (16 MiB) instead: a load
+ * from L2 is cheaper than a multiplication. Stage 0 of every sub-transform has twiddle
+ * 1 and skips its multiplication.
  * Everything element-wise is fused into a pass: coset shift into the first DIF pass,
  * 1/n and n^-1 g^(+-rev(i)) into the last one, (a*b - c)/Z into the last DIT pass of c.
  * Natural order out costs one in-place bit-reversal pass (16 x 16 tile pairs swapped
@@ -39,6 +43,7 @@
 #define NTT_THREADS (1u << NTT_TILE_LOG) / NTT_EPT
 #define NTT_MAX_PASSES 3u /* ceil(28 / 10) */
 #define BITREV_RB 4u      /* bit-reversal tiles of 2^4 x 2^4 */
+#define TW1_LOG 19u       /* one-level twist table: at most 2^19 entries (16 MiB) */
 
 /* Two-level table of c * g^e for e < 2^k: lo[e & (2^L - 1)] * hi[e >> L]. */
 typedef struct pow_table {
@@ -56,6 +61,10 @@ struct cuzk_gpu_domain {
     pow_table coset;         /* g^e */
     pow_table inv_coset;     /* n^-1 g^e */
     pow_table inv_coset_inv; /* n^-1 g^-e */
+    /* omega^(j 2^tw1_shift), j < 2^(k - tw1_shift): twists of the passes with hi >=
+     * tw1_shift in one load instead of a two-level product; at most 2^TW1_LOG entries */
+    const gpu_fr *tw1;
+    unsigned tw1_shift;
 };
 
 /* What one pass kernel does; passed by value. */
@@ -63,15 +72,44 @@ typedef struct ntt_pass {
     gpu_fr *a;            /* data, transformed in place */
     const gpu_fr *wtab;   /* sub-transform twiddles for the direction */
     pow_table omega;      /* twist table */
+    const gpu_fr *tw1;    /* one-level twist table omega^(j 2^tw1_shift), or NULL */
     pow_table pre;        /* DIF: x[i] *= pre(i) at load (natural index i); lo == NULL: none */
     pow_table post;       /* DIF: x[i] *= post(rev_k(i)) at store; lo == NULL: none */
     gpu_fr post_c;        /* DIF: x *= post_c at store when post_const */
     gpu_fr *h_a;          /* DIT fused H: h_a[i] = (h_a[i] * h_b[i] - x) (* z) */
     const gpu_fr *h_b;
     gpu_fr h_z;
-    uint32_t k, s, lo, hi, logc, logh, tile_log, wshift, L;
+    uint32_t k, s, lo, hi, logc, logh, tile_log, wshift, L, tw1_shift;
     uint32_t dit, inverse, post_const, h_fuse, h_div;
 } ntt_pass;
+
+/*
+ * The tile in shared memory: element t's two 16-byte halves at slot sw(t) of two uint4
+ * arrays, so every access is one 128-bit instruction. sw XORs the 3 low bits (the 16-byte
+ * bank slot) with a function of bits 3..5; found by enumerating the round access patterns
+ * (stride 2^pos, radix 2 and 4): conflict-free for all but the radix-2 round at pos = 3
+ * (2-way), where the plain layout had up to 4-way conflicts at pos < 3.
+ */
+__device__ __forceinline__ uint32_t ntt_sw(uint32_t t)
+{
+    uint32_t h = (t >> 3) & 7u;
+    return t ^ (h ^ ((h & 3u) << 1));
+}
+
+__device__ __forceinline__ void sm_ld(gpu_fr *x, const uint4 *lo, const uint4 *hi, uint32_t t)
+{
+    uint32_t j = ntt_sw(t);
+    uint4 u = lo[j], v = hi[j];
+    x->l[0] = u.x, x->l[1] = u.y, x->l[2] = u.z, x->l[3] = u.w;
+    x->l[4] = v.x, x->l[5] = v.y, x->l[6] = v.z, x->l[7] = v.w;
+}
+
+__device__ __forceinline__ void sm_st(uint4 *lo, uint4 *hi, uint32_t t, const gpu_fr *x)
+{
+    uint32_t j = ntt_sw(t);
+    lo[j] = make_uint4(x->l[0], x->l[1], x->l[2], x->l[3]);
+    hi[j] = make_uint4(x->l[4], x->l[5], x->l[6], x->l[7]);
+}
 
 __device__ __forceinline__ uint32_t ntt_rev(uint32_t x, uint32_t bits)
 {
@@ -95,7 +133,10 @@ __device__ __forceinline__ void ntt_twist(gpu_fr *x, const ntt_pass *p, uint32_t
     if (p->inverse)
         e = (0u - e) & ((1u << p->k) - 1u);
     gpu_fr w;
-    ntt_pow(&w, &p->omega, p->L, e);
+    if (p->tw1) /* e is a multiple of 2^hi, hi >= tw1_shift */
+        gpu_fr_load_ro(&w, p->tw1 + (e >> p->tw1_shift));
+    else
+        ntt_pow(&w, &p->omega, p->L, e);
     gpu_fr_mul(x, x, &w);
 }
 
@@ -106,10 +147,16 @@ __device__ __forceinline__ void ntt_twiddle(gpu_fr *w, const ntt_pass *p, uint32
     gpu_fr_load_ro(w, p->wtab + (e << p->wshift));
 }
 
-__device__ __forceinline__ void ntt_bfly(gpu_fr *x, gpu_fr *y, const gpu_fr *w, bool dit)
+/* one: the twiddle is 1 (stage 0, uniform over the block), w is not read */
+__device__ __forceinline__ void ntt_bfly(gpu_fr *x, gpu_fr *y, const gpu_fr *w, bool dit,
+                                         bool one)
 {
     gpu_fr t;
-    if (dit) {
+    if (one) {
+        gpu_fr_sub(&t, x, y);
+        gpu_fr_add(x, x, y);
+        *y = t;
+    } else if (dit) {
         gpu_fr_mul(&t, y, w);
         gpu_fr_sub(y, x, &t);
         gpu_fr_add(x, x, &t);
@@ -121,7 +168,7 @@ __device__ __forceinline__ void ntt_bfly(gpu_fr *x, gpu_fr *y, const gpu_fr *w, 
 }
 
 /* One round: stages bl .. bl+nst-1 (nst = 1 or 2) over the tile in shared memory. */
-__device__ __forceinline__ void ntt_round(gpu_fr *sm, const ntt_pass *p, uint32_t bl,
+__device__ __forceinline__ void ntt_round(uint4 *sl, uint4 *sh, const ntt_pass *p, uint32_t bl,
                                           uint32_t nst)
 {
     const uint32_t te = 1u << p->tile_log;
@@ -137,39 +184,43 @@ __device__ __forceinline__ void ntt_round(gpu_fr *sm, const ntt_pass *p, uint32_
 #pragma unroll
         for (uint32_t q = 0; q < 4; q++)
             if (q < (1u << nst))
-                x[q] = sm[base + (q << pos)];
+                sm_ld(&x[q], sl, sh, base + (q << pos));
         uint32_t r0 = (base >> p->logc) & smask; /* row of x[0]; x[q] adds q << bl */
+        const bool one = bl == 0; /* stage 0 multiplies by 1 */
         if (nst == 1) {
-            ntt_twiddle(&w, p, r0, bl);
-            ntt_bfly(&x[0], &x[1], &w, p->dit);
+            if (bl)
+                ntt_twiddle(&w, p, r0, bl);
+            ntt_bfly(&x[0], &x[1], &w, p->dit, one);
         } else if (!p->dit) {
             ntt_twiddle(&w, p, r0, bl + 1);
-            ntt_bfly(&x[0], &x[2], &w, false);
+            ntt_bfly(&x[0], &x[2], &w, false, false);
             ntt_twiddle(&w, p, r0 + (1u << bl), bl + 1);
-            ntt_bfly(&x[1], &x[3], &w, false);
-            ntt_twiddle(&w, p, r0, bl);
-            ntt_bfly(&x[0], &x[1], &w, false);
-            ntt_bfly(&x[2], &x[3], &w, false); /* r0 + 2^(bl+1): same bits below bl */
+            ntt_bfly(&x[1], &x[3], &w, false, false);
+            if (bl)
+                ntt_twiddle(&w, p, r0, bl);
+            ntt_bfly(&x[0], &x[1], &w, false, one);
+            ntt_bfly(&x[2], &x[3], &w, false, one); /* r0 + 2^(bl+1): same bits below bl */
         } else {
-            ntt_twiddle(&w, p, r0, bl);
-            ntt_bfly(&x[0], &x[1], &w, true);
-            ntt_bfly(&x[2], &x[3], &w, true);
+            if (bl)
+                ntt_twiddle(&w, p, r0, bl);
+            ntt_bfly(&x[0], &x[1], &w, true, one);
+            ntt_bfly(&x[2], &x[3], &w, true, one);
             ntt_twiddle(&w, p, r0, bl + 1);
-            ntt_bfly(&x[0], &x[2], &w, true);
+            ntt_bfly(&x[0], &x[2], &w, true, false);
             ntt_twiddle(&w, p, r0 + (1u << bl), bl + 1);
-            ntt_bfly(&x[1], &x[3], &w, true);
+            ntt_bfly(&x[1], &x[3], &w, true, false);
         }
 #pragma unroll
         for (uint32_t q = 0; q < 4; q++)
             if (q < (1u << nst))
-                sm[base + (q << pos)] = x[q];
+                sm_st(sl, sh, base + (q << pos), &x[q]);
     }
     __syncthreads();
 }
 
 __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kernel(const ntt_pass p)
 {
-    __shared__ gpu_fr sm[1u << NTT_TILE_LOG];
+    __shared__ uint4 sl[1u << NTT_TILE_LOG], sh[1u << NTT_TILE_LOG];
     const uint32_t te = 1u << p.tile_log;
     /* tile = (hh: logh bits)(r: s bits)(c: logc bits); blocks walk column groups first */
     const uint32_t cg_log = p.lo - p.logc;
@@ -194,18 +245,18 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kernel(const ntt_pass p)
         }
         if (p.dit && p.lo > 0)
             ntt_twist(&x, &p, c0, t);
-        sm[t] = x;
+        sm_st(sl, sh, t, &x);
     }
     __syncthreads();
 
     if (!p.dit) {
         for (int b = (int)p.s - 1; b >= 0; b -= 2) {
             uint32_t nst = b >= 1 ? 2u : 1u;
-            ntt_round(sm, &p, (uint32_t)b + 1u - nst, nst);
+            ntt_round(sl, sh, &p, (uint32_t)b + 1u - nst, nst);
         }
     } else {
         for (uint32_t b = 0; b < p.s; b += 2)
-            ntt_round(sm, &p, b, p.s - b >= 2 ? 2u : 1u);
+            ntt_round(sl, sh, &p, b, p.s - b >= 2 ? 2u : 1u);
     }
 
 #pragma unroll
@@ -215,7 +266,8 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kernel(const ntt_pass p)
             break;
         uint32_t i = ((h0 + (t >> (p.logc + p.s))) << (p.lo + p.s)) |
                      (((t >> p.logc) & smask) << p.lo) | (c0 + (t & cmask));
-        gpu_fr x = sm[t];
+        gpu_fr x;
+        sm_ld(&x, sl, sh, t);
         if (!p.dit && p.lo > 0)
             ntt_twist(&x, &p, c0, t);
         if (p.post.lo) {
@@ -336,7 +388,9 @@ extern "C" cuzk_status cuzk_gpu_domain_create(cuzk_gpu_domain **out, const cuzk_
         const size_t nlo = (size_t)1 << gd->L, nhi = (size_t)1 << (k - gd->L);
         const size_t nw = gd->smax > 0 ? (size_t)1 << (gd->smax - 1) : 1;
         /* layout: wtab fwd, wtab inv, then 4 tables of (lo, hi) */
-        const size_t total = 2 * nw + 4 * (nlo + nhi);
+        gd->tw1_shift = k > TW1_LOG ? k - TW1_LOG : 0;
+        const size_t n1 = (size_t)1 << (k - gd->tw1_shift);
+        const size_t total = 2 * nw + 4 * (nlo + nhi) + n1;
         host = (cuzk_fr *)malloc(total * sizeof(cuzk_fr));
         if (!host) {
             st = cuzk_error_set(err, CUZK_ERR_NOMEM, "cuzk_gpu_domain_create: out of memory");
@@ -355,6 +409,8 @@ extern "C" cuzk_status cuzk_gpu_domain_create(cuzk_gpu_domain **out, const cuzk_
             host_pow2(&step, bases[j], gd->L);
             host_powers(t + j * (nlo + nhi) + nlo, nhi, &CUZK_FR_ONE, &step);
         }
+        host_pow2(&step, &d->omega, gd->tw1_shift);
+        host_powers(t + 4 * (nlo + nhi), n1, &CUZK_FR_ONE, &step);
 
         CUZK_CUDA_TRY(err, cudaMalloc((void **)&gd->d_tables, total * sizeof(gpu_fr)));
         CUZK_CUDA_TRY(err, cudaMemcpy(gd->d_tables, host, total * sizeof(cuzk_fr),
@@ -367,6 +423,7 @@ extern "C" cuzk_status cuzk_gpu_domain_create(cuzk_gpu_domain **out, const cuzk_
             pt[j]->lo = dt + j * (nlo + nhi);
             pt[j]->hi = dt + j * (nlo + nhi) + nlo;
         }
+        gd->tw1 = dt + 4 * (nlo + nhi);
     }
     free(host);
     *out = gd;
@@ -430,6 +487,10 @@ static cuzk_status run_transform(const cuzk_gpu_domain *gd, gpu_fr *a, bool dit,
         p.a = a;
         p.wtab = gd->wtab[inverse ? 1 : 0];
         p.omega = gd->omega;
+        if (p.hi >= gd->tw1_shift) {
+            p.tw1 = gd->tw1;
+            p.tw1_shift = gd->tw1_shift;
+        }
         p.dit = dit;
         p.inverse = inverse;
         if (f && !dit && step == 0 && f->pre)
