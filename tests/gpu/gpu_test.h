@@ -17,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* test_rng.c is C: its declarations need C linkage here */
+extern "C" {
 #include "test_rng.h"
+}
 
 static int gpu_test_failures_ = 0;
 
