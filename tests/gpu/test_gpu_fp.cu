@@ -217,12 +217,12 @@ __global__ void point_kernel(gpu_jac<F> *out, const gpu_aff<F> *a, const gpu_aff
     out[NPT * i + 6] = gpu_xyzz_to_jac(gpu_xyzz_add(x, gpu_xyzz_neg(x)));
 }
 
-#define DEFINE_POINT_TEST(G, AFF, JAC, F, GF, NAME)                                        \
+#define DEFINE_POINT_TEST(G, GEN, AFF, JAC, F, GF, NAME)                                        \
     static void test_points_##G(size_t n)                                                 \
     {                                                                                     \
         AFF *a = (AFF *)malloc(n * sizeof(AFF)), *b = (AFF *)malloc(n * sizeof(AFF));     \
         JAC g, t;                                                                         \
-        cuzk_##G##_jac_from_affine(&g, &CUZK_##G##_GENERATOR);                          \
+        cuzk_##G##_jac_from_affine(&g, &GEN);                          \
         for (size_t i = 0; i < n; i++) {                                                  \
             cuzk_fr k;                                                                    \
             test_rand_fr(&k);                                                             \
@@ -239,8 +239,8 @@ __global__ void point_kernel(gpu_jac<F> *out, const gpu_aff<F> *a, const gpu_aff
         cuzk_##G##_affine_set_infinity(&b[3]);                                            \
         cuzk_##G##_affine_set_infinity(&a[4]);                                            \
         cuzk_##G##_affine_set_infinity(&b[4]);                                            \
-        a[5] = CUZK_##G##_GENERATOR;                                                      \
-        b[5] = CUZK_##G##_GENERATOR;                                                      \
+        a[5] = GEN;                                                      \
+        b[5] = GEN;                                                      \
         gpu_aff<GF> *da, *db;                                                             \
         gpu_jac<GF> *dout;                                                                \
         CK(cudaMalloc(&da, n * sizeof(AFF)));                                             \
@@ -284,8 +284,8 @@ __global__ void point_kernel(gpu_jac<F> *out, const gpu_aff<F> *a, const gpu_aff
         cudaFree(dout);                                                                   \
     }
 
-DEFINE_POINT_TEST(g1, cuzk_g1_affine, cuzk_g1_jac, cuzk_fp, gpu_fp, "g1")
-DEFINE_POINT_TEST(g2, cuzk_g2_affine, cuzk_g2_jac, cuzk_fp2, gpu_fp2, "g2")
+DEFINE_POINT_TEST(g1, CUZK_G1_GENERATOR, cuzk_g1_affine, cuzk_g1_jac, cuzk_fp, gpu_fp, "g1")
+DEFINE_POINT_TEST(g2, CUZK_G2_GENERATOR, cuzk_g2_affine, cuzk_g2_jac, cuzk_fp2, gpu_fp2, "g2")
 
 int main(void)
 {
