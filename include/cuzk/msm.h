@@ -44,6 +44,7 @@
 #ifndef CUZK_MSM_H
 #define CUZK_MSM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -120,8 +121,15 @@ void cuzk_g2s_gather(cuzk_g2_affine *dst, const cuzk_g2_affine *points,
                      const uint32_t *index, size_t m);
 
 /*
+ * The one rule deciding whether the 0/1 split pays for n scalars of which `ones` equal 1,
+ * shared by the CPU (cuzk_g{1,2}s_msm_auto) and the GPU (cuzk_gpu_g{1,2}s_msm_auto):
+ * at least an eighth of the scalars, and at least 64, are ones.
+ */
+bool cuzk_msm_split_pays(size_t n, size_t ones);
+
+/*
  * out = sum_i scalars[i] * P_i, through the split above (sum_bitmap of the ones + MSM of
- * the gathered tail) when at least an eighth of the scalars (and >= 64) are ones, else a
+ * the gathered tail) when cuzk_msm_split_pays(n, ones), else a
  * plain MSM. This is the prover's entry point for the witness-driven MSMs.
  * split_scratch: cuzk_g{1,2}s_msm_auto_split_size(n) bytes, any alignment (for
  * n > UINT32_MAX the size is 0 and a plain MSM runs); scratch: at least the larger of the

@@ -1,6 +1,7 @@
 /*
  * msm_common.c — the parts of the MSM layer that do not depend on the group: window
- * choice, scalar conversion to canonical form, and the 0/1/significant scalar split.
+ * choice, scalar conversion to canonical form, the 0/1/significant scalar split and the
+ * rule deciding when that split pays (shared with the GPU path).
  *
  * Threading: msm_scalars_to_canonical runs on the caller's pool; the rest is pure and
  * single-threaded on caller memory.
@@ -30,6 +31,10 @@ unsigned cuzk_msm_window_bits(size_t n)
     }
     return best;
 }
+
+/* A bitmap sum costs about 6 multiplications per point against roughly 10/c + a share of
+ * the window work for Pippenger; below an eighth ones the split does not pay for itself. */
+bool cuzk_msm_split_pays(size_t n, size_t ones) { return ones >= 64 && ones * 8 >= n; }
 
 typedef struct to_canon_ctx {
     uint64_t *out;

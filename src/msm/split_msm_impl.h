@@ -23,10 +23,6 @@ size_t PTS(msm_auto_split_size)(size_t n)
            PTS(split_align)(n * sizeof(AFF));
 }
 
-/* A bitmap sum costs about 6 multiplications per point against roughly 10/c + a share of
- * the window work for Pippenger; below an eighth ones the split does not pay for itself. */
-static bool PTS(split_pays)(size_t ones, size_t n) { return ones >= 64 && ones * 8 >= n; }
-
 cuzk_status PTS(msm_auto)(JAC *out, const AFF *points, const cuzk_fr *scalars, size_t n,
                           void *split_scratch, size_t split_size, void *scratch,
                           size_t scratch_size, cuzk_pool *pool)
@@ -52,7 +48,7 @@ cuzk_status PTS(msm_auto)(JAC *out, const AFF *points, const cuzk_fr *scalars, s
     cuzk_status st = cuzk_msm_split_scalars(bitmap, tail, idx, &tl, &ones, scalars, n);
     if (st != CUZK_OK)
         return st;
-    if (!PTS(split_pays)(ones, n))
+    if (!cuzk_msm_split_pays(n, ones))
         return PTS(msm)(out, points, scalars, n, scratch, scratch_size, pool);
     JAC tail_sum;
     if ((st = PTS(sum_bitmap)(out, points, bitmap, n, scratch, scratch_size, pool)) != CUZK_OK)

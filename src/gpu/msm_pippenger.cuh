@@ -1,0 +1,372 @@
+/*
+ * msm_pippenger.cuh — the device Pippenger MSM, written once over the coordinate field
+ * (gpu_fp for G1, gpu_fp2 for G2) and instantiated by msm_g1.cu / msm_g2.cu.
+ *
+ * Algorithm (all on the device, stream-ordered, no host synchronisation):
+ *   1. scalars Montgomery -> canonical (msm_scalar.cuh);
+ *   2. per window w of c bits (signed Booth digits, 2^(c-1) buckets, W = ceil(256/c)
+ *      windows as on the host): one (key = |digit|, value = point index | sign << 31) pair
+ *      per point, sorted by key with CUB's radix sort over the c key bits;
+ *   3. bucket accumulation as a segmented reduction of the sorted pairs: thread t adds the
+ *      points of pairs [tT, tT + T) into XYZZ sums, one per run of equal keys. A run that
+ *      lies wholly inside the chunk is its bucket and is stored directly; a run cut by a
+ *      chunk border goes to the thread's two border slots (id, partial sum). The slots
+ *      form a list sorted by id in which every cut bucket is one contiguous run, so the
+ *      same step repeats on it (XYZZ + XYZZ additions) until nothing is cut. This keeps
+ *      every thread's work at T additions however skewed the digits are (a plain MSM of
+ *      mostly-one scalars puts almost every point in one bucket);
+ *   4. bucket reduction, all windows at once: the 2^(c-1) buckets of a window are split
+ *      into G groups of L; group g returns sum_m m B_m over its buckets as a running sum
+ *      (giving sum (m - lo + 1) B_m) plus (lo - 1) * (sum B_m) by double-and-add;
+ *   5. per window, a block adds its G group sums (tree in global scratch);
+ *   6. one thread combines the windows, top first: acc = 2^c acc + S_w.
+ * The window width is a function of n only, so the work (and the result's representation)
+ * never depends on timing.
+ *
+ * Threading: host functions enqueue on the caller's stream; any host thread may call them
+ * with its own scratch.
+ */
+#ifndef CUZK_GPU_MSM_PIPPENGER_CUH
+#define CUZK_GPU_MSM_PIPPENGER_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include "cuzk/ff.h"
+#include "cuzk/status.h"
+#include "gpu/ec.cuh"
+#include "gpu/gpu_check.cuh"
+#include "gpu/msm_scalar.cuh"
+
+/* Pairs per thread in the bucket accumulation, and entries per thread in later passes
+ * and in tree reductions: long enough to amortise the border slots (2 per chunk), short
+ * enough that 2^27 points still give 4M threads. */
+#define MSM_CHUNK 32u
+/* Bucket groups per window in the reduction: with ~16 windows, 2048 groups give ~32K
+ * threads, and each group's running sum covers 2^(c-1) / 2048 buckets. */
+#define MSM_MAX_GROUPS 2048u
+/* Threads per block of the window-sum tree (a power of two). */
+#define MSM_TREE 256u
+#define MSM_SCRATCH_ALIGN 256u
+#define MSM_MIN_C 4u
+#define MSM_MAX_C 18u
+
+static inline size_t msm_align_up(size_t x)
+{
+    return (x + MSM_SCRATCH_ALIGN - 1) & ~(size_t)(MSM_SCRATCH_ALIGN - 1);
+}
+
+static inline size_t msm_div_up(size_t a, size_t b) { return (a + b - 1) / b; }
+
+static inline unsigned msm_gpu_num_windows(unsigned c) { return (256u + c - 1) / c; }
+
+/* Window width for n points: minimises W(c) * (n + 8 * 2^(c-1)), the sorted pairs plus
+ * the bucket reduction (two XYZZ additions per bucket, ~1.4 mixed additions each, and
+ * about twice the per-addition cost of the well-occupied accumulation). Capped at 18
+ * bits: wider windows make the buckets of all windows (W 2^(c-1) XYZZ) outgrow L2
+ * for no gain in the window count. */
+static inline unsigned msm_gpu_window_bits(size_t n)
+{
+    unsigned best = MSM_MIN_C;
+    double best_cost = 0;
+    for (unsigned c = MSM_MIN_C; c <= MSM_MAX_C; c++) {
+        double cost = (double)msm_gpu_num_windows(c) *
+                      ((double)n + 8.0 * (double)((size_t)1 << (c - 1)));
+        if (c == MSM_MIN_C || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+/* Offsets (bytes from the aligned scratch base) of everything the MSM keeps on the device. */
+typedef struct msm_plan {
+    size_t n, nb, groups, nch, cap_a, cap_b, cub_bytes;
+    unsigned c, nwin;
+    size_t off_kc, off_ka, off_kb, off_va, off_vb, off_cub, off_bk, off_ida, off_pa, off_idb,
+        off_pb, off_gs, off_tree, off_ws, off_res, total;
+} msm_plan;
+
+/* Fills the plan for n points (n >= 1, n < 2^31); false when CUB cannot size its sort
+ * (no device). xyzz_bytes: size of one XYZZ point of the group. */
+static bool msm_plan_make(msm_plan *pl, size_t n, size_t xyzz_bytes)
+{
+    pl->n = n;
+    pl->c = msm_gpu_window_bits(n);
+    pl->nwin = msm_gpu_num_windows(pl->c);
+    pl->nb = (size_t)1 << (pl->c - 1);
+    pl->groups = pl->nb < MSM_MAX_GROUPS ? pl->nb : MSM_MAX_GROUPS;
+    pl->nch = msm_div_up(n, MSM_CHUNK);
+    pl->cap_a = 2 * pl->nch;
+    pl->cap_b = 2 * msm_div_up(pl->cap_a, MSM_CHUNK);
+    cub::DoubleBuffer<uint32_t> kd(NULL, NULL), vd(NULL, NULL);
+    size_t cub_bytes = 0;
+    if (cub::DeviceRadixSort::SortPairs(NULL, cub_bytes, kd, vd, (int)n, 0, (int)pl->c) !=
+        cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    pl->cub_bytes = cub_bytes;
+    size_t off = 0;
+#define MSM_TAKE(field, bytes)                                                            \
+    do {                                                                                  \
+        pl->field = off;                                                                  \
+        off += msm_align_up(bytes);                                                       \
+    } while (0)
+    MSM_TAKE(off_kc, n * sizeof(msm_scalar));
+    MSM_TAKE(off_ka, n * sizeof(uint32_t));
+    MSM_TAKE(off_kb, n * sizeof(uint32_t));
+    MSM_TAKE(off_va, n * sizeof(uint32_t));
+    MSM_TAKE(off_vb, n * sizeof(uint32_t));
+    MSM_TAKE(off_cub, cub_bytes);
+    MSM_TAKE(off_bk, (size_t)pl->nwin * (pl->nb + 1) * xyzz_bytes);
+    MSM_TAKE(off_ida, pl->cap_a * sizeof(uint32_t));
+    MSM_TAKE(off_pa, pl->cap_a * xyzz_bytes);
+    MSM_TAKE(off_idb, pl->cap_b * sizeof(uint32_t));
+    MSM_TAKE(off_pb, pl->cap_b * xyzz_bytes);
+    MSM_TAKE(off_gs, (size_t)pl->nwin * pl->groups * xyzz_bytes);
+    MSM_TAKE(off_tree, (size_t)pl->nwin * MSM_TREE * xyzz_bytes);
+    MSM_TAKE(off_ws, (size_t)pl->nwin * xyzz_bytes);
+    MSM_TAKE(off_res, xyzz_bytes);
+#undef MSM_TAKE
+    pl->total = off + MSM_SCRATCH_ALIGN; /* room to realign the caller's pointer */
+    return true;
+}
+
+static inline uint8_t *msm_scratch_base(void *scratch)
+{
+    uintptr_t a = (uintptr_t)scratch;
+    return (uint8_t *)((a + MSM_SCRATCH_ALIGN - 1) & ~(uintptr_t)(MSM_SCRATCH_ALIGN - 1));
+}
+
+/* ---- kernels ------------------------------------------------------------------------ */
+
+static __global__ void msm_to_canonical_kernel(msm_scalar *out, const msm_scalar *in, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = msm_scalar_from_mont(in[i]);
+}
+
+static __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const msm_scalar *k,
+                                  size_t n, unsigned w, unsigned c)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int32_t d = msm_booth_digit(k[i].l, w, c);
+    keys[i] = (uint32_t)(d < 0 ? -d : d);
+    vals[i] = (uint32_t)i | (d < 0 ? 0x80000000u : 0u);
+}
+
+/*
+ * One segmented-reduction step (see the file comment). Input: m entries sorted by key
+ * (key 0 = nothing), either (key, point index | sign) pairs over affine points
+ * (FROM_POINTS) or (id, XYZZ partial) slots. Runs wholly inside a chunk go to
+ * buckets[key]; runs cut by a chunk border go to the chunk's slots 2t (the run touching
+ * its start) and 2t + 1 (touching its end); a run that spans the whole chunk fills slot 2t
+ * with its sum and slot 2t + 1 with infinity, so cut runs stay contiguous in the output.
+ */
+template <class F, bool FROM_POINTS>
+static __global__ void msm_accumulate_kernel(gpu_xyzz<F> *buckets, uint32_t *out_id,
+                                      gpu_xyzz<F> *out_pt, const uint32_t *keys,
+                                      const uint32_t *vals, const gpu_aff<F> *points,
+                                      const gpu_xyzz<F> *in_pt, size_t m)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t nch = (m + MSM_CHUNK - 1) / MSM_CHUNK;
+    if (t >= nch)
+        return;
+    size_t begin = t * MSM_CHUNK, end = begin + MSM_CHUNK < m ? begin + MSM_CHUNK : m;
+    if (nch > 1) {
+        out_id[2 * t] = 0;
+        out_id[2 * t + 1] = 0;
+    }
+    uint32_t cur = keys[begin];
+    size_t seg = begin;
+    gpu_xyzz<F> acc;
+    gpu_xyzz_set_inf(&acc);
+    for (size_t j = begin;; j++) {
+        uint32_t k = j < end ? keys[j] : 0xffffffffu;
+        if (k != cur) {
+            if (cur != 0) {
+                bool left = seg == begin && begin > 0 && keys[begin - 1] == cur;
+                bool right = j == end && end < m && keys[end] == cur;
+                if (!left && !right) {
+                    buckets[cur] = acc;
+                } else if (left) {
+                    out_id[2 * t] = cur;
+                    out_pt[2 * t] = acc;
+                    if (right) {
+                        gpu_xyzz<F> inf;
+                        gpu_xyzz_set_inf(&inf);
+                        out_id[2 * t + 1] = cur;
+                        out_pt[2 * t + 1] = inf;
+                    }
+                } else {
+                    out_id[2 * t + 1] = cur;
+                    out_pt[2 * t + 1] = acc;
+                }
+            }
+            if (j == end)
+                break;
+            cur = k;
+            seg = j;
+            gpu_xyzz_set_inf(&acc);
+        }
+        if (k == 0)
+            continue;
+        if (FROM_POINTS) {
+            uint32_t v = vals[j];
+            gpu_aff<F> p = points[v & 0x7fffffffu];
+            if (v >> 31)
+                p.y = gf_neg(p.y);
+            acc = gpu_xyzz_add_aff(acc, p);
+        } else {
+            acc = gpu_xyzz_add(acc, in_pt[j]);
+        }
+    }
+}
+
+/* Thread (w, g): buckets m in [lo, hi] = [g L + 1, (g + 1) L] of window w;
+ * out = sum_m m B_m = (running sum: sum (m - lo + 1) B_m) + (lo - 1) * sum B_m. */
+template <class F>
+static __global__ void msm_bucket_reduce_kernel(gpu_xyzz<F> *gsum, const gpu_xyzz<F> *buckets,
+                                         size_t nb, size_t groups, unsigned nwin)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (size_t)nwin * groups)
+        return;
+    size_t w = t / groups, g = t % groups, len = nb / groups;
+    const gpu_xyzz<F> *b = buckets + w * (nb + 1);
+    size_t lo = g * len + 1, hi = (g + 1) * len;
+    gpu_xyzz<F> run, acc, mul;
+    gpu_xyzz_set_inf(&run);
+    gpu_xyzz_set_inf(&acc);
+    gpu_xyzz_set_inf(&mul);
+    for (size_t m = hi; m >= lo; m--) {
+        run = gpu_xyzz_add(run, b[m]);
+        acc = gpu_xyzz_add(acc, run);
+    }
+    size_t s = lo - 1;
+    for (int bit = 63 - (s ? __clzll((long long)s) : 64); bit >= 0; bit--) {
+        mul = gpu_xyzz_dbl(mul);
+        if ((s >> bit) & 1)
+            mul = gpu_xyzz_add(mul, run);
+    }
+    gsum[t] = gpu_xyzz_add(acc, mul);
+}
+
+/* Block w: sum of the window's group sums, through a tree in global scratch (XYZZ G2 points
+ * would need 96 KiB of shared memory per block). */
+template <class F>
+static __global__ void msm_window_sum_kernel(gpu_xyzz<F> *wsum, gpu_xyzz<F> *tree,
+                                      const gpu_xyzz<F> *gsum, size_t groups)
+{
+    unsigned w = blockIdx.x, tid = threadIdx.x;
+    gpu_xyzz<F> acc;
+    gpu_xyzz_set_inf(&acc);
+    for (size_t g = tid; g < groups; g += MSM_TREE)
+        acc = gpu_xyzz_add(acc, gsum[(size_t)w * groups + g]);
+    gpu_xyzz<F> *tr = tree + (size_t)w * MSM_TREE;
+    tr[tid] = acc;
+    __syncthreads();
+    for (unsigned s = MSM_TREE / 2; s > 0; s >>= 1) {
+        if (tid < s)
+            tr[tid] = gpu_xyzz_add(tr[tid], tr[tid + s]);
+        __syncthreads();
+    }
+    if (tid == 0)
+        wsum[w] = tr[0];
+}
+
+/* res = sum_w 2^(w c) S_w, Horner from the top window. */
+template <class F>
+static __global__ void msm_combine_kernel(gpu_xyzz<F> *res, const gpu_xyzz<F> *wsum, unsigned nwin,
+                                   unsigned c)
+{
+    gpu_xyzz<F> acc = wsum[nwin - 1];
+    for (int w = (int)nwin - 2; w >= 0; w--) {
+        for (unsigned i = 0; i < c; i++)
+            acc = gpu_xyzz_dbl(acc);
+        acc = gpu_xyzz_add(acc, wsum[w]);
+    }
+    *res = acc;
+}
+
+static inline unsigned msm_blocks(size_t threads, unsigned bs)
+{
+    return (unsigned)((threads + bs - 1) / bs);
+}
+
+/*
+ * res (device XYZZ) = sum scalars[i] * points[i]. Scalars are Montgomery Fr. pl from
+ * msm_plan_make(n); base: the aligned scratch with at least pl->total bytes. Enqueues only.
+ */
+template <class F>
+static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
+                                     const cuzk_fr *scalars, const msm_plan *pl, uint8_t *base,
+                                     cudaStream_t s, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    const size_t n = pl->n;
+    msm_scalar *kc = (msm_scalar *)(base + pl->off_kc);
+    uint32_t *ka = (uint32_t *)(base + pl->off_ka), *kb = (uint32_t *)(base + pl->off_kb);
+    uint32_t *va = (uint32_t *)(base + pl->off_va), *vb = (uint32_t *)(base + pl->off_vb);
+    gpu_xyzz<F> *bk = (gpu_xyzz<F> *)(base + pl->off_bk);
+    uint32_t *ida = (uint32_t *)(base + pl->off_ida), *idb = (uint32_t *)(base + pl->off_idb);
+    gpu_xyzz<F> *pa = (gpu_xyzz<F> *)(base + pl->off_pa), *pb = (gpu_xyzz<F> *)(base + pl->off_pb);
+    gpu_xyzz<F> *gs = (gpu_xyzz<F> *)(base + pl->off_gs);
+    gpu_xyzz<F> *tree = (gpu_xyzz<F> *)(base + pl->off_tree);
+    gpu_xyzz<F> *ws = (gpu_xyzz<F> *)(base + pl->off_ws);
+    const unsigned bs = 128;
+
+    msm_to_canonical_kernel<<<msm_blocks(n, 256), 256, 0, s>>>(
+        kc, (const msm_scalar *)(const void *)scalars, n);
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+    /* every bucket starts at infinity (ZZ = 0); untouched buckets stay there */
+    CUZK_CUDA_TRY(err, cudaMemsetAsync(bk, 0, (size_t)pl->nwin * (pl->nb + 1) * sizeof(gpu_xyzz<F>), s));
+    for (unsigned w = 0; w < pl->nwin; w++) {
+        msm_digits_kernel<<<msm_blocks(n, 256), 256, 0, s>>>(ka, va, kc, n, w, pl->c);
+        CUZK_CUDA_TRY(err, cudaGetLastError());
+        cub::DoubleBuffer<uint32_t> kd(ka, kb), vd(va, vb);
+        size_t cub_bytes = pl->cub_bytes;
+        CUZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(base + pl->off_cub, cub_bytes, kd, vd,
+                                                           (int)n, 0, (int)pl->c, s));
+        gpu_xyzz<F> *bw = bk + (size_t)w * (pl->nb + 1);
+        msm_accumulate_kernel<F, true><<<msm_blocks(pl->nch, bs), bs, 0, s>>>(
+            bw, ida, pa, kd.Current(), vd.Current(), points, NULL, n);
+        CUZK_CUDA_TRY(err, cudaGetLastError());
+        /* cut runs: repeat on the slot list until one chunk holds it all */
+        size_t m = pl->nch > 1 ? 2 * pl->nch : 0;
+        uint32_t *in_id = ida, *out_id = idb;
+        gpu_xyzz<F> *in_pt = pa, *out_pt = pb;
+        while (m > 0) {
+            size_t nch = msm_div_up(m, MSM_CHUNK);
+            msm_accumulate_kernel<F, false><<<msm_blocks(nch, bs), bs, 0, s>>>(
+                bw, out_id, out_pt, in_id, NULL, NULL, in_pt, m);
+            CUZK_CUDA_TRY(err, cudaGetLastError());
+            m = nch > 1 ? 2 * nch : 0;
+            uint32_t *ti = in_id;
+            in_id = out_id;
+            out_id = ti;
+            gpu_xyzz<F> *tp = in_pt;
+            in_pt = out_pt;
+            out_pt = tp;
+        }
+    }
+    msm_bucket_reduce_kernel<F><<<msm_blocks((size_t)pl->nwin * pl->groups, 64), 64, 0, s>>>(
+        gs, bk, pl->nb, pl->groups, pl->nwin);
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+    msm_window_sum_kernel<F><<<pl->nwin, MSM_TREE, 0, s>>>(ws, tree, gs, pl->groups);
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+    msm_combine_kernel<F><<<1, 1, 0, s>>>(res, ws, pl->nwin, pl->c);
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+fail:
+    return st;
+}
+
+#endif /* CUZK_GPU_MSM_PIPPENGER_CUH */

@@ -1,0 +1,196 @@
+/*
+ * msm_split.cuh — the witness-driven MSM with the 0/1 split on the device
+ * (cuzk_gpu_g{1,2}s_msm_auto), written once over the coordinate field.
+ *
+ *   1. classify: one warp per 64 scalars builds the ones bitmap word with two ballots,
+ *      counts the ones (one atomic per word), flags the "other" scalars;
+ *   2. compact the flagged indices in increasing order (CUB DeviceSelect::Flagged);
+ *   3. read back (ones, tail length): the one host synchronisation of this routine;
+ *   4. cuzk_msm_split_pays(n, ones) (the rule shared with the CPU path) decides:
+ *      split: gather the tail scalars and points, bitmap sum + tail MSM, added;
+ *      else:  one plain MSM over everything.
+ * Threading: host functions enqueue on the caller's stream and wait on it once (step 3).
+ */
+#ifndef CUZK_GPU_MSM_SPLIT_CUH
+#define CUZK_GPU_MSM_SPLIT_CUH
+
+#include <cub/device/device_select.cuh>
+
+#include "cuzk/msm.h"
+#include "gpu/msm_bitmap.cuh"
+
+typedef struct msm_auto_plan {
+    size_t n, nw, sel_bytes, sub_bytes;
+    size_t off_bitmap, off_cnt, off_idx, off_tail_sc, off_iota, off_flags, off_tail_pt,
+        off_sel, off_res_a, off_res_b, off_sub, total;
+} msm_auto_plan;
+
+/* Device counters read back in step 3. */
+typedef struct msm_split_counts {
+    unsigned long long ones;
+    int tail;
+    int pad;
+} msm_split_counts;
+
+static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t aff_bytes, size_t xyzz_bytes)
+{
+    msm_plan mp;
+    msm_bitmap_plan bp;
+    if (!msm_plan_make(&mp, n, xyzz_bytes))
+        return false;
+    msm_bitmap_plan_make(&bp, n, xyzz_bytes);
+    size_t sel = 0;
+    int *nsel = NULL;
+    if (cub::DeviceSelect::Flagged(NULL, sel, (const uint32_t *)NULL, (const uint8_t *)NULL,
+                                   (uint32_t *)NULL, nsel, (int)n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    pl->n = n;
+    pl->nw = msm_div_up(n, 64);
+    pl->sel_bytes = sel;
+    pl->sub_bytes = mp.total > bp.total ? mp.total : bp.total;
+    size_t off = 0;
+#define MSM_TAKE(field, bytes)                                                            \
+    do {                                                                                  \
+        pl->field = off;                                                                  \
+        off += msm_align_up(bytes);                                                       \
+    } while (0)
+    MSM_TAKE(off_bitmap, pl->nw * sizeof(uint64_t));
+    MSM_TAKE(off_cnt, sizeof(msm_split_counts));
+    MSM_TAKE(off_idx, n * sizeof(uint32_t));
+    /* iota and flags live in the tail-scalar region until the gather overwrites it */
+    MSM_TAKE(off_tail_sc, n * sizeof(cuzk_fr));
+    pl->off_iota = pl->off_tail_sc;
+    pl->off_flags = pl->off_tail_sc + msm_align_up(n * sizeof(uint32_t));
+    MSM_TAKE(off_tail_pt, n * aff_bytes);
+    MSM_TAKE(off_sel, sel);
+    MSM_TAKE(off_res_a, xyzz_bytes);
+    MSM_TAKE(off_res_b, xyzz_bytes);
+    MSM_TAKE(off_sub, pl->sub_bytes);
+#undef MSM_TAKE
+    pl->total = off + MSM_SCRATCH_ALIGN;
+    return true;
+}
+
+/* Warp v handles scalars [64 v, 64 v + 64): lanes read v*64 + lane and v*64 + 32 + lane. */
+static __global__ void msm_classify_kernel(uint64_t *bitmap, msm_split_counts *cnt, uint32_t *iota,
+                                    uint8_t *flags, const msm_scalar *scalars, size_t n)
+{
+    size_t gt = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t v = gt / 32;
+    unsigned lane = threadIdx.x % 32;
+    if (v * 64 >= n) /* whole warp leaves together: v is uniform within the warp */
+        return;
+    uint32_t half[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        size_t i = v * 64 + 32 * h + lane;
+        bool one = false;
+        if (i < n) {
+            msm_scalar k = scalars[i];
+            one = msm_scalar_is_mont_one(k);
+            flags[i] = (uint8_t)(!one && !msm_scalar_is_zero(k));
+            iota[i] = (uint32_t)i;
+        }
+        half[h] = __ballot_sync(0xffffffffu, one);
+    }
+    if (lane == 0) {
+        bitmap[v] = (uint64_t)half[0] | (uint64_t)half[1] << 32;
+        unsigned ones = (unsigned)__popc(half[0]) + (unsigned)__popc(half[1]);
+        if (ones)
+            atomicAdd(&cnt->ones, (unsigned long long)ones);
+    }
+}
+
+template <class F>
+static __global__ void msm_gather_kernel(cuzk_fr *tail_sc, gpu_aff<F> *tail_pt, const uint32_t *idx,
+                                  const cuzk_fr *scalars, const gpu_aff<F> *points, size_t m)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < m) {
+        uint32_t i = idx[t];
+        tail_sc[t] = scalars[i];
+        tail_pt[t] = points[i];
+    }
+}
+
+/* out = to_jac(a (+ b when b is not NULL)) */
+template <class F>
+static __global__ void msm_finish_kernel(gpu_jac<F> *out, const gpu_xyzz<F> *a, const gpu_xyzz<F> *b)
+{
+    gpu_xyzz<F> r = *a;
+    if (b)
+        r = gpu_xyzz_add(r, *b);
+    *out = gpu_xyzz_to_jac(r);
+}
+
+/* n >= 1; base: aligned scratch of pl->total bytes. */
+template <class F>
+static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const cuzk_fr *scalars,
+                                const msm_auto_plan *pl, uint8_t *base, cudaStream_t s,
+                                cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    const size_t n = pl->n;
+    uint64_t *bitmap = (uint64_t *)(base + pl->off_bitmap);
+    msm_split_counts *cnt = (msm_split_counts *)(base + pl->off_cnt);
+    uint32_t *idx = (uint32_t *)(base + pl->off_idx);
+    uint32_t *iota = (uint32_t *)(base + pl->off_iota);
+    uint8_t *flags = base + pl->off_flags;
+    cuzk_fr *tail_sc = (cuzk_fr *)(base + pl->off_tail_sc);
+    gpu_aff<F> *tail_pt = (gpu_aff<F> *)(base + pl->off_tail_pt);
+    gpu_xyzz<F> *res_a = (gpu_xyzz<F> *)(base + pl->off_res_a);
+    gpu_xyzz<F> *res_b = (gpu_xyzz<F> *)(base + pl->off_res_b);
+    uint8_t *sub = msm_scratch_base(base + pl->off_sub);
+    msm_split_counts host_cnt;
+    size_t sel_bytes = pl->sel_bytes;
+
+    CUZK_CUDA_TRY(err, cudaMemsetAsync(cnt, 0, sizeof *cnt, s));
+    msm_classify_kernel<<<msm_blocks(pl->nw * 32, 256), 256, 0, s>>>(
+        bitmap, cnt, iota, flags, (const msm_scalar *)(const void *)scalars, n);
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+    CUZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(base + pl->off_sel, sel_bytes,
+                                                  (const uint32_t *)iota, (const uint8_t *)flags,
+                                                  idx, &cnt->tail, (int)n, s));
+    CUZK_CUDA_TRY(err, cudaMemcpyAsync(&host_cnt, cnt, sizeof host_cnt, cudaMemcpyDeviceToHost, s));
+    CUZK_CUDA_TRY(err, cudaStreamSynchronize(s));
+
+    if (cuzk_msm_split_pays(n, (size_t)host_cnt.ones)) {
+        size_t tl = (size_t)host_cnt.tail;
+        msm_bitmap_plan bp;
+        msm_bitmap_plan_make(&bp, n, sizeof(gpu_xyzz<F>));
+        if ((st = msm_bitmap_run<F>(res_a, points, bitmap, &bp, sub, s, err)) != CUZK_OK)
+            goto fail;
+        if (tl == 0) {
+            CUZK_CUDA_TRY(err, cudaMemsetAsync(res_b, 0, sizeof *res_b, s));
+        } else {
+            msm_plan mp;
+            if (!msm_plan_make(&mp, tl, sizeof(gpu_xyzz<F>)) || mp.total > pl->sub_bytes) {
+                st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "tail MSM of %zu points does not "
+                                    "fit the split scratch", tl);
+                goto fail;
+            }
+            msm_gather_kernel<F><<<msm_blocks(tl, 256), 256, 0, s>>>(tail_sc, tail_pt, idx,
+                                                                      scalars, points, tl);
+            CUZK_CUDA_TRY(err, cudaGetLastError());
+            if ((st = msm_pippenger_run<F>(res_b, tail_pt, tail_sc, &mp, sub, s, err)) != CUZK_OK)
+                goto fail;
+        }
+        msm_finish_kernel<F><<<1, 1, 0, s>>>(out, res_a, res_b);
+    } else {
+        msm_plan mp;
+        if (!msm_plan_make(&mp, n, sizeof(gpu_xyzz<F>))) {
+            st = cuzk_error_set(err, CUZK_ERR_CUDA, "cannot size the device sort");
+            goto fail;
+        }
+        if ((st = msm_pippenger_run<F>(res_b, points, scalars, &mp, sub, s, err)) != CUZK_OK)
+            goto fail;
+        msm_finish_kernel<F><<<1, 1, 0, s>>>(out, res_b, (const gpu_xyzz<F> *)NULL);
+    }
+    CUZK_CUDA_TRY(err, cudaGetLastError());
+fail:
+    return st;
+}
+
+#endif /* CUZK_GPU_MSM_SPLIT_CUH */
