@@ -28,7 +28,8 @@
 
 #define BENCH_SIZED_MAX_LIST 8
 #define BENCH_SIZED_MAX_RUNS 1000
-#define BENCH_SIZED_MAX_LOG2 26u   /* 2^26 G2 points are 12 GiB: far past this machine */
+#define BENCH_SIZED_MAX_LOG2 28u   /* the largest domain; the CPU groups report a failed
+                                      * allocation when the machine is too small */
 
 typedef enum { BENCH_FLAVOUR_BELLPERSON = 1, BENCH_FLAVOUR_SNARKJS = 2 } bench_flavour;
 

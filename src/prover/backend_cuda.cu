@@ -47,6 +47,8 @@
 
 typedef struct dev_key {
     const cuzk_groth16_pk *pk;
+    uint64_t last_used; /* cuda_prover.clock at the last start that used it */
+    int in_use;         /* starts running with it: never evicted then */
     cuzk_g1_affine *h, *l, *a, *b_g1;
     cuzk_g2_affine *b_g2;
     size_t bytes;
@@ -54,6 +56,8 @@ typedef struct dev_key {
 
 typedef struct dev_circuit {
     const cuzk_r1cs *r1cs;
+    uint64_t last_used;
+    int in_use;
     bool bellperson;          /* density index lists present */
     cuzk_gpu_csr m[CUZK_R1CS_MATRICES];
     uint64_t *row_ptr[CUZK_R1CS_MATRICES];
@@ -77,6 +81,7 @@ typedef struct cuda_prover {
     dev_key keys[MAX_RESIDENT];
     dev_circuit circuits[MAX_RESIDENT];
     dev_domain domains[MAX_RESIDENT];
+    uint64_t clock;            /* counts starts, for least-recently-used eviction */
     int broken;                /* a sticky CUDA error was seen: the context is gone */
     char broken_msg[CUZK_ERROR_MSG_MAX];
 } cuda_prover;
@@ -158,9 +163,17 @@ static cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, dev_key *
         if (!cp->keys[i].pk && slot < 0)
             slot = i;
     }
-    if (slot < 0)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "gpu: %d proving keys are resident; forget one first", MAX_RESIDENT);
+    if (slot < 0) { /* evict the least recently used key no start is using */
+        for (int i = 0; i < MAX_RESIDENT; i++)
+            if (!cp->keys[i].in_use &&
+                (slot < 0 || cp->keys[i].last_used < cp->keys[slot].last_used))
+                slot = i;
+        if (slot < 0)
+            return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                                  "gpu: %d proving keys are in use; no slot for another",
+                                  MAX_RESIDENT);
+        key_release(&cp->keys[slot]);
+    }
     dev_key *k = &cp->keys[slot];
     size_t bytes = (pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(cuzk_g1_affine) +
                    pk->n_b_g2 * sizeof(cuzk_g2_affine);
@@ -205,9 +218,17 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
         if (!cp->circuits[i].r1cs && slot < 0)
             slot = i;
     }
-    if (slot < 0)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "gpu: %d circuits are resident; forget one first", MAX_RESIDENT);
+    if (slot < 0) { /* evict the least recently used circuit no start is using */
+        for (int i = 0; i < MAX_RESIDENT; i++)
+            if (!cp->circuits[i].in_use &&
+                (slot < 0 || cp->circuits[i].last_used < cp->circuits[slot].last_used))
+                slot = i;
+        if (slot < 0)
+            return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                                  "gpu: %d circuits are in use; no slot for another",
+                                  MAX_RESIDENT);
+        circuit_release(&cp->circuits[slot]);
+    }
     dev_circuit *c = &cp->circuits[slot];
     cuzk_fr *table = NULL;
     uint32_t n_table = 0, *cidx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL}, *idx = NULL;
@@ -504,6 +525,16 @@ static void note_sticky(cuda_prover *cp, const cuzk_error *err)
     }
 }
 
+static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c)
+{
+    pthread_mutex_lock(&cp->cache_mu);
+    if (k && k->pk)
+        k->in_use--;
+    if (c && c->r1cs)
+        c->in_use--;
+    pthread_mutex_unlock(&cp->cache_mu);
+}
+
 static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatile int *cancel,
                               cuzk_error *err)
 {
@@ -529,9 +560,16 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     pthread_mutex_lock(&cp->cache_mu);
     st = key_get(cp, pk, &k, err);
     if (st == CUZK_OK)
-        st = circuit_get(cp, pk, r1cs, &c, err);
+        k->in_use++;
+    if (st == CUZK_OK && (st = circuit_get(cp, pk, r1cs, &c, err)) == CUZK_OK)
+        c->in_use++;
     if (st == CUZK_OK)
         st = domain_get(cp, pk, &gd, err);
+    cp->clock++;
+    if (k)
+        k->last_used = cp->clock;
+    if (c)
+        c->last_used = cp->clock;
     pthread_mutex_unlock(&cp->cache_mu);
     if (st != CUZK_OK)
         goto fail;
@@ -636,6 +674,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             job->t.ms[k_ev_stage[e]] += ms;
         }
     run_release(&R, job);
+    unuse(cp, k, c);
     job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
     return CUZK_OK;
 fail:
@@ -643,6 +682,7 @@ fail:
     run_release(&R, job);
     if (locked)
         pthread_mutex_unlock(&cp->device_mu);
+    unuse(cp, k, c);
     (void)t_unlock;
     return st;
 }
@@ -655,6 +695,7 @@ static void cuda_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1
     pthread_mutex_lock(&cp->cache_mu);
     (void)cudaSetDevice(cp->dev);
     for (int i = 0; i < MAX_RESIDENT; i++) {
+        /* the caller promises no job runs with them (cuzk/prover.h) */
         if (pk && cp->keys[i].pk == pk)
             key_release(&cp->keys[i]);
         if (r1cs && cp->circuits[i].r1cs == r1cs)

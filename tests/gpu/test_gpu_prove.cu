@@ -46,8 +46,11 @@ static bool fixture_make(fixture *f, unsigned k, cuzk_groth16_flavour fl)
     return true;
 }
 
+static cuzk_prover *g_gpu; /* fixtures are forgotten by the device cache when freed */
+
 static void fixture_free(fixture *f)
 {
+    cuzk_prover_forget(g_gpu, &f->pk, f->c.r1cs);
     cuzk_groth16_pk_free(&f->pk);
     cuzk_synthetic_free(&f->c);
 }
@@ -143,6 +146,28 @@ static void test_faults_and_cancel(cuzk_prover *gpu)
     fixture_free(&f);
 }
 
+/* More circuits than the device cache holds: the least recently used ones are evicted and
+ * re-uploaded on demand, and every proof still succeeds. */
+static void test_eviction(cuzk_prover *gpu)
+{
+    enum { N = 6 };
+    fixture f[N];
+    for (int i = 0; i < N; i++)
+        if (!fixture_make(&f[i], cap(5 + (unsigned)(i % 3)), CUZK_GROTH16_BELLPERSON)) {
+            GPU_CHECK(false, "fixture");
+            return;
+        }
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < N; i++) {
+            cuzk_groth16_proof p;
+            cuzk_error e;
+            cuzk_status st = cuzk_prover_prove(gpu, &f[i].pk, f[i].c.r1cs, &f[i].w, &p, NULL, &e);
+            GPU_CHECK(st == CUZK_OK, "eviction round %d circuit %d: %s", round, i, e.msg);
+        }
+    for (int i = 0; i < N; i++)
+        fixture_free(&f[i]);
+}
+
 typedef struct worker_arg {
     cuzk_prover *gpu;
     const fixture *f;
@@ -199,12 +224,14 @@ int main(void)
               "gpu:999 must not open");
     GPU_CHECK(cuzk_prover_open(&bad, "tpu", g_pool, &e) == CUZK_ERR_INVALID_ARG,
               "unknown backend must not open");
+    g_gpu = gpu;
     if (cpu && gpu) {
         printf("cpu: %s\ngpu: %s\n", cuzk_prover_describe(cpu), cuzk_prover_describe(gpu));
         test_equal_to_cpu(cpu, gpu);
         test_bad_witness(gpu);
         test_faults_and_cancel(gpu);
         test_two_workers(gpu);
+        test_eviction(gpu);
     }
     cuzk_prover_close(cpu);
     cuzk_prover_close(gpu);
