@@ -49,7 +49,10 @@ void bench_sized_usage(FILE *out)
             "  --flavour bellperson|snarkjs\n"
             "                      prove: key flavour (default bellperson)\n"
             "  --no-cache          prove: always run the dev setup (default: the bellperson\n"
-            "                      key is cached in /tmp/cuzk-bench-prove-v*-<k>.params)\n");
+            "                      key is cached in /tmp/cuzk-bench-prove-v*-<k>.params)\n"
+            "  --backend B         prove: through the prover backend interface (cpu, gpu,\n"
+            "                      gpu:N, auto; finalize then includes the self-check);\n"
+            "                      default: the CPU groth16 prover called directly\n");
 }
 
 /* "16,20" -> {16, 20}; every value in [lo, hi]. */
@@ -91,7 +94,7 @@ int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i)
     const char *err = NULL;
     if (strcmp(a, "--log2") == 0) {
         if (!parse_list(val, o->log2, &o->nlog2, 1, BENCH_SIZED_MAX_LOG2))
-            err = "--log2 needs sizes 1..26 separated by commas";
+            err = "--log2 needs sizes 1..28 separated by commas";
     } else if (strcmp(a, "--threads") == 0) {
         if (!parse_list(val, o->threads, &o->nthreads, 1, CUZK_POOL_MAX_THREADS))
             err = "--threads needs thread counts >= 1 separated by commas";
@@ -110,6 +113,11 @@ int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i)
             err = "--ones needs a fraction between 0 and 1";
         else
             o->ones = f;
+    } else if (strcmp(a, "--backend") == 0) {
+        if (!val || !*val)
+            err = "--backend needs cpu, gpu, gpu:N or auto";
+        else
+            o->backend = val;
     } else if (strcmp(a, "--flavour") == 0) {
         if (val && strcmp(val, "bellperson") == 0)
             o->flavour = BENCH_FLAVOUR_BELLPERSON;

@@ -41,6 +41,8 @@ typedef struct bench_sized_opts {
     bool g2;            /* msm: also time G2 */
     double ones;        /* msm: fraction of scalars that are 0/1 in the Filecoin-like mix */
     bench_flavour flavour;
+    const char *backend; /* prove: NULL = the groth16 prover directly; else a prover
+                            backend spec (cuzk/prover.h) */
     bool no_cache;      /* prove: always run the dev setup, never read/write /tmp keys */
     unsigned runs;      /* minimum timed runs per measurement */
     double min_time_s;  /* minimum time spent per measurement (after the warm-up) */
