@@ -108,7 +108,7 @@ size_t PTS(msm_tuned_scratch_size)(size_t n, size_t nthreads, unsigned c, bool a
 {
     if (nthreads == 0)
         nthreads = 1;
-    if (c < 2 || c > MSM_MAX_C)
+    if (c < 1 || c > MSM_MAX_C)
         return 0;
     if (n > SIZE_MAX / 64)
         return SIZE_MAX;        /* impossible size: no scratch can be large enough */
@@ -124,13 +124,15 @@ size_t PTS(msm_scratch_size)(size_t n, size_t nthreads)
     return PTS(msm_tuned_scratch_size)(n, nthreads, c, c >= MSM_AFFINE_MIN_C);
 }
 
-/* k: canonical scalars, or NULL to convert mont into the scratch first. */
+/* k: canonical scalars (checked < r here), or NULL to convert mont into the scratch
+ * first. */
 static cuzk_status PT(msm_run)(JAC *out, const AFF *points, const cuzk_fr *mont,
                                const uint64_t *k, size_t n, unsigned c, bool affine,
-                               void *scratch, size_t scratch_size, cuzk_pool *pool)
+                               void *scratch, size_t scratch_size, cuzk_pool *pool,
+                               cuzk_error *err)
 {
-    if (!out || (n > 0 && (!points || (!mont && !k))) || c < 2 || c > MSM_MAX_C)
-        return CUZK_ERR_INVALID_ARG;
+    if (!out || (n > 0 && (!points || (!mont && !k))) || c < 1 || c > MSM_MAX_C)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "msm: bad argument");
     if (n == 0) {
         PT(jac_set_infinity)(out);
         return CUZK_OK;
@@ -138,7 +140,13 @@ static cuzk_status PT(msm_run)(JAC *out, const AFF *points, const cuzk_fr *mont,
     size_t nthreads = cuzk_pool_nthreads(pool);
     size_t need = PTS(msm_tuned_scratch_size)(n, nthreads, c, affine);
     if (!scratch || scratch_size < need)
-        return CUZK_ERR_INVALID_ARG;
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "msm: scratch of %zu bytes, %zu needed", scratch_size, need);
+    if (k) {
+        cuzk_status st = msm_check_canonical(k, n, err);
+        if (st != CUZK_OK)
+            return st;
+    }
     unsigned nwin = msm_num_windows(c);
     size_t nchunks = msm_chunks(n, nthreads, nwin, c);
 
@@ -189,27 +197,28 @@ cuzk_status PTS(msm)(JAC *out, const AFF *points, const cuzk_fr *scalars, size_t
         return CUZK_ERR_INVALID_ARG;
     unsigned c = cuzk_msm_window_bits(n);
     return PT(msm_run)(out, points, scalars, NULL, n, c, c >= MSM_AFFINE_MIN_C, scratch,
-                       scratch_size, pool);
+                       scratch_size, pool, NULL);
 }
 
 cuzk_status PTS(msm_canonical)(JAC *out, const AFF *points, const uint64_t *scalars,
                                size_t n, void *scratch, size_t scratch_size,
-                               cuzk_pool *pool)
+                               cuzk_pool *pool, cuzk_error *err)
 {
     if (n > 0 && !scalars)
-        return CUZK_ERR_INVALID_ARG;
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "msm: NULL scalars");
     unsigned c = cuzk_msm_window_bits(n);
     return PT(msm_run)(out, points, NULL, scalars, n, c, c >= MSM_AFFINE_MIN_C, scratch,
-                       scratch_size, pool);
+                       scratch_size, pool, err);
 }
 
 cuzk_status PTS(msm_tuned)(JAC *out, const AFF *points, const uint64_t *scalars, size_t n,
                            unsigned c, bool affine, void *scratch, size_t scratch_size,
-                           cuzk_pool *pool)
+                           cuzk_pool *pool, cuzk_error *err)
 {
     if (n > 0 && !scalars)
-        return CUZK_ERR_INVALID_ARG;
-    return PT(msm_run)(out, points, NULL, scalars, n, c, affine, scratch, scratch_size, pool);
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "msm: NULL scalars");
+    return PT(msm_run)(out, points, NULL, scalars, n, c, affine, scratch, scratch_size, pool,
+                       err);
 }
 
 void PTS(gather)(AFF *dst, const AFF *points, const uint32_t *index, size_t m)
