@@ -16,8 +16,7 @@
 
 #include "commands.h"
 #include "cuzk/formats.h"
-#include "formats/binfile.h"
-#include "formats/mapped_file.h"
+#include "formats/formats_export.h"
 #include "progress.h"
 
 void cmd_inspect_usage(FILE *out)

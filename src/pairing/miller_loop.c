@@ -24,8 +24,7 @@
 #include <string.h>
 
 #include "cuzk/pairing.h"
-#include "ff/tower_fp2.h"
-#include "ff/tower_internal.h"
+#include "ff/ff_export.h"
 
 /* BLS parameter x = -0xd201000000010000; the loop runs over |x| below its top bit (63). */
 #define BLS_X_ABS 0xd201000000010000ULL
