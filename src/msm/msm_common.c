@@ -9,6 +9,7 @@
 
 #include "cuzk/msm.h"
 #include "msm/msm_internal.h"
+#include "util/util_export.h"
 
 /*
  * Pippenger cost for n points and width c, in mixed-addition units:
@@ -74,6 +75,11 @@ cuzk_status cuzk_msm_split_scalars(uint64_t *ones_bitmap, cuzk_fr *tail_scalars,
         return CUZK_ERR_INVALID_ARG;
     if (n > (size_t)UINT32_MAX)
         return CUZK_ERR_INVALID_ARG;
+    /* an unreduced one (R + r) would land in the tail instead of the bitmap */
+    CUZK_VERIFY_CHECK(verify_first_unreduced(scalars->l, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS) ==
+                          SIZE_MAX,
+                      "scalar %zu of %zu is not reduced",
+                      verify_first_unreduced(scalars->l, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS), n);
     size_t nwords = (n + 63) / 64;
     size_t t = 0, ones = 0;
     for (size_t w = 0; w < nwords; w++) {

@@ -28,6 +28,7 @@
 
 #include "msm/msm_internal.h"
 #include "msm/bucket_affine_impl.h"
+#include "util/util_export.h"
 
 typedef struct PT(msm_ctx) {
     const AFF *points;
@@ -92,6 +93,22 @@ static void PT(msm_task)(const PT(msm_ctx) *ctx, size_t t, unsigned worker_id)
     ctx->partial[t] = acc;
 }
 
+#if CUZK_VERIFY_ON
+/* VERIFY: the points an MSM or bitmap sum accepts are reduced and on the curve (the
+ * addition formulas silently give garbage otherwise). */
+static void PT(msm_verify_points)(const AFF *points, size_t n)
+{
+    const size_t per = sizeof *points / sizeof(cuzk_fp);
+    size_t bad = verify_first_unreduced((const uint64_t *)(const void *)points, n * per,
+                                        CUZK_FP_MODULUS, CUZK_FP_LIMBS);
+    CUZK_VERIFY_CHECK(bad == SIZE_MAX, "point %zu of %zu has an unreduced coordinate",
+                      bad / per, n);
+    for (size_t i = 0; i < n; i++)
+        CUZK_VERIFY_CHECK(PT(affine_on_curve)(&points[i]),
+                          "point %zu of %zu is not on the curve", i, n);
+}
+#endif
+
 static void PT(msm_chunk)(void *ctxp, size_t begin, size_t end, unsigned worker_id)
 {
     for (size_t t = begin; t < end; t++)
@@ -147,6 +164,13 @@ static cuzk_status PT(msm_run)(JAC *out, const AFF *points, const cuzk_fr *mont,
         if (st != CUZK_OK)
             return st;
     }
+#if CUZK_VERIFY_ON
+    PT(msm_verify_points)(points, n);
+    if (mont) {
+        size_t bad = verify_first_unreduced(mont->l, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS);
+        CUZK_VERIFY_CHECK(bad == SIZE_MAX, "scalar %zu of %zu is not reduced", bad, n);
+    }
+#endif
     unsigned nwin = msm_num_windows(c);
     size_t nchunks = msm_chunks(n, nthreads, nwin, c);
 
@@ -163,6 +187,9 @@ static cuzk_status PT(msm_run)(JAC *out, const AFF *points, const cuzk_fr *mont,
     ctx.ws = cur;
     cur += nthreads * ctx.ws_stride;
     ctx.partial = msm_carve(&cur, (size_t)nwin * nchunks * sizeof(XYZZ));
+    CUZK_VERIFY_CHECK((size_t)(cur - (unsigned char *)scratch) <= need,
+                      "carved %zu bytes of a %zu-byte scratch size",
+                      (size_t)(cur - (unsigned char *)scratch), need);
     if (!k) {
         msm_scalars_to_canonical(kc, mont, n, pool);
         k = kc;
