@@ -38,7 +38,8 @@ check_tree() {
          [ "${rank[$dir]}" -lt "${rank[$layer]}" ]; then
         continue
       fi
-      echo "$f: includes \"$inc\": another layer's internal header (use ${dir}_export.h of a lower layer)" >&2
+      echo "$f: includes \"$inc\": another layer's internal header" \
+        "(only ${dir}_export.h, and only from a higher layer)" >&2
       bad=1
     done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" || true)
   done < <(find "$root/src" "$root/cmd" "$root/bench" -type f \
