@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
 # test.sh — the README's test command (also what CI runs, through .ci/run). Installs the
 # test dependencies, then runs, each in its own build directory:
-#   release   Release build, x86-64 assembly field path (CUZK_ASM default), CUDA when nvcc
-#             is found; ctest; a short `cuzk bench` smoke run
+#   release   src/ff/mont_x86.h regenerated from mont_x86_gen.py and compared (a stale or
+#             hand-edited copy fails); Release build, x86-64 assembly field path (CUZK_ASM
+#             default), CUDA when nvcc is found; ctest; a short `cuzk bench` smoke run
 #   portable  Release build with -DCUZK_ASM=OFF (portable C limb path); ctest
+#   verify    RelWithDebInfo build with -DCUZK_VERIFY=ON (invariant checks at the layer
+#             boundaries: reduced field elements, on-curve points, scratch sizes); ctest
 #   asan      RelWithDebInfo build with -DCUZK_SANITIZE=ON (ASan + UBSan, leaks checked); ctest
 #   fuzz      clang build with -DCUZK_FUZZ=ON; the fuzz smoke ctests, then each libFuzzer
-#             target for FUZZ_SECONDS
+#             target for FUZZ_SECONDS from its seed corpus (seeds-<target>, made by the build)
 # Every stage runs even when an earlier one failed; the exit status is non-zero if any did.
-#   usage: bash scripts/test.sh [stage...]          (default: all four)
-#   env:   FUZZ_SECONDS (per target, default 30), CUZK_JOBS (default: all cores),
+#   usage: bash scripts/test.sh [stage...]          (default: all five)
+#   env:   FUZZ_SECONDS (per target, default 60), CUZK_JOBS (default: all cores),
 #          CUZK_TEST_SEED / CUZK_TEST_ITERS (passed to the tests: replay a failure)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CUZK_ROOT"
 
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(release portable asan fuzz)
-FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+[ ${#stages[@]} -eq 0 ] && stages=(release portable verify asan fuzz)
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 t_start=$SECONDS
 
 # ---- dependencies ------------------------------------------------------------------------
-install_pkgs build-essential cmake libcmocka-dev libjansson-dev clang
+install_pkgs build-essential cmake libcmocka-dev libjansson-dev clang python3
 clang_major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n1)
 install_pkgs "libclang-rt-${clang_major}-dev"  # libFuzzer and the sanitizer runtimes
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || install_pkgs nodejs npm
@@ -66,9 +69,36 @@ configure_build() {
   cmake -S . -B "$dir" "$@" && cmake --build "$dir" -j "$CUZK_JOBS"
 }
 
+# src/ff/mont_x86.h is generated (src/ff/mont_x86_gen.py); the build never runs the
+# generator, so a hand edit of the header or a generator change without regenerating would
+# otherwise go unnoticed.
+check_generated() {
+  local tmp rc=0
+  tmp=$(mktemp)
+  if ! python3 src/ff/mont_x86_gen.py >"$tmp"; then
+    echo "src/ff/mont_x86_gen.py failed" >&2
+    rc=1
+  elif ! diff -u src/ff/mont_x86.h "$tmp" >"$tmp.diff"; then
+    head -n 40 "$tmp.diff" >&2
+    echo "src/ff/mont_x86.h differs from what src/ff/mont_x86_gen.py writes:" \
+      "run python3 src/ff/mont_x86_gen.py > src/ff/mont_x86.h" >&2
+    rc=1
+  else
+    echo "src/ff/mont_x86.h matches src/ff/mont_x86_gen.py"
+  fi
+  rm -f "$tmp" "$tmp.diff"
+  if [ "$rc" = 0 ]; then
+    tests_passed=$((tests_passed + 1))
+  else
+    tests_failed=$((tests_failed + 1))
+  fi
+  return "$rc"
+}
+
 stage_release() {
-  configure_build build-release -DCMAKE_BUILD_TYPE=Release || return 1
   local rc=0
+  check_generated || rc=1
+  configure_build build-release -DCMAKE_BUILD_TYPE=Release || return 1
   run_ctest build-release || rc=1
   log "cuzk bench smoke run"
   if build-release/cuzk bench field curve pairing --min-time 0.01 --json \
@@ -86,6 +116,14 @@ stage_portable() {
     run_ctest build-portable
 }
 
+# CUZK_VERIFY: every check that the release build skips for speed (tests/unit/test_verify.c
+# shows that each kind fires). The portable limb path keeps the asm path's twin honest too.
+stage_verify() {
+  configure_build build-verify -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_VERIFY=ON \
+    -DCUZK_CUDA=OFF &&
+    run_ctest build-verify
+}
+
 stage_asan() {
   configure_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON \
     -DCUZK_CUDA=OFF &&
@@ -94,10 +132,12 @@ stage_asan() {
 }
 
 # The fuzz targets are what tests/fuzz/CMakeLists.txt registers: each target <name> has a
-# smoke ctest "<name>_smoke" (label "fuzz"). Build them, run the smoke tests, then fuzz each
-# for FUZZ_SECONDS into build-fuzz/tests/fuzz/corpus-<name>.
+# smoke ctest "<name>_smoke" (label "fuzz") and a seed corpus build-fuzz/tests/fuzz/
+# seeds-<name> written by the build (valid files its reader accepts). Build them, run the
+# smoke tests, then fuzz each for FUZZ_SECONDS into build-fuzz/tests/fuzz/corpus-<name>;
+# a target without seeds fails (its accepting paths would go unfuzzed).
 stage_fuzz() {
-  local targets=() name rc=0
+  local targets=() name rc=0 t0
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_FUZZ=ON \
     -DCUZK_CUDA=OFF || return 1
   mapfile -t targets < <(ctest --test-dir build-fuzz -N -L fuzz |
@@ -107,23 +147,27 @@ stage_fuzz() {
     return 1
   fi
   echo "fuzz targets: ${targets[*]}"
-  cmake --build build-fuzz -j "$CUZK_JOBS" --target "${targets[@]}" &&
+  cmake --build build-fuzz -j "$CUZK_JOBS" --target fuzz_seeds "${targets[@]}" &&
     run_ctest build-fuzz -L fuzz || return 1
   for name in "${targets[@]}"; do
     log "$name for ${FUZZ_SECONDS}s"
+    t0=$SECONDS
     if (cd build-fuzz/tests/fuzz &&
-        dirs=("corpus-$name") &&
+        if [ -z "$(ls -A "seeds-$name" 2>/dev/null)" ]; then
+          echo "$name: no seed corpus in build-fuzz/tests/fuzz/seeds-$name" >&2
+          exit 1
+        fi &&
+        echo "$name: $(ls "seeds-$name" | wc -l) seeds" &&
         mkdir -p "corpus-$name" &&
-        { [ ! -d "seeds-$name" ] || dirs+=("seeds-$name"); } &&
-        { [ "$name" != fuzz_point_decode ] || [ ! -d seeds ] || dirs+=(seeds); } &&
-        "./$name" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 "${dirs[@]}" 2>&1 |
-          tail -n 12
+        "./$name" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+          "corpus-$name" "seeds-$name" 2>&1 | tail -n 12
         exit "${PIPESTATUS[0]}"); then
       tests_passed=$((tests_passed + 1))
     else
       tests_failed=$((tests_failed + 1))
       rc=1
     fi
+    echo "$name: $((SECONDS - t0))s"
   done
   return "$rc"
 }
@@ -131,7 +175,7 @@ stage_fuzz() {
 summary=()
 any_failed=0
 for s in "${stages[@]}"; do
-  case $s in release|portable|asan|fuzz) ;; *) echo "unknown stage: $s" >&2; exit 2 ;; esac
+  case $s in release|portable|verify|asan|fuzz) ;; *) echo "unknown stage: $s" >&2; exit 2 ;; esac
   log "stage $s"
   t0=$SECONDS
   if "stage_$s"; then result=ok; else result=FAILED; any_failed=1; fi

@@ -25,8 +25,7 @@
 #include "commands.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
-#include "formats/binfile.h"
-#include "formats/mapped_file.h"
+#include "formats/formats_export.h"
 #include "progress.h"
 
 void cmd_inspect_usage(FILE *out)

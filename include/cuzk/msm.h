@@ -69,10 +69,13 @@ size_t cuzk_g1s_msm_scratch_size(size_t n, size_t nthreads);
 cuzk_status cuzk_g1s_msm(cuzk_g1_jac *out, const cuzk_g1_affine *points,
                          const cuzk_fr *scalars, size_t n, void *scratch,
                          size_t scratch_size, cuzk_pool *pool);
-/* scalars: n * CUZK_FR_LIMBS canonical limbs (scalar i at scalars[4i .. 4i+3], LE). */
+/* scalars: n * CUZK_FR_LIMBS canonical limbs (scalar i at scalars[4i .. 4i+3], LE), each
+ * < r: a scalar >= r is CUZK_ERR_INVALID_ARG naming its index in err (optional), checked
+ * before any work (the signed windows cover 256 bits only for scalars below 2^255, and a
+ * reduction would hide a caller's encoding bug). */
 cuzk_status cuzk_g1s_msm_canonical(cuzk_g1_jac *out, const cuzk_g1_affine *points,
                                    const uint64_t *scalars, size_t n, void *scratch,
-                                   size_t scratch_size, cuzk_pool *pool);
+                                   size_t scratch_size, cuzk_pool *pool, cuzk_error *err);
 
 size_t cuzk_g2s_msm_scratch_size(size_t n, size_t nthreads);
 cuzk_status cuzk_g2s_msm(cuzk_g2_jac *out, const cuzk_g2_affine *points,
@@ -80,7 +83,7 @@ cuzk_status cuzk_g2s_msm(cuzk_g2_jac *out, const cuzk_g2_affine *points,
                          size_t scratch_size, cuzk_pool *pool);
 cuzk_status cuzk_g2s_msm_canonical(cuzk_g2_jac *out, const cuzk_g2_affine *points,
                                    const uint64_t *scalars, size_t n, void *scratch,
-                                   size_t scratch_size, cuzk_pool *pool);
+                                   size_t scratch_size, cuzk_pool *pool, cuzk_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * 0/1 fast path.

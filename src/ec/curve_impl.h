@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ec/ec_internal.h"
+#include "util/util_export.h"
 
 /* ---------------------------------------------------------------------------------------
  * affine
@@ -312,6 +313,16 @@ static void jac_add_affine_ct(JAC *r, const JAC *a, const AFF *b)
  * infinity contribute no factor, so they cannot zero the product. */
 void PTS(jac_to_affine)(AFF *r, const JAC *a, size_t n, FT *scratch)
 {
+#if CUZK_VERIFY_ON
+    size_t bad = verify_first_unreduced((const uint64_t *)(const void *)a,
+                                        n * (sizeof *a / sizeof(cuzk_fp)), CUZK_FP_MODULUS,
+                                        CUZK_FP_LIMBS);
+    CUZK_VERIFY_CHECK(bad == SIZE_MAX, "point %zu of %zu has an unreduced coordinate",
+                      bad / (sizeof *a / sizeof(cuzk_fp)), n);
+    for (size_t i = 0; i < n; i++)
+        CUZK_VERIFY_CHECK(PT(jac_on_curve)(&a[i]), "point %zu of %zu is not on the curve", i,
+                          n);
+#endif
     FT acc = F_ONE, inv, zi, zi2, t;
     for (size_t i = 0; i < n; i++) {
         scratch[i] = acc;

@@ -19,6 +19,8 @@
  */
 #include <string.h>
 
+#include "util/util_export.h"
+
 void FIELD(add)(FTYPE *r, const FTYPE *a, const FTYPE *b) { FIELD_ADD_IMPL(r->l, a->l, b->l); }
 void FIELD(sub)(FTYPE *r, const FTYPE *a, const FTYPE *b) { FIELD_SUB_IMPL(r->l, a->l, b->l); }
 void FIELD(neg)(FTYPE *r, const FTYPE *a) { FIELD_NEG_IMPL(r->l, a->l); }
@@ -198,6 +200,9 @@ int FIELD(legendre)(const FTYPE *a)
  */
 void FIELDS(inv_var)(FTYPE *a, size_t n, FTYPE *scratch)
 {
+    CUZK_VERIFY_CHECK(verify_first_unreduced(a->l, n, FMOD, FN) == SIZE_MAX,
+                      "element %zu of %zu is not reduced",
+                      verify_first_unreduced(a->l, n, FMOD, FN), n);
     FTYPE acc = FONE, inv, t;
     for (size_t i = 0; i < n; i++) {
         scratch[i] = acc;

@@ -5,12 +5,12 @@
  * Besides the generic operations this file has what the pairing needs: the sparse product
  * with a Miller-loop line (mul_by_014), Granger–Scott squaring for the cyclotomic subgroup
  * and Frobenius maps from the precomputed coefficients in frobenius_consts.c.
- * Constant-time, except cuzk_fp12_inv_var (tower_internal.h).
+ * Constant-time, except cuzk_fp12_inv_var (ff_export.h).
  * Threading: pure functions on caller memory; no global mutable state.
  */
 #include "cuzk/ff.h"
 #include "ff/tower_fp2.h"
-#include "ff/tower_internal.h"
+#include "ff/ff_export.h"
 
 const cuzk_fp12 CUZK_FP12_ONE = {
     {{{{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c758ba, 0x77ce585370525745,

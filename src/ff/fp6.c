@@ -5,12 +5,12 @@
  * Multiplication is Karatsuba over three coefficients (6 Fp2 products), squaring is
  * Chung–Hasan SQR2 (2 multiplications + 3 squarings), and the sparse products used by the
  * Miller loop (mul_by_01, mul_by_1) skip the known-zero coefficients.
- * Constant-time, except cuzk_fp6_inv_var (declared in tower_internal.h).
+ * Constant-time, except cuzk_fp6_inv_var (declared in ff_export.h).
  * Threading: pure functions on caller memory; no global mutable state.
  */
 #include "cuzk/ff.h"
 #include "ff/tower_fp2.h"
-#include "ff/tower_internal.h"
+#include "ff/ff_export.h"
 
 const cuzk_fp6 CUZK_FP6_ZERO = {{{{0}}, {{0}}}, {{{0}}, {{0}}}, {{{0}}, {{0}}}};
 /* c0 = Montgomery 1 (R mod p), everything else 0 */

@@ -12,7 +12,7 @@
  * computed by plain exponentiation.
  * Read-only data; thread-safe.
  */
-#include "ff/tower_internal.h"
+#include "ff/ff_export.h"
 
 const cuzk_fp2 CUZK_FROB6_C1[6] = {
     {{{0x760900000002fffd, 0xebf4000bc40c0002, 0x5f48985753c758ba,

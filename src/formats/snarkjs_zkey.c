@@ -18,7 +18,7 @@
 #include "cuzk/formats.h"
 #include "formats/binfile.h"
 #include "formats/mapped_file.h"
-#include "r1cs/r1cs_internal.h"
+#include "r1cs/r1cs_export.h"
 
 #define ZK_SEC_PROTOCOL 1
 #define ZK_SEC_HEADER 2

@@ -19,6 +19,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/pairing.h"
 #include "groth16/groth16_internal.h"
+#include "util/util_export.h"
 
 /* acc = ic[0] + sum_i x_i ic[i+1] */
 static void public_input_sum(cuzk_g1_jac *acc, const cuzk_groth16_pvk *pvk, const cuzk_fr *x)
@@ -43,6 +44,12 @@ static cuzk_status check_args(const cuzk_groth16_pvk *pvk, const cuzk_fr *x, siz
                               pvk->n_ic - 1);
     if (n && !x)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "groth16 verify: inputs are NULL");
+    /* the proof and key points reach the Miller loop's own VERIFY checks */
+    CUZK_VERIFY_CHECK(verify_first_unreduced(x ? x->l : NULL, n, CUZK_FR_MODULUS,
+                                             CUZK_FR_LIMBS) == SIZE_MAX,
+                      "public input %zu of %zu is not reduced",
+                      verify_first_unreduced(x ? x->l : NULL, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS),
+                      n);
     return CUZK_OK;
 }
 

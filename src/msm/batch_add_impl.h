@@ -188,6 +188,13 @@ cuzk_status PTS(sum_bitmap)(JAC *out, const AFF *points, const uint64_t *bitmap,
     if (!scratch || scratch_size < PTS(sum_bitmap_scratch_size)(n, nthreads))
         return CUZK_ERR_INVALID_ARG;
     PT(ba_ctx) ctx = {points, bitmap, n, msm_align_ptr(scratch), PT(ba_stride)()};
+#if CUZK_VERIFY_ON
+    PT(msm_verify_points)(points, n);
+    CUZK_VERIFY_CHECK((size_t)(ctx.base + nthreads * ctx.stride - (unsigned char *)scratch) <=
+                          PTS(sum_bitmap_scratch_size)(n, nthreads),
+                      "the per-thread states end past the scratch size (%zu threads)",
+                      nthreads);
+#endif
     for (size_t t = 0; t < nthreads; t++) {
         PT(ba_state) *st = (PT(ba_state) *)(void *)(ctx.base + t * ctx.stride);
         st->count = 0;

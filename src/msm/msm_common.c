@@ -10,6 +10,7 @@
 
 #include "cuzk/msm.h"
 #include "msm/msm_internal.h"
+#include "util/util_export.h"
 
 /*
  * Pippenger cost for n points and width c, in mixed-addition units:
@@ -56,6 +57,21 @@ void msm_scalars_to_canonical(uint64_t *out, const cuzk_fr *in, size_t n, cuzk_p
     cuzk_pool_for(pool, n, to_canon_chunk, &ctx, 4096);
 }
 
+cuzk_status msm_check_canonical(const uint64_t *k, size_t n, cuzk_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t *ki = k + 4 * i;
+        for (int j = CUZK_FR_LIMBS; j-- > 0;) {
+            if (ki[j] < CUZK_FR_MODULUS[j])
+                break;
+            if (ki[j] > CUZK_FR_MODULUS[j] || j == 0)
+                return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                      "msm: canonical scalar %zu is not below r", i);
+        }
+    }
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_msm_split_scalars(uint64_t *ones_bitmap, cuzk_fr *tail_scalars,
                                    uint32_t *tail_index, size_t *tail_len,
                                    size_t *ones_count, const cuzk_fr *scalars, size_t n)
@@ -64,6 +80,11 @@ cuzk_status cuzk_msm_split_scalars(uint64_t *ones_bitmap, cuzk_fr *tail_scalars,
         return CUZK_ERR_INVALID_ARG;
     if (n > (size_t)UINT32_MAX)
         return CUZK_ERR_INVALID_ARG;
+    /* an unreduced one (R + r) would land in the tail instead of the bitmap */
+    CUZK_VERIFY_CHECK(verify_first_unreduced(scalars->l, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS) ==
+                          SIZE_MAX,
+                      "scalar %zu of %zu is not reduced",
+                      verify_first_unreduced(scalars->l, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS), n);
     size_t nwords = (n + 63) / 64;
     size_t t = 0, ones = 0;
     for (size_t w = 0; w < nwords; w++) {

@@ -14,6 +14,7 @@
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
 #include "cuzk/pool.h"
+#include "cuzk/status.h"
 
 /* Largest window: 2^15 buckets (6 MiB of G1 XYZZ, 3 MiB affine) per thread; wider
  * windows outgrow the caches faster than they save additions. */
@@ -79,6 +80,11 @@ static inline int32_t msm_booth_digit(const uint64_t *k, unsigned j, unsigned c)
 /* Converts n Montgomery scalars to canonical limbs (4 per scalar) on the pool. */
 void msm_scalars_to_canonical(uint64_t *out, const cuzk_fr *in, size_t n, cuzk_pool *pool);
 
+/* CUZK_OK when every canonical scalar k[4i..4i+3] (i < n) is below r; otherwise
+ * CUZK_ERR_INVALID_ARG with the first offending index in err. The Booth windows need
+ * k < 2^255 (see msm_num_windows), and r < 2^255, so this is what makes the digits exact. */
+cuzk_status msm_check_canonical(const uint64_t *k, size_t n, cuzk_error *err);
+
 /*
  * Point-range chunks per window. Tasks (windows x chunks) run in rounds of nthreads, and
  * every chunk pays the whole bucket reduction (~2.8 * 2^(c-1) addition units), so pick
@@ -106,17 +112,20 @@ static inline size_t msm_chunks(size_t n, size_t nthreads, unsigned nwin, unsign
 }
 
 /*
- * The MSM with an explicit window width c (2..MSM_MAX_C) and bucket representation, on
- * canonical scalars: what cuzk_g{1,2}s_msm* run after choosing c and affine from n.
- * Exposed to tests (to force both bucket kinds and tiny windows) and benchmarks.
+ * The MSM with an explicit window width c (1..MSM_MAX_C) and bucket representation, on
+ * canonical scalars (each < r, as for the _canonical entries): what cuzk_g{1,2}s_msm* run
+ * after choosing c and affine from n (c >= 2 there). Internal to the msm layer and its
+ * tests: the forced widths let tests run every width, both bucket kinds, on small inputs.
  */
 size_t cuzk_g1s_msm_tuned_scratch_size(size_t n, size_t nthreads, unsigned c, bool affine);
 cuzk_status cuzk_g1s_msm_tuned(cuzk_g1_jac *out, const cuzk_g1_affine *points,
                                const uint64_t *scalars, size_t n, unsigned c, bool affine,
-                               void *scratch, size_t scratch_size, cuzk_pool *pool);
+                               void *scratch, size_t scratch_size, cuzk_pool *pool,
+                               cuzk_error *err);
 size_t cuzk_g2s_msm_tuned_scratch_size(size_t n, size_t nthreads, unsigned c, bool affine);
 cuzk_status cuzk_g2s_msm_tuned(cuzk_g2_jac *out, const cuzk_g2_affine *points,
                                const uint64_t *scalars, size_t n, unsigned c, bool affine,
-                               void *scratch, size_t scratch_size, cuzk_pool *pool);
+                               void *scratch, size_t scratch_size, cuzk_pool *pool,
+                               cuzk_error *err);
 
 #endif /* CUZK_MSM_INTERNAL_H */

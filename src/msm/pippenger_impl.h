@@ -28,6 +28,7 @@
 
 #include "msm/msm_internal.h"
 #include "msm/bucket_affine_impl.h"
+#include "util/util_export.h"
 
 typedef struct PT(msm_ctx) {
     const AFF *points;
@@ -92,6 +93,22 @@ static void PT(msm_task)(const PT(msm_ctx) *ctx, size_t t, unsigned worker_id)
     ctx->partial[t] = acc;
 }
 
+#if CUZK_VERIFY_ON
+/* VERIFY: the points an MSM or bitmap sum accepts are reduced and on the curve (the
+ * addition formulas silently give garbage otherwise). */
+static void PT(msm_verify_points)(const AFF *points, size_t n)
+{
+    const size_t per = sizeof *points / sizeof(cuzk_fp);
+    size_t bad = verify_first_unreduced((const uint64_t *)(const void *)points, n * per,
+                                        CUZK_FP_MODULUS, CUZK_FP_LIMBS);
+    CUZK_VERIFY_CHECK(bad == SIZE_MAX, "point %zu of %zu has an unreduced coordinate",
+                      bad / per, n);
+    for (size_t i = 0; i < n; i++)
+        CUZK_VERIFY_CHECK(PT(affine_on_curve)(&points[i]),
+                          "point %zu of %zu is not on the curve", i, n);
+}
+#endif
+
 static void PT(msm_chunk)(void *ctxp, size_t begin, size_t end, unsigned worker_id)
 {
     for (size_t t = begin; t < end; t++)
@@ -108,7 +125,7 @@ size_t PTS(msm_tuned_scratch_size)(size_t n, size_t nthreads, unsigned c, bool a
 {
     if (nthreads == 0)
         nthreads = 1;
-    if (c < 2 || c > MSM_MAX_C)
+    if (c < 1 || c > MSM_MAX_C)
         return 0;
     if (n > SIZE_MAX / 64)
         return SIZE_MAX;        /* impossible size: no scratch can be large enough */
@@ -124,13 +141,15 @@ size_t PTS(msm_scratch_size)(size_t n, size_t nthreads)
     return PTS(msm_tuned_scratch_size)(n, nthreads, c, c >= MSM_AFFINE_MIN_C);
 }
 
-/* k: canonical scalars, or NULL to convert mont into the scratch first. */
+/* k: canonical scalars (checked < r here), or NULL to convert mont into the scratch
+ * first. */
 static cuzk_status PT(msm_run)(JAC *out, const AFF *points, const cuzk_fr *mont,
                                const uint64_t *k, size_t n, unsigned c, bool affine,
-                               void *scratch, size_t scratch_size, cuzk_pool *pool)
+                               void *scratch, size_t scratch_size, cuzk_pool *pool,
+                               cuzk_error *err)
 {
-    if (!out || (n > 0 && (!points || (!mont && !k))) || c < 2 || c > MSM_MAX_C)
-        return CUZK_ERR_INVALID_ARG;
+    if (!out || (n > 0 && (!points || (!mont && !k))) || c < 1 || c > MSM_MAX_C)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "msm: bad argument");
     if (n == 0) {
         PT(jac_set_infinity)(out);
         return CUZK_OK;
@@ -138,7 +157,20 @@ static cuzk_status PT(msm_run)(JAC *out, const AFF *points, const cuzk_fr *mont,
     size_t nthreads = cuzk_pool_nthreads(pool);
     size_t need = PTS(msm_tuned_scratch_size)(n, nthreads, c, affine);
     if (!scratch || scratch_size < need)
-        return CUZK_ERR_INVALID_ARG;
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "msm: scratch of %zu bytes, %zu needed", scratch_size, need);
+    if (k) {
+        cuzk_status st = msm_check_canonical(k, n, err);
+        if (st != CUZK_OK)
+            return st;
+    }
+#if CUZK_VERIFY_ON
+    PT(msm_verify_points)(points, n);
+    if (mont) {
+        size_t bad = verify_first_unreduced(mont->l, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS);
+        CUZK_VERIFY_CHECK(bad == SIZE_MAX, "scalar %zu of %zu is not reduced", bad, n);
+    }
+#endif
     unsigned nwin = msm_num_windows(c);
     size_t nchunks = msm_chunks(n, nthreads, nwin, c);
 
@@ -155,6 +187,9 @@ static cuzk_status PT(msm_run)(JAC *out, const AFF *points, const cuzk_fr *mont,
     ctx.ws = cur;
     cur += nthreads * ctx.ws_stride;
     ctx.partial = msm_carve(&cur, (size_t)nwin * nchunks * sizeof(XYZZ));
+    CUZK_VERIFY_CHECK((size_t)(cur - (unsigned char *)scratch) <= need,
+                      "carved %zu bytes of a %zu-byte scratch size",
+                      (size_t)(cur - (unsigned char *)scratch), need);
     if (!k) {
         msm_scalars_to_canonical(kc, mont, n, pool);
         k = kc;
@@ -189,27 +224,28 @@ cuzk_status PTS(msm)(JAC *out, const AFF *points, const cuzk_fr *scalars, size_t
         return CUZK_ERR_INVALID_ARG;
     unsigned c = cuzk_msm_window_bits(n);
     return PT(msm_run)(out, points, scalars, NULL, n, c, c >= MSM_AFFINE_MIN_C, scratch,
-                       scratch_size, pool);
+                       scratch_size, pool, NULL);
 }
 
 cuzk_status PTS(msm_canonical)(JAC *out, const AFF *points, const uint64_t *scalars,
                                size_t n, void *scratch, size_t scratch_size,
-                               cuzk_pool *pool)
+                               cuzk_pool *pool, cuzk_error *err)
 {
     if (n > 0 && !scalars)
-        return CUZK_ERR_INVALID_ARG;
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "msm: NULL scalars");
     unsigned c = cuzk_msm_window_bits(n);
     return PT(msm_run)(out, points, NULL, scalars, n, c, c >= MSM_AFFINE_MIN_C, scratch,
-                       scratch_size, pool);
+                       scratch_size, pool, err);
 }
 
 cuzk_status PTS(msm_tuned)(JAC *out, const AFF *points, const uint64_t *scalars, size_t n,
                            unsigned c, bool affine, void *scratch, size_t scratch_size,
-                           cuzk_pool *pool)
+                           cuzk_pool *pool, cuzk_error *err)
 {
     if (n > 0 && !scalars)
-        return CUZK_ERR_INVALID_ARG;
-    return PT(msm_run)(out, points, NULL, scalars, n, c, affine, scratch, scratch_size, pool);
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "msm: NULL scalars");
+    return PT(msm_run)(out, points, NULL, scalars, n, c, affine, scratch, scratch_size, pool,
+                       err);
 }
 
 void PTS(gather)(AFF *dst, const AFF *points, const uint32_t *index, size_t m)

@@ -17,7 +17,7 @@
  * Variable-time (public inputs). Threading: pure function on caller memory.
  */
 #include "cuzk/pairing.h"
-#include "ff/tower_internal.h"
+#include "ff/ff_export.h"
 
 #define BLS_X_ABS 0xd201000000010000ULL
 

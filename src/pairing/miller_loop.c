@@ -24,8 +24,8 @@
 #include <string.h>
 
 #include "cuzk/pairing.h"
-#include "ff/tower_fp2.h"
-#include "ff/tower_internal.h"
+#include "ff/ff_export.h"
+#include "util/util_export.h"
 
 /* BLS parameter x = -0xd201000000010000; the loop runs over |x| below its top bit (63). */
 #define BLS_X_ABS 0xd201000000010000ULL
@@ -183,6 +183,18 @@ static void miller_chunk(cuzk_fp12 *f, const p_prep *pp, const cuzk_g2_affine *c
 void cuzk_pairing_multi_miller_loop(cuzk_fp12 *f, const cuzk_g1_affine *p,
                                     const cuzk_g2_affine *q, size_t n)
 {
+#if CUZK_VERIFY_ON
+    for (size_t i = 0; i < n; i++) {
+        CUZK_VERIFY_CHECK(verify_first_unreduced(p[i].x.l, 2, CUZK_FP_MODULUS, CUZK_FP_LIMBS) ==
+                                  SIZE_MAX &&
+                              cuzk_g1_affine_on_curve(&p[i]),
+                          "G1 input %zu of %zu is unreduced or not on the curve", i, n);
+        CUZK_VERIFY_CHECK(verify_first_unreduced(q[i].x.c0.l, 4, CUZK_FP_MODULUS,
+                                                 CUZK_FP_LIMBS) == SIZE_MAX &&
+                              cuzk_g2_affine_on_curve(&q[i]),
+                          "G2 input %zu of %zu is unreduced or not on the curve", i, n);
+    }
+#endif
     cuzk_fp12 acc = CUZK_FP12_ONE, g;
     bool have = false;
     p_prep pp[MILLER_CHUNK];

@@ -17,6 +17,7 @@
  *   multiplication by 1 (the whole m = 1 stage has no multiplication).
  */
 #include "poly/poly_internal.h"
+#include "util/util_export.h"
 
 #define TILE 32u
 /* smallest chunk of big-stage units (TILE butterflies each) worth a hand-off: ~2^11
@@ -153,6 +154,10 @@ static cuzk_status ntt_core(const cuzk_domain *d, cuzk_fr *a, bool inverse, bool
         return CUZK_ERR_INVALID_ARG;
     const unsigned k = d->log2n;
     const size_t n = d->n;
+    CUZK_VERIFY_CHECK(verify_first_unreduced(a->l, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS) ==
+                          SIZE_MAX,
+                      "element %zu of %zu is not reduced",
+                      verify_first_unreduced(a->l, n, CUZK_FR_MODULUS, CUZK_FR_LIMBS), n);
     if (n == 1)
         return CUZK_OK;
     const unsigned logb = k < CUZK_NTT_BLOCK_LOG2 ? k : CUZK_NTT_BLOCK_LOG2;

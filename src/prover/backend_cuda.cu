@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "cuzk/gpu.h"
-#include "gpu/gpu_check.cuh"
+#include "gpu/gpu_export.h"
 #include "prover/prover_internal.h"
 
 #define MAX_RESIDENT 4

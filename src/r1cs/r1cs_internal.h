@@ -6,8 +6,6 @@
 #define CUZK_R1CS_INTERNAL_H
 
 #include "cuzk/r1cs.h"
-
-/* Allocates and fills r->density[] / density_count[] from the frozen CSR matrices. */
-cuzk_status r1cs_compute_density(cuzk_r1cs *r, cuzk_error *err);
+#include "r1cs/r1cs_export.h"   /* r1cs_compute_density, shared with the .zkey reader */
 
 #endif

@@ -23,6 +23,7 @@
 #include "cuzk/formats.h"
 
 #include "fuzz_template.h"
+#include "fuzz_templates.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -59,19 +60,9 @@ static void run(const uint8_t *data, size_t size)
     free(v);
 }
 
-/* A valid file made by circom 2.2.3 / snarkjs 0.7.6 (the cubic circuit of
- * tests/unit/test_snarkjs_files.c), as hex. */
-static const char k_template[] =
-    "77746e7302000000020000000100000028000000000000002000000001000000fffffffffe5bfeff02a4bd53"
-    "05d8a10908d83933487d9d2953a7ed730600000002000000c000000000000000010000000000000000000000"
-    "00000000000000000000000000000000000000001d0000000000000000000000000000000000000000000000"
-    "0000000000000000020000000000000000000000000000000000000000000000000000000000000003000000"
-    "0000000000000000000000000000000000000000000000000000000009000000000000000000000000000000"
-    "000000000000000000000000000000001b000000000000000000000000000000000000000000000000000000"
-    "00000000";
 
-static uint8_t k_template_bytes[sizeof k_template / 2];
-static fuzz_template g_template = {k_template, k_template_bytes, 0};
+static uint8_t k_template_bytes[sizeof k_wtns_template / 2];
+static fuzz_template g_template = {k_wtns_template, k_template_bytes, 0};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,8 +3,8 @@
  * vk-only reader and the full key reader (at two trust levels) on the input as it is, and
  * on the input behind a synthesized container prefix ("zkey", version 1, nSections = first
  * byte % 12) so mutations reach the section parsers without rediscovering the magic.
- * Good seeds are the .zkey files the snarkjs interop test writes (k.zkey in each circuit
- * folder under the build directory's tests/interop/snarkjs/work).
+ * Seeds: a dev-setup .zkey written by gen_seeds_files.c (seeds-fuzz_zkey); the .zkey
+ * files the snarkjs interop test writes are good extra seeds.
  *
  * Invariants (abort() on violation so libFuzzer records the input):
  *   - a failure returns non-OK, mirrors it in err.code with a non-empty message, leaves

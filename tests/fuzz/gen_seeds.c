@@ -1,28 +1,53 @@
 /*
- * gen_seeds.c — writes the seed corpus of fuzz_point_decode: one file per valid and
- * invalid class of G1/G2 encodings (valid points and infinity in every form, each flag
+ * gen_seeds.c — writes the seed corpus of every fuzz target, one folder per target
+ * (<root>/seeds-<target>, see gen_seeds.h). Here: fuzz_point_decode, one file per valid
+ * and invalid class of G1/G2 encodings (valid points and infinity in every form, each flag
  * error, stray infinity bits, non-canonical coordinates, off-curve, off-subgroup), so the
- * fuzzer starts past the early rejections. Run at build time: gen_seeds <output dir>.
- * Single-threaded.
+ * fuzzer starts past the early rejections; gen_seeds_files.c writes the file readers'
+ * seeds. Run at build time: gen_seeds <root>. Single-threaded.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cuzk/ec.h"
+#include "gen_seeds.h"
 
 static const char *g_dir;
 
-static void put(const char *name, const uint8_t *b, size_t n)
+const char *seeds_dir(const char *root, const char *target)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/seeds-%s", root, target);
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        perror(path);
+        exit(1);
+    }
+    return path;
+}
+
+void seeds_put(const char *dir, const char *name, const void *b, size_t n)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(b, 1, n, f) != n || fclose(f) != 0) {
         perror(path);
         exit(1);
     }
 }
+
+void seeds_require(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "gen_seeds: %s\n", what);
+        exit(1);
+    }
+}
+
+static void put(const char *name, const uint8_t *b, size_t n) { seeds_put(g_dir, name, b, n); }
 
 /* p as 48 big-endian bytes. */
 static void p_be(uint8_t out[48])
@@ -165,11 +190,15 @@ static void g2_seeds(void)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s <output dir>\n", argv[0]);
+        fprintf(stderr, "usage: %s <root dir>\n", argv[0]);
         return 2;
     }
-    g_dir = argv[1];
+    /* seeds_dir's buffer is reused by the next call: keep our own copy */
+    static char dir[4096];
+    snprintf(dir, sizeof dir, "%s", seeds_dir(argv[1], "fuzz_point_decode"));
+    g_dir = dir;
     g1_seeds();
     g2_seeds();
+    seeds_files(argv[1]);
     return 0;
 }

@@ -8,6 +8,8 @@
 //
 // File format (one vector per line, space separated, '#' starts a comment line):
 //   <op> <arg>... <expected>
+// The last line is "# end: N vectors"; the checker requires it (with the right N), so a
+// truncated or empty file fails instead of passing on whatever it holds.
 // Every value is lower-case hex without 0x, canonical (not Montgomery), big-endian:
 //   Fp  96 hex digits             Fr (scalars) 64 hex digits
 //   Fp2 c0 || c1 (192 digits: the in-memory order, NOT the zcash c1-first order)
@@ -281,6 +283,7 @@ genFp2();
 genGroup('g1');
 genGroup('g2');
 genPairing();
+emit(`# end: ${lines.length - 1} vectors`);
 writeFileSync(outPath, lines.join('\n') + '\n');
-console.error(`noble_vectors: ${lines.length - 1} vectors (seed ${seed}, ` +
+console.error(`noble_vectors: ${lines.length - 2} vectors (seed ${seed}, ` +
   `@noble/curves ${version}) -> ${outPath}`);

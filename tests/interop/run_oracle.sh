@@ -28,4 +28,24 @@ count=${CUZK_TEST_ITERS:-200}
 vectors=$out/noble_vectors.txt
 echo "[noble_oracle] CUZK_TEST_SEED=$seed CUZK_TEST_ITERS=$count (set them to replay)"
 node "$src/noble_vectors.mjs" "$seed" "$count" "$vectors"
-exec "$checker" "$vectors"
+"$checker" "$vectors"
+
+# The checker must refuse an incomplete file, or a generator that wrote nothing (or died
+# half-way) would pass: empty, cut in half at a line boundary, and whole but without the
+# closing "# end" line must each exit 1 (a crash or a usage error is not a pass either).
+expect_incomplete() {
+  local what=$1 file=$2 rc=0
+  "$checker" "$file" >"$out/noble_incomplete.log" 2>&1 || rc=$?
+  if [ "$rc" != 1 ] || ! grep -q '^INCOMPLETE' "$out/noble_incomplete.log"; then
+    echo "noble_oracle: FAIL: the checker did not reject $what (exit $rc)"
+    tail -n 5 "$out/noble_incomplete.log"
+    exit 1
+  fi
+  echo "noble_oracle: $what rejected"
+}
+: >"$out/noble_empty.txt"
+expect_incomplete "an empty vector file" "$out/noble_empty.txt"
+head -n "$(($(wc -l <"$vectors") / 2))" "$vectors" >"$out/noble_half.txt"
+expect_incomplete "a truncated vector file" "$out/noble_half.txt"
+grep -v '^# end:' "$vectors" >"$out/noble_noend.txt"
+expect_incomplete "a vector file without its end line" "$out/noble_noend.txt"

@@ -5,9 +5,15 @@
  * The file comes from noble_vectors.mjs (run_oracle.sh runs both). Every line is checked;
  * each disagreement is printed with its line number, op, the cuzk entry point, and both
  * values (the first few per op; all are counted). The closing summary gives per-op counts
- * and the seed to replay with. Exit status: 0 all agreed, 1 some failed, 2 usage/IO error.
+ * and the seed to replay with.
+ * A file passes only if it is whole: it must end with the generator's "# end: N vectors"
+ * line, hold exactly N vectors, at least ORACLE_MIN_VECTORS in all, and at least
+ * ORACLE_MIN_PER_OP of every op in k_required_ops (an empty or truncated file, or a
+ * generator that stopped emitting an op, fails rather than passing on what is there).
+ * Exit status: 0 all agreed, 1 some failed or the file is incomplete, 2 usage/IO error.
  * Threading: single-threaded.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +23,24 @@
 #define MAX_OPS 64
 #define MAX_REPORTS_PER_OP 8
 #define LINE_MAX_CHARS 4096
+
+/* What the smallest run (CUZK_TEST_ITERS=1) produces: 285 vectors, >= 4 of every op. */
+#define ORACLE_MIN_VECTORS 250
+#define ORACLE_MIN_PER_OP 4
+
+/* Every op the areas check: each must be in the file. */
+static const char *const k_required_ops[] = {
+    "fp_add", "fp_sub", "fp_mul", "fp_sqr", "fp_neg", "fp_inv", "fp_sqrt",
+    "fr_add", "fr_mul", "fr_inv",
+    "fp2_mul", "fp2_sqr", "fp2_inv", "fp2_sqrt",
+    "g1_add", "g1_dbl", "g1_mul", "g1_to_compressed", "g1_to_uncompressed",
+    "g1_from_compressed", "g1_from_uncompressed", "g1_reject_compressed",
+    "g1_reject_uncompressed",
+    "g2_add", "g2_dbl", "g2_mul", "g2_to_compressed", "g2_to_uncompressed",
+    "g2_from_compressed", "g2_from_uncompressed", "g2_reject_compressed",
+    "g2_reject_uncompressed",
+    "pairing", "pairing_bilinear",
+};
 
 typedef struct op_stats {
     char name[32];
@@ -237,7 +261,8 @@ int main(int argc, char **argv)
     }
     printf("noble oracle: cuzk ff backend %s, vectors %s\n", cuzk_ff_backend(), argv[1]);
     static char line[LINE_MAX_CHARS];
-    unsigned long lineno = 0;
+    unsigned long lineno = 0, nvec = 0, end_count = 0;
+    bool ended = false;  /* the "# end: N vectors" line was the last one seen */
     while (fgets(line, sizeof line, f)) {
         lineno++;
         if (!strchr(line, '\n') && !feof(f)) {
@@ -246,14 +271,44 @@ int main(int argc, char **argv)
             fclose(f);
             return 2;
         }
+        ended = false;
         if (line[0] == '#') {
             read_header_word(g_seed, sizeof g_seed, line, "seed ");
             read_header_word(g_count, sizeof g_count, line, "count ");
+            ended = sscanf(line, "# end: %lu vectors", &end_count) == 1 &&
+                    strchr(line, '\n') != NULL;
             continue;
         }
+        if (strspn(line, " \t\r\n") != strlen(line))
+            nvec++;
         check_line(line, lineno);
     }
     fclose(f);
+
+    /* Completeness: a file that agrees on everything it holds but is not whole fails. */
+    unsigned long incomplete = 0;
+    if (!ended) {
+        printf("INCOMPLETE: no closing \"# end: N vectors\" line (empty or truncated file)\n");
+        incomplete++;
+    } else if (end_count != nvec) {
+        printf("INCOMPLETE: the file says %lu vectors, it holds %lu\n", end_count, nvec);
+        incomplete++;
+    }
+    if (nvec < ORACLE_MIN_VECTORS) {
+        printf("INCOMPLETE: %lu vectors, at least %d expected\n", nvec, ORACLE_MIN_VECTORS);
+        incomplete++;
+    }
+    for (size_t i = 0; i < sizeof k_required_ops / sizeof k_required_ops[0]; i++) {
+        unsigned long have = 0;
+        for (size_t j = 0; j < g_nops; j++)
+            if (strcmp(g_ops[j].name, k_required_ops[i]) == 0)
+                have = g_ops[j].vectors;
+        if (have < ORACLE_MIN_PER_OP) {
+            printf("INCOMPLETE: op %s has %lu vectors, at least %d expected\n",
+                   k_required_ops[i], have, ORACLE_MIN_PER_OP);
+            incomplete++;
+        }
+    }
 
     unsigned long passed = 0, failed = 0;
     printf("%-24s %8s %8s\n", "op", "vectors", "failed");
@@ -268,6 +323,7 @@ int main(int argc, char **argv)
     if (failed)
         printf("replay: CUZK_TEST_SEED=%s CUZK_TEST_ITERS=%s ctest -R noble_oracle "
                "--output-on-failure\n", g_seed, g_count);
+    failed += incomplete;
     printf("seed %s\noracle: %lu passed, %lu failed\n", g_seed, passed, failed);
     return failed ? 1 : 0;
 }

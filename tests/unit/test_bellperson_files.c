@@ -198,7 +198,12 @@ static void test_flips(void **st)
             cuzk_groth16_pk_from_bellperson(&pk, buf, g_len, CUZK_PARAMS_CHECKED, NULL, &err);
         if (s == CUZK_OK)
             fail_msg("flip at %zu accepted by a checked read", pos);
-        /* unchecked: either an error or a key whose proof does not verify */
+        /* unchecked: either an error or a key whose proof does not verify. Not in a
+         * CUZK_VERIFY build: an off-curve point in a key read UNCHECKED breaks the
+         * contract that trust level states, and the MSM's VERIFY check aborts on it. */
+#ifdef CUZK_VERIFY
+        continue;
+#endif
         pos = h_offset() + test_rng_u64() % (g_len - h_offset());
         memcpy(buf, g_params, g_len);
         buf[pos] ^= (uint8_t)(1u << (test_rng_u64() % 8));
@@ -260,7 +265,9 @@ static void test_bad_points(void **st)
     assert_int_equal(cuzk_groth16_pk_from_bellperson(&pk, buf, g_len, CUZK_PARAMS_UNCHECKED, NULL,
                                                      &err),
                      CUZK_OK);
+#ifndef CUZK_VERIFY /* there the MSM's VERIFY check aborts on the off-curve point (above) */
     assert_int_not_equal(prove_verify(&pk), CUZK_OK);
+#endif
     cuzk_groth16_pk_free(&pk);
     /* an identity point in l */
     memcpy(buf, g_params, g_len);

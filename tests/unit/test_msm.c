@@ -37,7 +37,6 @@
 #define T_MAX_N 4096      /* largest random size */
 #define T_SMALL_N 64      /* exhaustive sizes 0..T_SMALL_N vs the naive sum */
 #define T_TUNED_N 300     /* points for the forced-window sweep */
-#define T_TUNED_C {2, 3, 4, 5, 7, 8, 11, 12}
 #endif
 
 /* ---- fixtures ------------------------------------------------------------------------- */
@@ -132,7 +131,7 @@ static void msm_canonical_ok(T_JAC *r, const T_AFF *p, const cuzk_fr *k, size_t 
         cuzk_fr_to_canonical(kc + 4 * i, &k[i]);
     size_t sz = TGS(msm_scratch_size)(n, cuzk_pool_nthreads(pool));
     void *s = scratch_for(sz);
-    assert_int_equal(TGS(msm_canonical)(r, p, kc, n, s, sz, pool), CUZK_OK);
+    assert_int_equal(TGS(msm_canonical)(r, p, kc, n, s, sz, pool, NULL), CUZK_OK);
     free(kc);
 }
 
@@ -379,24 +378,92 @@ static void test_msm_tuned_widths(void **state)
     fr_reference(&want, a, k, N);
     cuzk_pool *pool;
     assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
-    static const unsigned cs[] = T_TUNED_C;
-    for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++) {
+    T_JAC naive;
+    naive_msm(&naive, p, k, N);
+    assert_true(TG(jac_eq)(&naive, &want));
+    /* Every width 1..MSM_MAX_C: 13..16 are the widths real proofs use (n >= 2^16) and
+     * the only way to run them on a small input is to force them. */
+    assert_true(MSM_MAX_C >= 16);
+    for (unsigned c = 1; c <= MSM_MAX_C; c++) {
         for (int aff = 0; aff < 2; aff++) {
-            cuzk_pool *pl = (ci & 1) ? pool : NULL;
-            size_t sz = TGS(msm_tuned_scratch_size)(N, cuzk_pool_nthreads(pl), cs[ci], aff);
+            cuzk_pool *pl = (c & 1) ? pool : NULL;
+            size_t sz = TGS(msm_tuned_scratch_size)(N, cuzk_pool_nthreads(pl), c, aff);
+            assert_true(sz > 0);
             void *s = scratch_for(sz);
-            assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, cs[ci], aff, s, sz, pl), CUZK_OK);
-            assert_true(TG(jac_eq)(&got, &want));
+            cuzk_status st = TGS(msm_tuned)(&got, p, kc, N, c, aff, s, sz, pl, NULL);
+            if (st != CUZK_OK || !TG(jac_eq)(&got, &want))
+                fail_msg("forced window c=%u %s buckets: status %d or wrong sum", c,
+                         aff ? "affine" : "XYZZ", (int)st);
         }
     }
-    /* widths outside 2..MSM_MAX_C are refused */
+    /* widths outside 1..MSM_MAX_C are refused */
     size_t sz = TGS(msm_tuned_scratch_size)(N, 1, 4, false);
     void *s = scratch_for(sz);
-    assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, 1, false, s, sz, NULL), CUZK_ERR_INVALID_ARG);
-    assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, MSM_MAX_C + 1, false, s, sz, NULL),
+    assert_true(TGS(msm_tuned_scratch_size)(N, 1, 0, false) == 0);
+    assert_true(TGS(msm_tuned_scratch_size)(N, 1, MSM_MAX_C + 1, false) == 0);
+    assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, 0, false, s, sz, NULL, NULL),
+                     CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, MSM_MAX_C + 1, false, s, sz, NULL, NULL),
                      CUZK_ERR_INVALID_ARG);
     cuzk_pool_destroy(pool);
     free(p);
+}
+
+/* Canonical scalars must be < r: r - 1 is the largest accepted; r, 2^255 + 1 (which the
+ * 256-bit Booth windows would silently get wrong) and 2^256 - 1 are argument errors that
+ * name the index, through the public entry point and the forced-width one alike. */
+static void test_msm_canonical_range(void **state)
+{
+    (void)state;
+    enum { N = 5, BAD = 3 };
+    T_AFF p[N];
+    cuzk_fr a[N], k[N];
+    make_points(p, a, N);
+    rand_scalars(k, N);
+    uint64_t kc[4 * N];
+    for (size_t i = 0; i < N; i++)
+        cuzk_fr_to_canonical(kc + 4 * i, &k[i]);
+    size_t sz = TGS(msm_scratch_size)(N, 1);
+    size_t tsz = TGS(msm_tuned_scratch_size)(N, 1, 16, true);
+    T_JAC got, want;
+
+    /* r - 1 */
+    fr_minus_one(&k[BAD]);
+    for (int j = 0; j < 4; j++)
+        kc[4 * BAD + j] = CUZK_FR_MODULUS[j] - (j == 0);
+    naive_msm(&want, p, k, N);
+    cuzk_error e;
+    assert_int_equal(TGS(msm_canonical)(&got, p, kc, N, scratch_for(sz), sz, NULL, &e),
+                     CUZK_OK);
+    assert_true(TG(jac_eq)(&got, &want));
+    assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, 16, true, scratch_for(tsz), tsz, NULL,
+                                    &e), CUZK_OK);
+    assert_true(TG(jac_eq)(&got, &want));
+
+    static const uint64_t bad[3][4] = {
+        {0, 0, 0, 0},                                    /* r, filled in below */
+        {1, 0, 0, (uint64_t)1 << 63},                    /* 2^255 + 1 */
+        {~(uint64_t)0, ~(uint64_t)0, ~(uint64_t)0, ~(uint64_t)0}, /* 2^256 - 1 */
+    };
+    for (int b = 0; b < 3; b++) {
+        for (int j = 0; j < 4; j++)
+            kc[4 * BAD + j] = b == 0 ? CUZK_FR_MODULUS[j] : bad[b][j];
+        cuzk_pool *pool;
+        assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
+        size_t psz = TGS(msm_scratch_size)(N, 2);
+        memset(&e, 0, sizeof e);
+        assert_int_equal(TGS(msm_canonical)(&got, p, kc, N, scratch_for(psz), psz, pool, &e),
+                         CUZK_ERR_INVALID_ARG);
+        assert_int_equal(e.code, CUZK_ERR_INVALID_ARG);
+        assert_non_null(strstr(e.msg, "scalar 3 "));
+        assert_int_equal(TGS(msm_canonical)(&got, p, kc, N, scratch_for(sz), sz, NULL, NULL),
+                         CUZK_ERR_INVALID_ARG);
+        memset(&e, 0, sizeof e);
+        assert_int_equal(TGS(msm_tuned)(&got, p, kc, N, 16, true, scratch_for(tsz), tsz,
+                                        NULL, &e), CUZK_ERR_INVALID_ARG);
+        assert_non_null(strstr(e.msg, "scalar 3 "));
+        cuzk_pool_destroy(pool);
+    }
 }
 
 static void test_msm_bad_args(void **state)
@@ -414,7 +481,8 @@ static void test_msm_bad_args(void **state)
     assert_int_equal(TGS(msm)(NULL, p, k, 4, s, sz, NULL), CUZK_ERR_INVALID_ARG);
     assert_int_equal(TGS(msm)(&r, NULL, k, 4, s, sz, NULL), CUZK_ERR_INVALID_ARG);
     assert_int_equal(TGS(msm)(&r, p, NULL, 4, s, sz, NULL), CUZK_ERR_INVALID_ARG);
-    assert_int_equal(TGS(msm_canonical)(&r, p, NULL, 4, s, sz, NULL), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TGS(msm_canonical)(&r, p, NULL, 4, s, sz, NULL, NULL),
+                     CUZK_ERR_INVALID_ARG);
     /* a scratch sized for 1 thread is too small for a 2-thread pool */
     cuzk_pool *pool;
     assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
@@ -663,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_msm_infinity_and_repeated_points),
         cmocka_unit_test(test_msm_threads_agree),
         cmocka_unit_test(test_msm_tuned_widths),
+        cmocka_unit_test(test_msm_canonical_range),
         cmocka_unit_test(test_msm_bad_args),
         cmocka_unit_test(test_sum_bitmap_small),
         cmocka_unit_test(test_sum_bitmap_special_pairs),

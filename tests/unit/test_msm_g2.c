@@ -14,6 +14,5 @@
 #define T_MAX_N 640
 #define T_SMALL_N 24
 #define T_TUNED_N 96
-#define T_TUNED_C {2, 5, 8, 11}
 
 #include "test_msm.c"

@@ -1,6 +1,7 @@
 /*
- * test_zkey.c — the snarkjs .zkey reader. A test-only writer serialises a development
- * SNARKJS-flavour key (cuzk_groth16_setup_dev) into the .zkey layout; reading it back must
+ * test_zkey.c — the snarkjs .zkey reader. A test-only writer (tests/support/zkey_writer.c)
+ * serialises a development SNARKJS-flavour key (cuzk_groth16_setup_dev) into the .zkey
+ * layout; reading it back must
  * give the same points and the circuit's A/B rows plus the input rows, and a proof made from
  * the read key must verify under the
  * original vk (an independent check of the whole path: a wrong matrix, coefficient form or
@@ -28,133 +29,7 @@
 #include "cuzk/groth16.h"
 #include "test_groth16_circuits.h"
 #include "test_rng.h"
-
-/* ---- a test-only .zkey writer ---------------------------------------------------------- */
-
-typedef struct buf {
-    uint8_t *p;
-    size_t n, cap;
-} buf;
-
-static void put(buf *b, const void *d, size_t n)
-{
-    if (b->n + n > b->cap) {
-        b->cap = (b->n + n) * 2;
-        b->p = realloc(b->p, b->cap);
-        assert_non_null(b->p);
-    }
-    memcpy(b->p + b->n, d, n);
-    b->n += n;
-}
-static void put_u32(buf *b, uint32_t v)
-{
-    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put(b, x, 4);
-}
-static void put_u64(buf *b, uint64_t v)
-{
-    put_u32(b, (uint32_t)v);
-    put_u32(b, (uint32_t)(v >> 32));
-}
-static void put_limbs(buf *b, const uint64_t *l, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        put_u64(b, l[i]);
-}
-static void put_g1(buf *b, const cuzk_g1_affine *p)
-{
-    uint8_t x[CUZK_G1_UNCOMPRESSED_BYTES];
-    cuzk_g1_affine_to_mont_le(x, p);
-    put(b, x, sizeof x);
-}
-static void put_g2(buf *b, const cuzk_g2_affine *p)
-{
-    uint8_t x[CUZK_G2_UNCOMPRESSED_BYTES];
-    cuzk_g2_affine_to_mont_le(x, p);
-    put(b, x, sizeof x);
-}
-/* Double Montgomery: the stored integer is coef * R^2 mod r, i.e. the Montgomery limbs of
- * the field element whose canonical value is coef's Montgomery limbs (coef * R). */
-static void put_coef(buf *b, const cuzk_fr *c)
-{
-    cuzk_fr t;
-    assert_int_equal(cuzk_fr_from_canonical(&t, c->l), CUZK_OK);
-    put_limbs(b, t.l, CUZK_FR_LIMBS);
-}
-
-typedef struct section {
-    uint32_t id;
-    buf body;
-} section;
-
-/* Sections written in snarkjs's "fresh key" order 1,2,4,3,9,8,5,6,7 (any order is legal). */
-static buf write_zkey(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
-{
-    section s[9];
-    memset(s, 0, sizeof s);
-    uint32_t ids[9] = {1, 2, 4, 3, 9, 8, 5, 6, 7};
-    for (int i = 0; i < 9; i++)
-        s[i].id = ids[i];
-    put_u32(&s[0].body, 1);
-    buf *h = &s[1].body;
-    put_u32(h, 48);
-    put_limbs(h, CUZK_FP_MODULUS, CUZK_FP_LIMBS);
-    put_u32(h, 32);
-    put_limbs(h, CUZK_FR_MODULUS, CUZK_FR_LIMBS);
-    put_u32(h, r1cs->n_vars);
-    put_u32(h, r1cs->n_public);
-    put_u32(h, (uint32_t)1 << pk->log2n);
-    put_g1(h, &pk->vk.alpha_g1);
-    put_g1(h, &pk->vk.beta_g1);
-    put_g2(h, &pk->vk.beta_g2);
-    put_g2(h, &pk->vk.gamma_g2);
-    put_g1(h, &pk->vk.delta_g1);
-    put_g2(h, &pk->vk.delta_g2);
-    buf *c = &s[2].body;
-    uint32_t nc = 0;
-    for (int m = 0; m < 2; m++)
-        nc += (uint32_t)r1cs->m[m].nnz;
-    nc += r1cs->n_public + 1;
-    put_u32(c, nc);
-    for (uint32_t m = 0; m < 2; m++)
-        for (uint64_t i = 0; i < r1cs->n_constraints; i++)
-            for (uint64_t k = r1cs->m[m].row_ptr[i]; k < r1cs->m[m].row_ptr[i + 1]; k++) {
-                put_u32(c, m);
-                put_u32(c, (uint32_t)i);
-                put_u32(c, r1cs->m[m].col[k]);
-                put_coef(c, &r1cs->m[m].coeff[k]);
-            }
-    for (uint32_t v = 0; v <= r1cs->n_public; v++) {
-        put_u32(c, 0);
-        put_u32(c, (uint32_t)r1cs->n_constraints + v);
-        put_u32(c, v);
-        put_coef(c, &CUZK_FR_ONE);
-    }
-    for (size_t i = 0; i < pk->vk.n_ic; i++)
-        put_g1(&s[3].body, &pk->vk.ic[i]);
-    for (size_t i = 0; i < pk->n_h; i++)
-        put_g1(&s[4].body, &pk->h[i]);
-    for (size_t i = 0; i < pk->n_l; i++)
-        put_g1(&s[5].body, &pk->l[i]);
-    for (size_t i = 0; i < pk->n_a; i++)
-        put_g1(&s[6].body, &pk->a[i]);
-    for (size_t i = 0; i < pk->n_b_g1; i++)
-        put_g1(&s[7].body, &pk->b_g1[i]);
-    for (size_t i = 0; i < pk->n_b_g2; i++)
-        put_g2(&s[8].body, &pk->b_g2[i]);
-    buf f = {0};
-    put(&f, "zkey", 4);
-    put_u32(&f, 1);
-    put_u32(&f, 9);
-    for (int i = 0; i < 9; i++) {
-        put_u32(&f, s[i].id);
-        put_u64(&f, s[i].body.n);
-        if (s[i].body.n)
-            put(&f, s[i].body.p, s[i].body.n);
-        free(s[i].body.p);
-    }
-    return f;
-}
+#include "zkey_writer.h"
 
 /* ---- fixture ----------------------------------------------------------------------------- */
 
@@ -162,7 +37,7 @@ typedef struct fixture {
     tc_circuit c;
     cuzk_groth16_pk pk;
     cuzk_groth16_vk vk;
-    buf file;
+    zkey_buf file;
 } fixture;
 
 static void make_fixture(fixture *fx, uint32_t n_pub, uint32_t k, uint32_t bits)
@@ -175,7 +50,7 @@ static void make_fixture(fixture *fx, uint32_t n_pub, uint32_t k, uint32_t bits)
     assert_int_equal(cuzk_groth16_setup_dev(&fx->pk, &fx->vk, fx->c.r1cs, CUZK_GROTH16_SNARKJS,
                                             seed, NULL, &e),
                      CUZK_OK);
-    fx->file = write_zkey(&fx->pk, fx->c.r1cs);
+    fx->file = zkey_write(&fx->pk, fx->c.r1cs);
 }
 
 static void free_fixture(fixture *fx)
@@ -303,8 +178,8 @@ static void test_double_montgomery_constant(void **state)
     (void)state;
     static const uint64_t r2[4] = {0xc999e990f3f29c6dull, 0x2b6cedcb87925c23ull,
                                    0x05d314967254398full, 0x0748d9d99f59ff11ull};
-    buf b = {0};
-    put_coef(&b, &CUZK_FR_ONE);
+    zkey_buf b = {0};
+    zkey_put_coef(&b, &CUZK_FR_ONE);
     assert_int_equal(b.n, 32);
     uint8_t want[32];
     for (int i = 0; i < 32; i++)
@@ -347,8 +222,8 @@ static void test_truncated_everywhere(void **state)
     free_fixture(&fx);
 }
 
-/* Offset of section id's body in a file written by write_zkey. */
-static size_t body_of(const buf *f, uint32_t id, uint64_t *size)
+/* Offset of section id's body in a file written by zkey_write. */
+static size_t body_of(const zkey_buf *f, uint32_t id, uint64_t *size)
 {
     size_t pos = 12;
     while (pos + 12 <= f->n) {

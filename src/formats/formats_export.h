@@ -1,0 +1,14 @@
+/*
+ * formats_export.h — the formats layer's internal interface for the CLI: the iden3 binfile
+ * section reader (binfile.h) and the read-only file mapping (mapped_file.h), which
+ * `cuzk inspect` uses to describe a file from its headers without loading it. Not public
+ * API, but the only formats header the CLI may include (tests/lint/check_layers.sh
+ * enforces it). Threading: see the two headers.
+ */
+#ifndef CUZK_FORMATS_EXPORT_H
+#define CUZK_FORMATS_EXPORT_H
+
+#include "formats/binfile.h"
+#include "formats/mapped_file.h"
+
+#endif

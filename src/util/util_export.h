@@ -1,0 +1,11 @@
+/*
+ * util_export.h — the util layer's internal interface for the layers above it: the
+ * CUZK_VERIFY invariant checks (util/verify.h). Not public API; the only util header
+ * another layer may include (tests/lint/check_layers.sh enforces it).
+ */
+#ifndef CUZK_UTIL_EXPORT_H
+#define CUZK_UTIL_EXPORT_H
+
+#include "util/verify.h"
+
+#endif
