@@ -12,6 +12,9 @@
 #   messages     the missing option is named, `cuzk CMD --help` = `cuzk help CMD`, a path is
 #                printed once per error, verify takes --threads
 #   inspect      every kind cuzk reads is named; other files are "not a file cuzk reads"
+#   backend      --backend cpu proves through the prover interface; an unknown backend,
+#                or gpu:N past the devices present (every N on a machine without a GPU), is
+#                exit 2 with the reason and nothing written
 #
 #   usage: cli_test.sh GROUP CUZK_BIN FIXTURE_BIN WORK_DIR
 # The fixture (cuzk_cli_fixture) draws its circuit and keys from the test RNG and prints
@@ -341,8 +344,31 @@ group_inspect() {
     ok "the reader's complaint is shown: $(head -c 200 last.err)"
 }
 
+group_backend() {
+  "$CUZK" setup --r1cs c.r1cs --params b.params --vk b.vk --threads 2 >/dev/null 2>setup.err ||
+    { cat setup.err; echo "setup failed"; exit 1; }
+  expect 0 "prove --backend cpu" "$CUZK" prove --params b.params --r1cs c.r1cs --wtns w.wtns \
+    --out proof.bin --public pub.json --backend cpu
+  expect 0 "its proof verifies" "$CUZK" verify --vk b.vk --proof proof.bin --public pub.json
+  expect 2 "unknown backend" "$CUZK" prove --params b.params --r1cs c.r1cs --wtns w.wtns \
+    --out x.bin --backend tpu
+  says "unknown backend"
+  absent x.bin
+  expect 2 "a device that is not there" "$CUZK" prove --params b.params --r1cs c.r1cs \
+    --wtns w.wtns --out x.bin --backend gpu:999
+  absent x.bin
+  expect 2 "backend with a bad device number" "$CUZK" prove --params b.params --r1cs c.r1cs \
+    --wtns w.wtns --out x.bin --backend gpu:x
+  says "bad backend"
+  absent x.bin
+  expect 2 "unsatisfied witness on the cpu backend" "$CUZK" prove --params b.params \
+    --r1cs c.r1cs --wtns bad.wtns --out x.bin --backend cpu
+  says "constraint"
+  absent x.bin
+}
+
 case "$GROUP" in
-unsatisfied | selfcheck | outputs | messages | inspect) "group_$GROUP" ;;
+unsatisfied | selfcheck | outputs | messages | inspect | backend) "group_$GROUP" ;;
 *) echo "unknown group $GROUP"; exit 1 ;;
 esac
 finish
