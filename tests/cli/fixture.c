@@ -23,6 +23,7 @@
 #include "cuzk/groth16.h"
 #include "test_groth16_circuits.h"
 #include "test_rng.h"
+#include "zkey_writer.h"
 
 typedef struct buf {
     uint8_t *p;
@@ -68,28 +69,6 @@ static void put_fr(buf *b, const cuzk_fr *v)
     cuzk_fr_to_canonical(l, v);
     put_limbs(b, l, CUZK_FR_LIMBS);
 }
-/* zkey coefficients are "double Montgomery": the stored integer is coef * R^2 mod r, the
- * Montgomery limbs of the element whose canonical value is coef's Montgomery limbs */
-static void put_zkey_coef(buf *b, const cuzk_fr *c)
-{
-    cuzk_fr t;
-    if (cuzk_fr_from_canonical(&t, c->l) != CUZK_OK)
-        die("coefficient out of range");
-    put_limbs(b, t.l, CUZK_FR_LIMBS);
-}
-static void put_g1(buf *b, const cuzk_g1_affine *p)
-{
-    uint8_t x[CUZK_G1_UNCOMPRESSED_BYTES];
-    cuzk_g1_affine_to_mont_le(x, p);
-    put(b, x, sizeof x);
-}
-static void put_g2(buf *b, const cuzk_g2_affine *p)
-{
-    uint8_t x[CUZK_G2_UNCOMPRESSED_BYTES];
-    cuzk_g2_affine_to_mont_le(x, p);
-    put(b, x, sizeof x);
-}
-
 /* An iden3 binfile: magic, version, then (id, u64 size, body) per section. */
 static buf binfile(const char *magic, uint32_t version, buf *sections, const uint32_t *ids,
                    int n)
@@ -151,56 +130,6 @@ static buf write_wtns(const cuzk_fr *w, uint32_t n)
     return binfile("wtns", 2, s, ids, 2);
 }
 
-/* Sections in snarkjs's order 1,2,4,3,9,8,5,6,7 (see cuzk/formats.h for the layout). */
-static buf write_zkey(const cuzk_groth16_pk *pk, const cuzk_r1cs *r)
-{
-    buf s[9] = {{0}};
-    static const uint32_t ids[9] = {1, 2, 4, 3, 9, 8, 5, 6, 7};
-    put_u32(&s[0], 1);
-    buf *h = &s[1];
-    put_u32(h, 48);
-    put_limbs(h, CUZK_FP_MODULUS, CUZK_FP_LIMBS);
-    put_field_header(h);
-    put_u32(h, r->n_vars);
-    put_u32(h, r->n_public);
-    put_u32(h, (uint32_t)1 << pk->log2n);
-    put_g1(h, &pk->vk.alpha_g1);
-    put_g1(h, &pk->vk.beta_g1);
-    put_g2(h, &pk->vk.beta_g2);
-    put_g2(h, &pk->vk.gamma_g2);
-    put_g1(h, &pk->vk.delta_g1);
-    put_g2(h, &pk->vk.delta_g2);
-    buf *c = &s[2];
-    put_u32(c, (uint32_t)(r->m[0].nnz + r->m[1].nnz) + r->n_public + 1);
-    for (uint32_t m = 0; m < 2; m++)
-        for (uint64_t i = 0; i < r->n_constraints; i++)
-            for (uint64_t k = r->m[m].row_ptr[i]; k < r->m[m].row_ptr[i + 1]; k++) {
-                put_u32(c, m);
-                put_u32(c, (uint32_t)i);
-                put_u32(c, r->m[m].col[k]);
-                put_zkey_coef(c, &r->m[m].coeff[k]);
-            }
-    for (uint32_t v = 0; v <= r->n_public; v++) { /* the input rows: A_{n+v} = var v */
-        put_u32(c, 0);
-        put_u32(c, (uint32_t)r->n_constraints + v);
-        put_u32(c, v);
-        put_zkey_coef(c, &CUZK_FR_ONE);
-    }
-    for (size_t i = 0; i < pk->vk.n_ic; i++)
-        put_g1(&s[3], &pk->vk.ic[i]);
-    for (size_t i = 0; i < pk->n_h; i++)
-        put_g1(&s[4], &pk->h[i]);
-    for (size_t i = 0; i < pk->n_l; i++)
-        put_g1(&s[5], &pk->l[i]);
-    for (size_t i = 0; i < pk->n_a; i++)
-        put_g1(&s[6], &pk->a[i]);
-    for (size_t i = 0; i < pk->n_b_g1; i++)
-        put_g1(&s[7], &pk->b_g1[i]);
-    for (size_t i = 0; i < pk->n_b_g2; i++)
-        put_g2(&s[8], &pk->b_g2[i]);
-    return binfile("zkey", 1, s, ids, 9);
-}
-
 static void save(const char *dir, const char *name, buf *b)
 {
     char path[4096];
@@ -240,7 +169,8 @@ int main(int argc, char **argv)
         die("the changed witness still satisfies the circuit");
     f = write_wtns(c.w, c.r1cs->n_vars);
     save(argv[1], "bad.wtns", &f);
-    f = write_zkey(&pk, c.r1cs);
+    zkey_buf z = zkey_write(&pk, c.r1cs);
+    f = (buf){z.p, z.n, z.cap};
     save(argv[1], "k.zkey", &f);
 #ifdef CUZK_HAVE_JANSSON
     char *text;
