@@ -35,9 +35,17 @@ extern "C" {
 
 typedef struct cuzk_synthetic {
     cuzk_r1cs *r1cs;
-    cuzk_fr *witness;   /* n_vars values (ONE, the public input, aux), malloc'd */
-    uint64_t bits;      /* aux values that are 0 or 1 */
+    cuzk_fr *witness;      /* n_vars values (ONE, the public input, aux), malloc'd */
+    uint64_t bits;         /* aux values that are 0 or 1 */
+    /* The same witness in compact form (cuzk/r1cs.h): every variable a boolean or logic
+     * row defines is marked as a bit in map; bit_values and dense hold the witness. */
+    cuzk_witness_map map;
+    uint64_t *bit_values;  /* ceil(map.n_bits / 64) words */
+    cuzk_fr *dense;        /* n_vars - map.n_bits values */
 } cuzk_synthetic;
+
+/* The compact view of s's witness. */
+cuzk_witness cuzk_synthetic_compact(const cuzk_synthetic *s);
 
 /* Builds the circuit for a 2^log2n domain (2 <= log2n <= 28) and its witness; the same
  * seed gives the same circuit and witness. Errors: CUZK_ERR_UNSUPPORTED (size), NOMEM. */

@@ -143,6 +143,14 @@ cuzk_status cuzk_gpu_fr_mul_pointwise(cuzk_fr *d_r, const cuzk_fr *d_a, const cu
 cuzk_status cuzk_gpu_fr_gather(cuzk_fr *d_dst, const cuzk_fr *d_src, const uint32_t *d_idx,
                                size_t m, cuzk_gpu_stream s, cuzk_error *err);
 
+/* The dense witness from a compact one (src/gpu/witness.cu): d_w[v] for v < n_vars, from
+ * the circuit's map (d_is_bit, d_rank: the arrays of a cuzk_witness_map) and the proof's
+ * d_bits / d_dense (the arrays of a COMPACT cuzk_witness), all on the device. */
+cuzk_status cuzk_gpu_witness_expand(cuzk_fr *d_w, uint32_t n_vars, const uint64_t *d_is_bit,
+                                    const uint32_t *d_rank, const uint64_t *d_bits,
+                                    const cuzk_fr *d_dense, cuzk_gpu_stream s,
+                                    cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -182,7 +182,60 @@ void cuzk_synthetic_free(cuzk_synthetic *s)
         return;
     cuzk_r1cs_destroy(s->r1cs);
     free(s->witness);
+    cuzk_witness_map_free(&s->map);
+    free(s->bit_values);
+    free(s->dense);
     memset(s, 0, sizeof *s);
+}
+
+cuzk_witness cuzk_synthetic_compact(const cuzk_synthetic *s)
+{
+    return cuzk_witness_compact(&s->map, s->bit_values, s->dense);
+}
+
+typedef struct mark_ctx {
+    const gen *g;
+    uint64_t *is_bit;
+} mark_ctx;
+
+/* is_bit for the variables of blocks [begin, end): every non-dense row's variable. A
+ * block's variables may share a word with its neighbours', so words are OR-ed atomically. */
+static void mark_bits(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    mark_ctx *x = vctx;
+    for (size_t b = begin; b < end; b++) {
+        uint64_t L = block_len(x->g, b);
+        for (uint64_t p = 0; p < L; p++)
+            if (type_of(p, L) != T_DENSE) {
+                uint64_t v = 2 + b * BLOCK + p;
+                __atomic_fetch_or(&x->is_bit[v >> 6], (uint64_t)1 << (v & 63),
+                                  __ATOMIC_RELAXED);
+            }
+    }
+}
+
+/* The compact form of the witness: map from the row types, then the split. */
+static cuzk_status make_compact(cuzk_synthetic *out, const gen *g, cuzk_pool *pool,
+                                cuzk_error *err)
+{
+    uint32_t n_vars = out->r1cs->n_vars;
+    size_t words = ((size_t)n_vars + 63) / 64;
+    uint64_t *is_bit = calloc(words ? words : 1, sizeof *is_bit);
+    if (!is_bit)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "synthetic: out of memory");
+    mark_ctx x = {g, is_bit};
+    cuzk_status st = cuzk_pool_for(pool, g->nblocks, mark_bits, &x, 16);
+    if (st == CUZK_OK)
+        st = cuzk_witness_map_init(&out->map, is_bit, n_vars, err);
+    free(is_bit);
+    if (st != CUZK_OK)
+        return st;
+    out->bit_values = malloc(((size_t)out->map.n_bits + 63) / 64 * 8 + 8);
+    out->dense = malloc(((size_t)n_vars - out->map.n_bits) * sizeof(cuzk_fr));
+    if (!out->bit_values || !out->dense)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "synthetic: out of memory");
+    return cuzk_witness_compress(out->bit_values, out->dense, &out->map, out->witness, err);
 }
 
 cuzk_status cuzk_synthetic_porep(cuzk_synthetic *out, unsigned log2n, uint64_t seed,
@@ -271,6 +324,7 @@ cuzk_status cuzk_synthetic_porep(cuzk_synthetic *out, unsigned log2n, uint64_t s
         goto fail;
     out->witness = g.w;
     g.w = NULL;
+    st = make_compact(out, &g, pool, err);
 fail:
     for (int m = 0; m < 3; m++) {
         free(g.blk_nnz[m]);

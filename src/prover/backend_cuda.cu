@@ -64,6 +64,9 @@ typedef struct dev_circuit {
     uint32_t *col[CUZK_R1CS_MATRICES], *coeff_idx[CUZK_R1CS_MATRICES];
     cuzk_fr *table;           /* distinct coefficients, shared by the three matrices */
     uint32_t *a_idx, *b_idx;  /* bellperson: variables of the A and B vectors */
+    const cuzk_witness_map *map; /* the compact-witness map uploaded below (NULL: none) */
+    uint64_t *d_is_bit;
+    uint32_t *d_rank;
     size_t n_a_idx, n_b_idx;
     size_t bytes;
 } dev_circuit;
@@ -108,6 +111,8 @@ static void circuit_release(dev_circuit *c)
     cudaFree(c->table);
     cudaFree(c->a_idx);
     cudaFree(c->b_idx);
+    cudaFree(c->d_is_bit);
+    cudaFree(c->d_rank);
     memset(c, 0, sizeof *c);
 }
 
@@ -289,6 +294,27 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
     return CUZK_OK;
 }
 
+/* The compact-witness map of c's circuit on the device (replacing another map). */
+static cuzk_status map_get(dev_circuit *c, const cuzk_witness_map *map, cuzk_error *err)
+{
+    if (c->map == map)
+        return CUZK_OK;
+    cudaFree(c->d_is_bit);
+    cudaFree(c->d_rank);
+    c->d_is_bit = NULL;
+    c->d_rank = NULL;
+    c->map = NULL;
+    size_t words = ((size_t)map->n_vars + 63) / 64;
+    cuzk_status st = check_fits(words * 12, "the witness map", err);
+    if (st == CUZK_OK)
+        st = upload(&c->d_is_bit, map->is_bit, words, err);
+    if (st == CUZK_OK)
+        st = upload(&c->d_rank, map->rank, words, err);
+    if (st == CUZK_OK)
+        c->map = map;
+    return st;
+}
+
 static cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_domain **out,
                               cuzk_error *err)
 {
@@ -339,8 +365,16 @@ typedef struct run {
     cudaEvent_t uploaded[2], consumed[2];
     cudaEvent_t *stage_ev; /* n * EV_COUNT timing events */
     size_t n_stage_ev;
-    bool *pinned;          /* per witness: cudaHostRegister succeeded */
-    cuzk_fr *d_w[2], *d_abc, *d_g; /* d_g only when the gathers do not fit in b, c */
+    void **reg;            /* host buffers pinned in place (cudaHostRegister succeeded) */
+    size_t n_reg;
+    bool compact;
+    void *d_up[2][2];      /* upload slots: dense: [slot][0] is the witness itself;
+                              compact: [slot][0] bits, [slot][1] dense values */
+    size_t up_bytes[2];
+    cuzk_fr *d_w;          /* compact: the expanded witness the kernels read */
+    const cuzk_witness_map *map;
+    const dev_circuit *circ;
+    cuzk_fr *d_abc, *d_g;  /* d_g only when the gathers do not fit in b, c */
     void *d_scratch;
     size_t scratch_size;
     cuzk_groth16_msm_results *d_res, *h_res;
@@ -360,13 +394,23 @@ static cuzk_status fault(const char *where, cuzk_error *err)
                            __FILE__, __LINE__);
 }
 
-static cuzk_status upload_witness(run *R, const cuzk_witness *w, int buf, size_t bytes,
-                                  cuzk_error *err)
+/* The host arrays of a witness that cross PCIe: the dense values, or bits + dense. */
+static void witness_parts(const cuzk_witness *w, const void *part[2])
+{
+    part[0] = w->kind == CUZK_WITNESS_COMPACT ? (const void *)w->bits : (const void *)w->values;
+    part[1] = w->kind == CUZK_WITNESS_COMPACT ? (const void *)w->dense : NULL;
+}
+
+static cuzk_status upload_witness(run *R, const cuzk_witness *w, int buf, cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
+    const void *part[2];
+    witness_parts(w, part);
     CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->copy, R->consumed[buf], 0));
-    CUZK_CUDA_TRY(err, cudaMemcpyAsync(R->d_w[buf], w->values, bytes, cudaMemcpyHostToDevice,
-                                       R->copy));
+    for (int k = 0; k < 2; k++)
+        if (R->up_bytes[k])
+            CUZK_CUDA_TRY(err, cudaMemcpyAsync(R->d_up[buf][k], part[k], R->up_bytes[k],
+                                               cudaMemcpyHostToDevice, R->copy));
     CUZK_CUDA_TRY(err, cudaEventRecord(R->uploaded[buf], R->copy));
     return CUZK_OK;
 fail:
@@ -382,7 +426,8 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
     bool snarkjs = pk->flavour == CUZK_GROTH16_SNARKJS;
     size_t n = (size_t)1 << pk->log2n, m = r1cs->n_constraints;
     int buf = (int)(i & 1);
-    cuzk_fr *w = R->d_w[buf], *a = R->d_abc, *b = a + n, *cc = b + n;
+    cuzk_fr *w = R->compact ? R->d_w : (cuzk_fr *)R->d_up[buf][0];
+    cuzk_fr *a = R->d_abc, *b = a + n, *cc = b + n;
     cuzk_fr *g = R->d_g ? R->d_g : b; /* see cuda_start: b, c are free after H */
     cuzk_groth16_msm_results *res = R->d_res + i;
     cudaEvent_t *ev = R->stage_ev + i * EV_COUNT;
@@ -395,6 +440,14 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
     CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_START], s));
     if ((st = fault("kernel", err)) != CUZK_OK)
         goto fail;
+    if (R->compact) { /* expand; the upload slot is free right after */
+        const uint64_t *bits = (const uint64_t *)R->d_up[buf][0];
+        const cuzk_fr *dense = (const cuzk_fr *)R->d_up[buf][1];
+        if ((st = cuzk_gpu_witness_expand(w, r1cs->n_vars, R->circ->d_is_bit, R->circ->d_rank,
+                                          bits, dense, gs, err)) != CUZK_OK)
+            goto fail;
+        CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[buf], s));
+    }
     if ((st = cuzk_gpu_spmv(&c->m[CUZK_R1CS_A], w, a, gs, err)) != CUZK_OK ||
         (st = cuzk_gpu_spmv(&c->m[CUZK_R1CS_B], w, b, gs, err)) != CUZK_OK)
         goto fail;
@@ -447,7 +500,7 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
             sb = g;
         }
         /* the witness buffer is free once the last gather (or MSM) has read it */
-        if (!snarkjs)
+        if (!snarkjs && !R->compact)
             CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[buf], s));
         if ((st = cuzk_gpu_g1s_msm_auto(&res->b_g1, k->b_g1, sb, pk->n_b_g1, R->d_scratch,
                                         R->scratch_size, gs, err)) != CUZK_OK)
@@ -456,7 +509,7 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
         if ((st = cuzk_gpu_g2s_msm_auto(&res->b_g2, k->b_g2, sb, pk->n_b_g2, R->d_scratch,
                                         R->scratch_size, gs, err)) != CUZK_OK)
             goto fail;
-        if (snarkjs)
+        if (snarkjs && !R->compact)
             CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[buf], s));
         CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_B2], s));
     }
@@ -465,7 +518,7 @@ fail:
     return st;
 }
 
-static void run_release(run *R, const cuzk_prove_job *job)
+static void run_release(run *R)
 {
     /* Drain first: nothing may still read or write the buffers we free. Errors are
      * ignored here: the first one was reported by the failing call. */
@@ -475,8 +528,11 @@ static void run_release(run *R, const cuzk_prove_job *job)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->compute));
     cudaStream_t fs = R->compute ? R->compute : 0;
     for (int b = 0; b < 2; b++)
-        if (R->d_w[b])
-            CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_w[b], fs));
+        for (int k = 0; k < 2; k++)
+            if (R->d_up[b][k])
+                CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_up[b][k], fs));
+    if (R->d_w)
+        CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_w, fs));
     if (R->d_abc)
         CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_abc, fs));
     if (R->d_g)
@@ -489,11 +545,9 @@ static void run_release(run *R, const cuzk_prove_job *job)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->compute));
     if (R->h_res)
         CUZK_CUDA_IGNORE(cudaFreeHost(R->h_res));
-    if (R->pinned)
-        for (size_t i = 0; i < job->n; i++)
-            if (R->pinned[i])
-                CUZK_CUDA_IGNORE(cudaHostUnregister((void *)job->ws[i].values));
-    free(R->pinned);
+    for (size_t i = 0; i < R->n_reg; i++)
+        CUZK_CUDA_IGNORE(cudaHostUnregister(R->reg[i]));
+    free(R->reg);
     for (int b = 0; b < 2; b++) {
         if (R->uploaded[b])
             CUZK_CUDA_IGNORE(cudaEventDestroy(R->uploaded[b]));
@@ -550,6 +604,12 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     cuzk_gpu_domain *gd = NULL;
     size_t n = (size_t)1 << pk->log2n;
     size_t wbytes = (size_t)r1cs->n_vars * sizeof(cuzk_fr);
+    /* compact witnesses (one kind and map per batch: prover.c checks) cross PCIe as
+     * bitmap + dense values and are expanded on the device */
+    bool compact = job->ws[0].kind == CUZK_WITNESS_COMPACT;
+    size_t n_bits = compact ? job->ws[0].map->n_bits : 0;
+    size_t up_bytes[2] = {compact ? (n_bits + 63) / 64 * 8 : wbytes,
+                          compact ? (r1cs->n_vars - n_bits) * sizeof(cuzk_fr) : 0};
     double t0 = cuzk_prover_now_ms(), t_lock = 0, t_unlock = 0;
 
     if (cp->broken)
@@ -563,6 +623,8 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         k->in_use++;
     if (st == CUZK_OK && (st = circuit_get(cp, pk, r1cs, &c, err)) == CUZK_OK)
         c->in_use++;
+    if (st == CUZK_OK && compact)
+        st = map_get(c, job->ws[0].map, err);
     if (st == CUZK_OK)
         st = domain_get(cp, pk, &gd, err);
     cp->clock++;
@@ -583,8 +645,12 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     }
     R.n_stage_ev = job->n * EV_COUNT;
     R.stage_ev = (cudaEvent_t *)calloc(R.n_stage_ev, sizeof *R.stage_ev);
-    R.pinned = (bool *)calloc(job->n, sizeof *R.pinned);
-    if (!R.stage_ev || !R.pinned) {
+    R.reg = (void **)calloc(2 * job->n, sizeof *R.reg);
+    R.compact = compact;
+    R.circ = c;
+    R.up_bytes[0] = up_bytes[0];
+    R.up_bytes[1] = up_bytes[1];
+    if (!R.stage_ev || !R.reg) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: out of host memory");
         goto fail;
     }
@@ -597,15 +663,21 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                               cuzk_gpu_g2s_msm_auto_scratch_size(pk->n_b_g2));
         /* the density gathers run after H, when b and c (2n elements) are dead */
         bool g_in_bc = g_len <= 2 * n;
-        size_t need = (job->n > 1 ? 2 : 1) * wbytes + 3 * n * sizeof(cuzk_fr) +
+        size_t slots = job->n > 1 ? 2 : 1;
+        size_t need = slots * (up_bytes[0] + up_bytes[1]) + (compact ? wbytes : 0) +
+                      3 * n * sizeof(cuzk_fr) +
                       (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) + R.scratch_size +
                       job->n * sizeof(cuzk_groth16_msm_results);
         if ((st = check_fits(need, "the proof's working set", err)) != CUZK_OK)
             goto fail;
         if ((st = fault("alloc", err)) != CUZK_OK)
             goto fail;
-        for (int b = 0; b < 2 && b < (int)job->n; b++)
-            CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_w[b], wbytes, R.copy));
+        for (size_t b = 0; b < slots; b++)
+            for (int k = 0; k < 2; k++)
+                if (up_bytes[k])
+                    CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_up[b][k], up_bytes[k], R.copy));
+        if (compact)
+            CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_w, wbytes, R.copy));
         CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_abc, 3 * n * sizeof(cuzk_fr), R.copy));
         if (!g_in_bc)
             CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_g, g_len * sizeof(cuzk_fr), R.copy));
@@ -622,14 +694,20 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         /* Pinned in place so the copies run at full PCIe speed and asynchronously; a
          * buffer that cannot be pinned (already pinned, or special memory) is copied
          * from pageable memory, which is slower but correct. */
-        cudaError_t e = cudaHostRegister((void *)job->ws[i].values, wbytes,
-                                         cudaHostRegisterDefault);
-        R.pinned[i] = e == cudaSuccess;
-        if (e != cudaSuccess)
-            (void)cudaGetLastError();
+        const void *part[2];
+        witness_parts(&job->ws[i], part);
+        for (int k = 0; k < 2; k++) {
+            if (!up_bytes[k])
+                continue;
+            if (cudaHostRegister((void *)part[k], up_bytes[k], cudaHostRegisterDefault) ==
+                cudaSuccess)
+                R.reg[R.n_reg++] = (void *)part[k];
+            else
+                (void)cudaGetLastError();
+        }
     }
     for (size_t i = 0; i < job->n && i < 2; i++)
-        if ((st = upload_witness(&R, &job->ws[i], (int)i, wbytes, err)) != CUZK_OK)
+        if ((st = upload_witness(&R, &job->ws[i], (int)i, err)) != CUZK_OK)
             goto fail;
     if (cancel && *cancel) {
         st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "gpu: cancelled");
@@ -651,7 +729,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         if ((st = prove_one(&R, job, i, k, c, gd, err)) != CUZK_OK)
             goto fail;
         if (i + 2 < job->n &&
-            (st = upload_witness(&R, &job->ws[i + 2], (int)(i & 1), wbytes, err)) != CUZK_OK)
+            (st = upload_witness(&R, &job->ws[i + 2], (int)(i & 1), err)) != CUZK_OK)
             goto fail;
     }
     CUZK_CUDA_TRY(err, cudaMemcpyAsync(R.h_res, R.d_res,
@@ -673,13 +751,13 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                                     R.stage_ev[i * EV_COUNT + e]));
             job->t.ms[k_ev_stage[e]] += ms;
         }
-    run_release(&R, job);
+    run_release(&R);
     unuse(cp, k, c);
     job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
     return CUZK_OK;
 fail:
     note_sticky(cp, err);
-    run_release(&R, job);
+    run_release(&R);
     if (locked)
         pthread_mutex_unlock(&cp->device_mu);
     unuse(cp, k, c);

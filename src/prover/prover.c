@@ -160,8 +160,8 @@ cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
                                   "prover start: witness %zu (%u variables) does not fit the "
                                   "circuit (%u variables)",
                                   i, w->n_vars, r1cs->n_vars);
-        if (i && w->kind == CUZK_WITNESS_COMPACT &&
-            (ws[0].kind != CUZK_WITNESS_COMPACT || ws[0].map != w->map))
+        if (i && (w->kind != ws[0].kind ||
+                  (w->kind == CUZK_WITNESS_COMPACT && ws[0].map != w->map)))
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                                   "prover start: the witnesses of one batch must share one "
                                   "kind and map");

@@ -162,6 +162,55 @@ static void test_coeff_table(void **state)
     cuzk_synthetic_free(&c);
 }
 
+static void test_compact_witness(void **state)
+{
+    (void)state;
+    cuzk_pool *pool;
+    assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
+    cuzk_synthetic c;
+    assert_int_equal(cuzk_synthetic_porep(&c, 13, test_rng_u64(), pool, NULL), CUZK_OK);
+    uint32_t n = c.r1cs->n_vars;
+    /* every marked variable is a bit of the witness, and most aux variables are marked */
+    assert_true(c.map.n_bits <= c.bits && c.map.n_bits > (uint32_t)(0.98 * c.r1cs->n_aux));
+    cuzk_witness w = cuzk_synthetic_compact(&c);
+    for (uint32_t v = 0; v < n; v++) {
+        cuzk_fr x;
+        cuzk_witness_value(&x, &w, v);
+        assert_true(cuzk_fr_eq(&x, &c.witness[v]));
+    }
+    cuzk_fr *e = malloc((size_t)n * sizeof *e);
+    assert_int_equal(cuzk_witness_expand(e, &w, pool), CUZK_OK);
+    assert_memory_equal(e, c.witness, (size_t)n * sizeof *e);
+    assert_int_equal(cuzk_witness_map_bits_before(&c.map, n), c.map.n_bits);
+    /* a marked variable that is not 0 or 1 is refused, naming it */
+    uint32_t v = 2;
+    while (!((c.map.is_bit[v >> 6] >> (v & 63)) & 1))
+        v++;
+    cuzk_fr_from_u64(&e[v], 2);
+    cuzk_error err;
+    assert_int_equal(cuzk_witness_compress(c.bit_values, c.dense, &c.map, e, &err),
+                     CUZK_ERR_FORMAT);
+    char want[32];
+    snprintf(want, sizeof want, "variable %u", v);
+    assert_non_null(strstr(err.msg, want));
+    /* maps marking ONE or variables past the end are refused */
+    cuzk_witness_map m;
+    uint64_t words[2] = {1, 0};
+    assert_int_equal(cuzk_witness_map_init(&m, words, 100, NULL), CUZK_ERR_INVALID_ARG);
+    words[0] = 2;
+    words[1] = (uint64_t)1 << 40; /* variable 104 >= 100 */
+    assert_int_equal(cuzk_witness_map_init(&m, words, 100, NULL), CUZK_ERR_INVALID_ARG);
+    words[1] = (uint64_t)1 << 30;
+    assert_int_equal(cuzk_witness_map_init(&m, words, 100, NULL), CUZK_OK);
+    assert_int_equal(m.n_bits, 2);
+    assert_int_equal(cuzk_witness_map_bits_before(&m, 95), 2);
+    assert_int_equal(cuzk_witness_map_bits_before(&m, 94), 1);
+    cuzk_witness_map_free(&m);
+    free(e);
+    cuzk_synthetic_free(&c);
+    cuzk_pool_destroy(pool);
+}
+
 int main(void)
 {
     test_rng_init("synthetic");
@@ -171,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_bad_sizes),
         cmocka_unit_test(test_from_csr_checks),
         cmocka_unit_test(test_coeff_table),
+        cmocka_unit_test(test_compact_witness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
