@@ -57,11 +57,12 @@ static void fixture_free(fixture *f)
 
 /* n proofs of f's witness with the given r, s on prover p. */
 static cuzk_status prove_n(cuzk_prover *p, const fixture *f, size_t n, const cuzk_fr *r,
-                           const cuzk_fr *s, cuzk_groth16_proof *out, cuzk_error *e)
+                           const cuzk_fr *s, cuzk_groth16_proof *out, cuzk_error *e,
+                           bool compact)
 {
     cuzk_witness ws[4];
     for (size_t i = 0; i < n; i++)
-        ws[i] = f->w;
+        ws[i] = compact ? cuzk_synthetic_compact(&f->c) : f->w;
     cuzk_prove_job *job;
     cuzk_status st = cuzk_prover_start(p, &f->pk, f->c.r1cs, ws, n, NULL, &job, e);
     if (st != CUZK_OK)
@@ -87,13 +88,17 @@ static void test_equal_to_cpu(cuzk_prover *cpu, cuzk_prover *gpu)
             }
             cuzk_groth16_proof pc[3], pg[3];
             cuzk_error e;
-            cuzk_status st = prove_n(cpu, &f, 3, r, s, pc, &e);
+            cuzk_status st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
             GPU_CHECK(st == CUZK_OK, "cpu 2^%u flavour %d: %s", k, fls[fi], e.msg);
-            st = prove_n(gpu, &f, 3, r, s, pg, &e);
-            GPU_CHECK(st == CUZK_OK, "gpu 2^%u flavour %d: %s", k, fls[fi], e.msg);
-            if (st == CUZK_OK)
-                GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0, "2^%u flavour %d: GPU proof differs",
-                          k, fls[fi]);
+            for (int compact = 0; compact < 2; compact++) {
+                st = prove_n(gpu, &f, 3, r, s, pg, &e, compact != 0);
+                GPU_CHECK(st == CUZK_OK, "gpu 2^%u flavour %d compact %d: %s", k, fls[fi],
+                          compact, e.msg);
+                if (st == CUZK_OK)
+                    GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0,
+                              "2^%u flavour %d compact %d: GPU proof differs", k, fls[fi],
+                              compact);
+            }
             fixture_free(&f);
         }
 }
