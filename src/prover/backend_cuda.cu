@@ -45,19 +45,24 @@
  * card. */
 #define HEADROOM_BYTES ((size_t)1 << 30)
 
-typedef struct dev_key {
-    const cuzk_groth16_pk *pk;
+/* Residency bookkeeping shared by keys and circuits (the first member of both). */
+typedef struct dev_slot {
+    const void *owner;  /* the host pk / r1cs this entry mirrors; NULL: free */
     uint64_t last_used; /* cuda_prover.clock at the last start that used it */
     int in_use;         /* starts running with it: never evicted then */
+} dev_slot;
+
+typedef struct dev_key {
+    dev_slot slot;
+    const cuzk_groth16_pk *pk;
     cuzk_g1_affine *h, *l, *a, *b_g1;
     cuzk_g2_affine *b_g2;
     size_t bytes;
 } dev_key;
 
 typedef struct dev_circuit {
+    dev_slot slot;
     const cuzk_r1cs *r1cs;
-    uint64_t last_used;
-    int in_use;
     bool bellperson;          /* density index lists present */
     cuzk_gpu_csr m[CUZK_R1CS_MATRICES];
     uint64_t *row_ptr[CUZK_R1CS_MATRICES];
@@ -156,33 +161,84 @@ fail:
     return st;
 }
 
+/* The entry of owner among n slots (*hit), else a free one, else the least recently used
+ * idle one (the caller releases it); -1 when every entry is in use. */
+static int slot_pick(dev_slot *const *slots, int n, const void *owner, bool *hit)
+{
+    int pick = -1;
+    *hit = false;
+    for (int i = 0; i < n; i++)
+        if (slots[i]->owner == owner) {
+            *hit = true;
+            return i;
+        }
+    for (int i = 0; i < n && pick < 0; i++)
+        if (!slots[i]->owner)
+            pick = i;
+    if (pick < 0)
+        for (int i = 0; i < n; i++)
+            if (!slots[i]->in_use && (pick < 0 || slots[i]->last_used < slots[pick]->last_used))
+                pick = i;
+    return pick;
+}
+
+static void key_release(dev_key *k);
+static void circuit_release(dev_circuit *c);
+
+/* Releases the least recently used idle key or circuit other than `keep`; false if there
+ * is none (then nothing more can be freed for a new upload). */
+static bool evict_one(cuda_prover *cp, const dev_slot *keep)
+{
+    dev_slot *best = NULL;
+    for (int i = 0; i < MAX_RESIDENT; i++) {
+        dev_slot *c[2] = {&cp->keys[i].slot, &cp->circuits[i].slot};
+        for (int j = 0; j < 2; j++)
+            if (c[j]->owner && !c[j]->in_use && c[j] != keep &&
+                (!best || c[j]->last_used < best->last_used))
+                best = c[j];
+    }
+    if (!best)
+        return false;
+    for (int i = 0; i < MAX_RESIDENT; i++) {
+        if (best == &cp->keys[i].slot)
+            key_release(&cp->keys[i]);
+        if (best == &cp->circuits[i].slot)
+            circuit_release(&cp->circuits[i]);
+    }
+    return true;
+}
+
+/* check_fits, evicting idle residents (least recently used first) while that helps. */
+static cuzk_status make_room(cuda_prover *cp, size_t bytes, const char *what,
+                             const dev_slot *keep, cuzk_error *err)
+{
+    cuzk_status st;
+    while ((st = check_fits(bytes, what, err)) == CUZK_ERR_NOMEM && evict_one(cp, keep))
+        ;
+    return st;
+}
+
 static cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, dev_key **out,
                            cuzk_error *err)
 {
-    int slot = -1;
-    for (int i = 0; i < MAX_RESIDENT; i++) {
-        if (cp->keys[i].pk == pk) {
-            *out = &cp->keys[i];
-            return CUZK_OK;
-        }
-        if (!cp->keys[i].pk && slot < 0)
-            slot = i;
+    dev_slot *slots[MAX_RESIDENT];
+    for (int i = 0; i < MAX_RESIDENT; i++)
+        slots[i] = &cp->keys[i].slot;
+    bool hit;
+    int slot = slot_pick(slots, MAX_RESIDENT, pk, &hit);
+    if (hit) {
+        *out = &cp->keys[slot];
+        return CUZK_OK;
     }
-    if (slot < 0) { /* evict the least recently used key no start is using */
-        for (int i = 0; i < MAX_RESIDENT; i++)
-            if (!cp->keys[i].in_use &&
-                (slot < 0 || cp->keys[i].last_used < cp->keys[slot].last_used))
-                slot = i;
-        if (slot < 0)
-            return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                                  "gpu: %d proving keys are in use; no slot for another",
-                                  MAX_RESIDENT);
-        key_release(&cp->keys[slot]);
-    }
+    if (slot < 0)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "gpu: %d proving keys are in use; no slot for another",
+                              MAX_RESIDENT);
+    key_release(&cp->keys[slot]);
     dev_key *k = &cp->keys[slot];
     size_t bytes = (pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(cuzk_g1_affine) +
                    pk->n_b_g2 * sizeof(cuzk_g2_affine);
-    cuzk_status st = check_fits(bytes, "the proving key", err);
+    cuzk_status st = make_room(cp, bytes, "the proving key", &k->slot, err);
     if (st == CUZK_OK && (st = upload(&k->h, pk->h, pk->n_h, err)) == CUZK_OK &&
         (st = upload(&k->l, pk->l, pk->n_l, err)) == CUZK_OK &&
         (st = upload(&k->a, pk->a, pk->n_a, err)) == CUZK_OK &&
@@ -193,6 +249,7 @@ static cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, dev_key *
         return st;
     }
     k->pk = pk;
+    k->slot.owner = pk;
     k->bytes = bytes;
     *out = k;
     return CUZK_OK;
@@ -214,26 +271,26 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
                                const cuzk_r1cs *r1cs, dev_circuit **out, cuzk_error *err)
 {
     bool bell = pk->flavour == CUZK_GROTH16_BELLPERSON;
-    int slot = -1;
-    for (int i = 0; i < MAX_RESIDENT; i++) {
-        if (cp->circuits[i].r1cs == r1cs && cp->circuits[i].bellperson == bell) {
-            *out = &cp->circuits[i];
-            return CUZK_OK;
-        }
-        if (!cp->circuits[i].r1cs && slot < 0)
-            slot = i;
-    }
-    if (slot < 0) { /* evict the least recently used circuit no start is using */
-        for (int i = 0; i < MAX_RESIDENT; i++)
-            if (!cp->circuits[i].in_use &&
-                (slot < 0 || cp->circuits[i].last_used < cp->circuits[slot].last_used))
-                slot = i;
-        if (slot < 0)
+    dev_slot *slots[MAX_RESIDENT];
+    for (int i = 0; i < MAX_RESIDENT; i++)
+        slots[i] = &cp->circuits[i].slot;
+    bool hit;
+    int slot = slot_pick(slots, MAX_RESIDENT, r1cs, &hit);
+    if (hit && cp->circuits[slot].bellperson != bell) { /* other flavour: rebuild */
+        if (cp->circuits[slot].slot.in_use)
             return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                                  "gpu: %d circuits are in use; no slot for another",
-                                  MAX_RESIDENT);
+                                  "gpu: this circuit is in use with another key flavour");
         circuit_release(&cp->circuits[slot]);
+        hit = false;
     }
+    if (hit) {
+        *out = &cp->circuits[slot];
+        return CUZK_OK;
+    }
+    if (slot < 0)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "gpu: %d circuits are in use; no slot for another", MAX_RESIDENT);
+    circuit_release(&cp->circuits[slot]);
     dev_circuit *c = &cp->circuits[slot];
     cuzk_fr *table = NULL;
     uint32_t n_table = 0, *cidx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL}, *idx = NULL;
@@ -244,7 +301,7 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
     if (bell)
         bytes += 2 * (size_t)r1cs->n_vars * 4;
     if (st == CUZK_OK)
-        st = check_fits(bytes, "the constraint system", err);
+        st = make_room(cp, bytes, "the constraint system", &c->slot, err);
     if (st == CUZK_OK)
         st = upload(&c->table, table, n_table, err);
     for (int m = 0; m < CUZK_R1CS_MATRICES && st == CUZK_OK; m++) {
@@ -288,6 +345,7 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
         return st;
     }
     c->r1cs = r1cs;
+    c->slot.owner = r1cs;
     c->bellperson = bell;
     c->bytes = bytes;
     *out = c;
@@ -583,9 +641,9 @@ static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c)
 {
     pthread_mutex_lock(&cp->cache_mu);
     if (k && k->pk)
-        k->in_use--;
+        k->slot.in_use--;
     if (c && c->r1cs)
-        c->in_use--;
+        c->slot.in_use--;
     pthread_mutex_unlock(&cp->cache_mu);
 }
 
@@ -620,18 +678,18 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     pthread_mutex_lock(&cp->cache_mu);
     st = key_get(cp, pk, &k, err);
     if (st == CUZK_OK)
-        k->in_use++;
+        k->slot.in_use++;
     if (st == CUZK_OK && (st = circuit_get(cp, pk, r1cs, &c, err)) == CUZK_OK)
-        c->in_use++;
+        c->slot.in_use++;
     if (st == CUZK_OK && compact)
         st = map_get(c, job->ws[0].map, err);
     if (st == CUZK_OK)
         st = domain_get(cp, pk, &gd, err);
     cp->clock++;
     if (k)
-        k->last_used = cp->clock;
+        k->slot.last_used = cp->clock;
     if (c)
-        c->last_used = cp->clock;
+        c->slot.last_used = cp->clock;
     pthread_mutex_unlock(&cp->cache_mu);
     if (st != CUZK_OK)
         goto fail;
@@ -668,7 +726,10 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                       3 * n * sizeof(cuzk_fr) +
                       (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) + R.scratch_size +
                       job->n * sizeof(cuzk_groth16_msm_results);
-        if ((st = check_fits(need, "the proof's working set", err)) != CUZK_OK)
+        pthread_mutex_lock(&cp->cache_mu); /* idle residents may go to make room */
+        st = make_room(cp, need, "the proof's working set", NULL, err);
+        pthread_mutex_unlock(&cp->cache_mu);
+        if (st != CUZK_OK)
             goto fail;
         if ((st = fault("alloc", err)) != CUZK_OK)
             goto fail;
