@@ -79,19 +79,19 @@ static __device__ __forceinline__ uint32_t gpu_fp_sub_raw_(uint32_t *r, const ui
 {
     uint32_t borrow;
     asm(
-        "sub.cc.u32 %0, %12, %24;\n\t"
-        "subc.cc.u32 %1, %13, %25;\n\t"
-        "subc.cc.u32 %2, %14, %26;\n\t"
-        "subc.cc.u32 %3, %15, %27;\n\t"
-        "subc.cc.u32 %4, %16, %28;\n\t"
-        "subc.cc.u32 %5, %17, %29;\n\t"
-        "subc.cc.u32 %6, %18, %30;\n\t"
-        "subc.cc.u32 %7, %19, %31;\n\t"
-        "subc.cc.u32 %8, %20, %32;\n\t"
-        "subc.cc.u32 %9, %21, %33;\n\t"
-        "subc.cc.u32 %10, %22, %34;\n\t"
-        "subc.cc.u32 %11, %23, %35;\n\t"
-        "subc.u32 %36, 0, 0;"
+        "sub.cc.u32 %0, %13, %25;\n\t"
+        "subc.cc.u32 %1, %14, %26;\n\t"
+        "subc.cc.u32 %2, %15, %27;\n\t"
+        "subc.cc.u32 %3, %16, %28;\n\t"
+        "subc.cc.u32 %4, %17, %29;\n\t"
+        "subc.cc.u32 %5, %18, %30;\n\t"
+        "subc.cc.u32 %6, %19, %31;\n\t"
+        "subc.cc.u32 %7, %20, %32;\n\t"
+        "subc.cc.u32 %8, %21, %33;\n\t"
+        "subc.cc.u32 %9, %22, %34;\n\t"
+        "subc.cc.u32 %10, %23, %35;\n\t"
+        "subc.cc.u32 %11, %24, %36;\n\t"
+        "subc.u32 %12, 0, 0;"
         : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]),
           "=r"(r[6]), "=r"(r[7]), "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(borrow)
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]),

@@ -53,7 +53,7 @@ template <class F> static size_t msm_scratch_size_t(size_t n)
     msm_plan pl;
     if (n == 0)
         return 0;
-    if (n > MSM_MAX_N || !msm_plan_make(&pl, n, sizeof(gpu_xyzz<F>)))
+    if (n > MSM_MAX_N || !msm_plan_make(&pl, n, n, sizeof(gpu_xyzz<F>)))
         return SIZE_MAX;
     return pl.total;
 }
@@ -89,7 +89,7 @@ static cuzk_status msm_entry(gpu_jac<F> *out, const gpu_aff<F> *pts, const cuzk_
     if (n == 0)
         return msm_out_infinity(out, s, err);
     msm_plan pl;
-    size_t need = msm_plan_make(&pl, n, sizeof(gpu_xyzz<F>)) ? pl.total : SIZE_MAX;
+    size_t need = msm_plan_make(&pl, n, n, sizeof(gpu_xyzz<F>)) ? pl.total : SIZE_MAX;
     if ((st = msm_check_scratch(scratch, scratch_size, need, err)) != CUZK_OK)
         return st;
     uint8_t *base = msm_scratch_base(scratch);

@@ -4,15 +4,20 @@
  *
  * Algorithm (all on the device, stream-ordered, no host synchronisation):
  *   1. scalars Montgomery -> canonical (msm_scalar.cuh);
- *   2. per window w of c bits (signed Booth digits, 2^(c-1) buckets, W = ceil(256/c)
- *      windows as on the host): one (key = |digit|, value = point index | sign << 31) pair
- *      per point, sorted by key with CUB's radix sort over the c key bits;
+ *   2. windows of c bits (signed Booth digits, 2^(c-1) buckets, W = ceil(256/c) windows
+ *      as on the host) are taken in batches of up to MSM_BATCH_PAIRS / n windows: one
+ *      (key, value = point index | sign << 31) pair per point and window of the batch,
+ *      key = (window in batch) * (2^(c-1) + 1) + |digit| (0 for a zero digit), sorted
+ *      with CUB's radix sort over the key bits only. Batching matters for small n (the
+ *      tails of the 0/1 split): one sort and one accumulation for all windows instead of
+ *      W latency-bound rounds;
  *   3. bucket accumulation as a segmented reduction of the sorted pairs: thread t adds the
  *      points of pairs [tT, tT + T) into XYZZ sums, one per run of equal keys. A run that
  *      lies wholly inside the chunk is its bucket and is stored directly; a run cut by a
  *      chunk border goes to the thread's two border slots (id, partial sum). The slots
  *      form a list sorted by id in which every cut bucket is one contiguous run, so the
- *      same step repeats on it (XYZZ + XYZZ additions) until nothing is cut. This keeps
+ *      same step repeats on it (XYZZ + XYZZ additions, MSM_CHUNK2 entries per thread, short
+ *      because these passes are latency-bound chains) until nothing is cut. This keeps
  *      every thread's work at T additions however skewed the digits are (a plain MSM of
  *      mostly-one scalars puts almost every point in one bucket);
  *   4. bucket reduction, all windows at once: the 2^(c-1) buckets of a window are split
@@ -44,14 +49,20 @@
  * and in tree reductions: long enough to amortise the border slots (2 per chunk), short
  * enough that 2^27 points still give 4M threads. */
 #define MSM_CHUNK 32u
-/* Bucket groups per window in the reduction: with ~16 windows, 2048 groups give ~32K
- * threads, and each group's running sum covers 2^(c-1) / 2048 buckets. */
-#define MSM_MAX_GROUPS 2048u
+/* Entries per thread in the passes over cut runs (see the file comment). */
+#define MSM_CHUNK2 8u
+/* Bucket groups per window in the reduction: at least 2048 (with ~16 windows, ~32K
+ * threads) and at most 64 buckets per group, so each thread's running sum (2 XYZZ
+ * additions per bucket, a dependent chain) stays short. */
+#define MSM_MIN_GROUPS 2048u
+#define MSM_GROUP_LEN 64u
+/* Sorted pairs per window batch: 4 arrays of 4-byte keys/values, 1 GiB at most. */
+#define MSM_BATCH_PAIRS ((size_t)1 << 26)
 /* Threads per block of the window-sum tree (a power of two). */
 #define MSM_TREE 256u
 #define MSM_SCRATCH_ALIGN 256u
 #define MSM_MIN_C 4u
-#define MSM_MAX_C 18u
+#define MSM_MAX_C 22u
 
 static inline size_t msm_align_up(size_t x)
 {
@@ -64,9 +75,9 @@ static inline unsigned msm_gpu_num_windows(unsigned c) { return (256u + c - 1) /
 
 /* Window width for n points: minimises W(c) * (n + 8 * 2^(c-1)), the sorted pairs plus
  * the bucket reduction (two XYZZ additions per bucket, ~1.4 mixed additions each, and
- * about twice the per-addition cost of the well-occupied accumulation). Capped at 18
- * bits: wider windows make the buckets of all windows (W 2^(c-1) XYZZ) outgrow L2
- * for no gain in the window count. */
+ * about twice the per-addition cost of the well-occupied accumulation). Capped at 22
+ * bits (W = 12): the buckets of all windows, W 2^(c-1) XYZZ points, are 4.8 GiB there
+ * for G1, and wider windows cannot lower W below 11. */
 static inline unsigned msm_gpu_window_bits(size_t n)
 {
     unsigned best = MSM_MIN_C;
@@ -82,54 +93,88 @@ static inline unsigned msm_gpu_window_bits(size_t n)
     return best;
 }
 
-/* Offsets (bytes from the aligned scratch base) of everything the MSM keeps on the device. */
+/* The run parameters for n points, and the scratch layout (offsets in bytes from the
+ * aligned base), which depends only on cap_n >= n: a layout made for cap_n serves every
+ * n <= cap_n (the 0/1 split runs its tail MSM in scratch sized for all the points). */
 typedef struct msm_plan {
-    size_t n, nb, groups, nch, cap_a, cap_b, cub_bytes;
-    unsigned c, nwin;
+    size_t n, nb, groups, pairs, cub_bytes, cap_a, cap_b;
+    unsigned c, nwin, wpb, key_bits; /* wpb: windows per batch */
     size_t off_kc, off_ka, off_kb, off_va, off_vb, off_cub, off_bk, off_ida, off_pa, off_idb,
         off_pb, off_gs, off_tree, off_ws, off_res, total;
 } msm_plan;
 
-/* Fills the plan for n points (n >= 1, n < 2^31); false when CUB cannot size its sort
- * (no device). xyzz_bytes: size of one XYZZ point of the group. */
-static bool msm_plan_make(msm_plan *pl, size_t n, size_t xyzz_bytes)
+static inline size_t msm_groups(size_t nb)
+{
+    size_t g = nb < MSM_MIN_GROUPS ? nb : MSM_MIN_GROUPS;
+    return nb / MSM_GROUP_LEN > g ? nb / MSM_GROUP_LEN : g;
+}
+
+/* Sorted-pair capacity planned for cap_n points: all windows at once when that is at most
+ * MSM_BATCH_PAIRS, else batches (one window at a time when n alone exceeds it). */
+static inline size_t msm_pairs_cap(size_t cap_n)
+{
+    size_t all = cap_n * msm_gpu_num_windows(msm_gpu_window_bits(cap_n));
+    size_t p = all < MSM_BATCH_PAIRS ? all : MSM_BATCH_PAIRS;
+    return p > cap_n ? p : cap_n;
+}
+
+/* Fills the plan for 1 <= n <= cap_n < 2^31; false when CUB cannot size its sort (no
+ * device). xyzz_bytes: size of one XYZZ point of the group. */
+static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_bytes)
 {
     pl->n = n;
     pl->c = msm_gpu_window_bits(n);
     pl->nwin = msm_gpu_num_windows(pl->c);
     pl->nb = (size_t)1 << (pl->c - 1);
-    pl->groups = pl->nb < MSM_MAX_GROUPS ? pl->nb : MSM_MAX_GROUPS;
-    pl->nch = msm_div_up(n, MSM_CHUNK);
-    pl->cap_a = 2 * pl->nch;
-    pl->cap_b = 2 * msm_div_up(pl->cap_a, MSM_CHUNK);
+    pl->groups = msm_groups(pl->nb);
+    size_t pairs_cap = msm_pairs_cap(cap_n);
+    size_t wpb = pairs_cap / n;
+    pl->wpb = wpb < 1 ? 1u : wpb > pl->nwin ? pl->nwin : (unsigned)wpb;
+    pl->pairs = n * pl->wpb;
+    size_t max_key = (size_t)pl->wpb * (pl->nb + 1) - 1;
+    pl->key_bits = 1;
+    while ((max_key >> pl->key_bits) != 0)
+        pl->key_bits++;
+
+    /* layout: from cap_n only */
+    pl->cap_a = 2 * msm_div_up(pairs_cap, MSM_CHUNK);
+    pl->cap_b = 2 * msm_div_up(pl->cap_a, MSM_CHUNK2);
     cub::DoubleBuffer<uint32_t> kd(NULL, NULL), vd(NULL, NULL);
     size_t cub_bytes = 0;
-    if (cub::DeviceRadixSort::SortPairs(NULL, cub_bytes, kd, vd, (int)n, 0, (int)pl->c) !=
+    /* 32 key bits: an upper bound for every key width a run may sort */
+    if (cub::DeviceRadixSort::SortPairs(NULL, cub_bytes, kd, vd, (int)pairs_cap, 0, 32) !=
         cudaSuccess) {
         (void)cudaGetLastError();
         return false;
     }
     pl->cub_bytes = cub_bytes;
+    size_t bk_max = 0, gs_max = 0;
+    for (unsigned c = MSM_MIN_C; c <= msm_gpu_window_bits(cap_n); c++) {
+        size_t nb = (size_t)1 << (c - 1), w = msm_gpu_num_windows(c);
+        bk_max = w * (nb + 1) > bk_max ? w * (nb + 1) : bk_max;
+        gs_max = w * msm_groups(nb) > gs_max ? w * msm_groups(nb) : gs_max;
+    }
+    const size_t max_windows = msm_gpu_num_windows(MSM_MIN_C);
     size_t off = 0;
 #define MSM_TAKE(field, bytes)                                                            \
     do {                                                                                  \
         pl->field = off;                                                                  \
         off += msm_align_up(bytes);                                                       \
     } while (0)
-    MSM_TAKE(off_kc, n * sizeof(msm_scalar));
-    MSM_TAKE(off_ka, n * sizeof(uint32_t));
-    MSM_TAKE(off_kb, n * sizeof(uint32_t));
-    MSM_TAKE(off_va, n * sizeof(uint32_t));
-    MSM_TAKE(off_vb, n * sizeof(uint32_t));
+    MSM_TAKE(off_kc, cap_n * sizeof(msm_scalar));
+    MSM_TAKE(off_ka, pairs_cap * sizeof(uint32_t));
+    MSM_TAKE(off_kb, pairs_cap * sizeof(uint32_t));
+    MSM_TAKE(off_va, pairs_cap * sizeof(uint32_t));
+    MSM_TAKE(off_vb, pairs_cap * sizeof(uint32_t));
     MSM_TAKE(off_cub, cub_bytes);
-    MSM_TAKE(off_bk, (size_t)pl->nwin * (pl->nb + 1) * xyzz_bytes);
+    MSM_TAKE(off_bk, bk_max * xyzz_bytes);
     MSM_TAKE(off_ida, pl->cap_a * sizeof(uint32_t));
     MSM_TAKE(off_pa, pl->cap_a * xyzz_bytes);
     MSM_TAKE(off_idb, pl->cap_b * sizeof(uint32_t));
     MSM_TAKE(off_pb, pl->cap_b * xyzz_bytes);
-    MSM_TAKE(off_gs, (size_t)pl->nwin * pl->groups * xyzz_bytes);
-    MSM_TAKE(off_tree, (size_t)pl->nwin * MSM_TREE * xyzz_bytes);
-    MSM_TAKE(off_ws, (size_t)pl->nwin * xyzz_bytes);
+    MSM_TAKE(off_gs, gs_max * xyzz_bytes);
+    MSM_TAKE(off_tree, max_windows * MSM_TREE * xyzz_bytes);
+    MSM_TAKE(off_ws, max_windows * xyzz_bytes);
     MSM_TAKE(off_res, xyzz_bytes);
 #undef MSM_TAKE
     pl->total = off + MSM_SCRATCH_ALIGN; /* room to realign the caller's pointer */
@@ -151,15 +196,19 @@ static __global__ void msm_to_canonical_kernel(msm_scalar *out, const msm_scalar
         out[i] = msm_scalar_from_mont(in[i]);
 }
 
+/* Pair (wl, i) of the batch starting at window w0 sits at wl * n + i. */
 static __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const msm_scalar *k,
-                                  size_t n, unsigned w, unsigned c)
+                                         size_t n, size_t m, unsigned w0, unsigned c,
+                                         uint32_t nb1)
 {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= m)
         return;
-    int32_t d = msm_booth_digit(k[i].l, w, c);
-    keys[i] = (uint32_t)(d < 0 ? -d : d);
-    vals[i] = (uint32_t)i | (d < 0 ? 0x80000000u : 0u);
+    size_t wl = t / n, i = t % n;
+    int32_t d = msm_booth_digit(k[i].l, w0 + (unsigned)wl, c);
+    uint32_t mag = (uint32_t)(d < 0 ? -d : d);
+    keys[t] = mag ? (uint32_t)wl * nb1 + mag : 0u;
+    vals[t] = (uint32_t)i | (d < 0 ? 0x80000000u : 0u);
 }
 
 /*
@@ -174,13 +223,13 @@ template <class F, bool FROM_POINTS>
 static __global__ void msm_accumulate_kernel(gpu_xyzz<F> *buckets, uint32_t *out_id,
                                       gpu_xyzz<F> *out_pt, const uint32_t *keys,
                                       const uint32_t *vals, const gpu_aff<F> *points,
-                                      const gpu_xyzz<F> *in_pt, size_t m)
+                                      const gpu_xyzz<F> *in_pt, size_t m, unsigned chunk)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    size_t nch = (m + MSM_CHUNK - 1) / MSM_CHUNK;
+    size_t nch = (m + chunk - 1) / chunk;
     if (t >= nch)
         return;
-    size_t begin = t * MSM_CHUNK, end = begin + MSM_CHUNK < m ? begin + MSM_CHUNK : m;
+    size_t begin = t * chunk, end = begin + chunk < m ? begin + chunk : m;
     if (nch > 1) {
         out_id[2 * t] = 0;
         out_id[2 * t + 1] = 0;
@@ -329,25 +378,29 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
     CUZK_CUDA_TRY(err, cudaGetLastError());
     /* every bucket starts at infinity (ZZ = 0); untouched buckets stay there */
     CUZK_CUDA_TRY(err, cudaMemsetAsync(bk, 0, (size_t)pl->nwin * (pl->nb + 1) * sizeof(gpu_xyzz<F>), s));
-    for (unsigned w = 0; w < pl->nwin; w++) {
-        msm_digits_kernel<<<msm_blocks(n, 256), 256, 0, s>>>(ka, va, kc, n, w, pl->c);
+    for (unsigned w0 = 0; w0 < pl->nwin; w0 += pl->wpb) {
+        unsigned nw = pl->nwin - w0 < pl->wpb ? pl->nwin - w0 : pl->wpb;
+        size_t m = n * nw;
+        msm_digits_kernel<<<msm_blocks(m, 256), 256, 0, s>>>(ka, va, kc, n, m, w0, pl->c,
+                                                             (uint32_t)(pl->nb + 1));
         CUZK_CUDA_TRY(err, cudaGetLastError());
         cub::DoubleBuffer<uint32_t> kd(ka, kb), vd(va, vb);
         size_t cub_bytes = pl->cub_bytes;
         CUZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(base + pl->off_cub, cub_bytes, kd, vd,
-                                                           (int)n, 0, (int)pl->c, s));
-        gpu_xyzz<F> *bw = bk + (size_t)w * (pl->nb + 1);
-        msm_accumulate_kernel<F, true><<<msm_blocks(pl->nch, bs), bs, 0, s>>>(
-            bw, ida, pa, kd.Current(), vd.Current(), points, NULL, n);
+                                                           (int)m, 0, (int)pl->key_bits, s));
+        gpu_xyzz<F> *bw = bk + (size_t)w0 * (pl->nb + 1);
+        size_t nch = msm_div_up(m, MSM_CHUNK);
+        msm_accumulate_kernel<F, true><<<msm_blocks(nch, bs), bs, 0, s>>>(
+            bw, ida, pa, kd.Current(), vd.Current(), points, NULL, m, MSM_CHUNK);
         CUZK_CUDA_TRY(err, cudaGetLastError());
         /* cut runs: repeat on the slot list until one chunk holds it all */
-        size_t m = pl->nch > 1 ? 2 * pl->nch : 0;
+        m = nch > 1 ? 2 * nch : 0;
         uint32_t *in_id = ida, *out_id = idb;
         gpu_xyzz<F> *in_pt = pa, *out_pt = pb;
         while (m > 0) {
-            size_t nch = msm_div_up(m, MSM_CHUNK);
+            nch = msm_div_up(m, MSM_CHUNK2);
             msm_accumulate_kernel<F, false><<<msm_blocks(nch, bs), bs, 0, s>>>(
-                bw, out_id, out_pt, in_id, NULL, NULL, in_pt, m);
+                bw, out_id, out_pt, in_id, NULL, NULL, in_pt, m, MSM_CHUNK2);
             CUZK_CUDA_TRY(err, cudaGetLastError());
             m = nch > 1 ? 2 * nch : 0;
             uint32_t *ti = in_id;

@@ -36,7 +36,7 @@ static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t aff_bytes, si
 {
     msm_plan mp;
     msm_bitmap_plan bp;
-    if (!msm_plan_make(&mp, n, xyzz_bytes))
+    if (!msm_plan_make(&mp, n, n, xyzz_bytes))
         return false;
     msm_bitmap_plan_make(&bp, n, xyzz_bytes);
     size_t sel = 0;
@@ -166,7 +166,7 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
             CUZK_CUDA_TRY(err, cudaMemsetAsync(res_b, 0, sizeof *res_b, s));
         } else {
             msm_plan mp;
-            if (!msm_plan_make(&mp, tl, sizeof(gpu_xyzz<F>)) || mp.total > pl->sub_bytes) {
+            if (!msm_plan_make(&mp, tl, n, sizeof(gpu_xyzz<F>)) || mp.total > pl->sub_bytes) {
                 st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "tail MSM of %zu points does not "
                                     "fit the split scratch", tl);
                 goto fail;
@@ -180,7 +180,7 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
         msm_finish_kernel<F><<<1, 1, 0, s>>>(out, res_a, res_b);
     } else {
         msm_plan mp;
-        if (!msm_plan_make(&mp, n, sizeof(gpu_xyzz<F>))) {
+        if (!msm_plan_make(&mp, n, n, sizeof(gpu_xyzz<F>))) {
             st = cuzk_error_set(err, CUZK_ERR_CUDA, "cannot size the device sort");
             goto fail;
         }
