@@ -14,6 +14,14 @@
 
 #include "cuzk/ff.h"
 
+#ifdef __cplusplus
+extern "C" {
+#ifdef __cplusplus
+}
+#endif
+
+#endif
+
 uint64_t test_rng_init(const char *test_name);   /* returns the seed */
 uint64_t test_rng_seed(void);
 uint64_t test_rng_u64(void);
@@ -24,5 +32,9 @@ size_t test_iters(size_t dflt);
 void test_rand_fp(cuzk_fp *r);   /* uniform in [0, p) */
 void test_rand_fr(cuzk_fr *r);   /* uniform in [0, r) */
 void test_rand_fp2(cuzk_fp2 *r);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
