@@ -85,7 +85,9 @@ typedef struct dev_domain {
 typedef struct cuda_prover {
     int dev;
     pthread_mutex_t device_mu; /* kernel work */
-    pthread_mutex_t cache_mu;  /* the resident caches below */
+    pthread_mutex_t cache_mu;  /* the resident caches below, and the admission state */
+    pthread_cond_t released;   /* a job's working set went back (admission waits on it) */
+    int admitted;              /* jobs holding a working set now */
     dev_key keys[MAX_RESIDENT];
     dev_circuit circuits[MAX_RESIDENT];
     dev_domain domains[MAX_RESIDENT];
@@ -637,9 +639,13 @@ static void note_sticky(cuda_prover *cp, const cuzk_error *err)
     }
 }
 
-static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c)
+static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, bool admitted)
 {
     pthread_mutex_lock(&cp->cache_mu);
+    if (admitted) { /* the working set is back (run_release synchronised the frees) */
+        cp->admitted--;
+        pthread_cond_broadcast(&cp->released);
+    }
     if (k && k->pk)
         k->slot.in_use--;
     if (c && c->r1cs)
@@ -656,7 +662,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     cuzk_status st = CUZK_OK;
     run R;
     memset(&R, 0, sizeof R);
-    bool locked = false;
+    bool locked = false, admitted = false;
     dev_key *k = NULL;
     dev_circuit *c = NULL;
     cuzk_gpu_domain *gd = NULL;
@@ -726,8 +732,18 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                       3 * n * sizeof(cuzk_fr) +
                       (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) + R.scratch_size +
                       job->n * sizeof(cuzk_groth16_msm_results);
-        pthread_mutex_lock(&cp->cache_mu); /* idle residents may go to make room */
-        st = make_room(cp, need, "the proof's working set", NULL, err);
+        /* Admission: idle residents may go to make room; if the card is still too full
+         * while other jobs hold working sets, wait for one of them to finish rather than
+         * fail (two workers at 2^27 may not fit side by side: they then take turns). */
+        pthread_mutex_lock(&cp->cache_mu);
+        while ((st = make_room(cp, need, "the proof's working set", NULL, err)) ==
+                   CUZK_ERR_NOMEM &&
+               cp->admitted > 0 && !(cancel && *cancel))
+            pthread_cond_wait(&cp->released, &cp->cache_mu);
+        if (st == CUZK_OK) {
+            cp->admitted++;
+            admitted = true;
+        }
         pthread_mutex_unlock(&cp->cache_mu);
         if (st != CUZK_OK)
             goto fail;
@@ -813,7 +829,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             job->t.ms[k_ev_stage[e]] += ms;
         }
     run_release(&R);
-    unuse(cp, k, c);
+    unuse(cp, k, c, admitted);
     job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
     return CUZK_OK;
 fail:
@@ -821,7 +837,7 @@ fail:
     run_release(&R);
     if (locked)
         pthread_mutex_unlock(&cp->device_mu);
-    unuse(cp, k, c);
+    unuse(cp, k, c, admitted);
     (void)t_unlock;
     return st;
 }
@@ -856,6 +872,7 @@ static void cuda_close(cuzk_prover *p)
     }
     pthread_mutex_destroy(&cp->device_mu);
     pthread_mutex_destroy(&cp->cache_mu);
+    pthread_cond_destroy(&cp->released);
     free(cp);
     p->impl = NULL;
 }
@@ -887,6 +904,7 @@ extern "C" cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_er
     cp->dev = device;
     pthread_mutex_init(&cp->device_mu, NULL);
     pthread_mutex_init(&cp->cache_mu, NULL);
+    pthread_cond_init(&cp->released, NULL);
     p->impl = cp;
     p->ops = &k_cuda_ops;
     snprintf(p->desc, sizeof p->desc, "gpu:%d %.64s (%.1f GiB, %d SMs)", device, prop.name,
