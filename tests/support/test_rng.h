@@ -16,10 +16,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#ifdef __cplusplus
-}
-#endif
-
 #endif
 
 uint64_t test_rng_init(const char *test_name);   /* returns the seed */
