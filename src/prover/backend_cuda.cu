@@ -298,7 +298,7 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
     uint32_t n_table = 0, *cidx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL}, *idx = NULL;
     cuzk_status st = cuzk_r1cs_coeff_table(r1cs, &table, &n_table, cidx, err);
     size_t bytes = (size_t)n_table * sizeof(cuzk_fr);
-    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+    for (int m = 0; m < (bell ? CUZK_R1CS_MATRICES : CUZK_R1CS_C); m++)
         bytes += (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * 8;
     if (bell)
         bytes += 2 * (size_t)r1cs->n_vars * 4;
@@ -309,6 +309,8 @@ static cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
     for (int m = 0; m < CUZK_R1CS_MATRICES && st == CUZK_OK; m++) {
         const cuzk_csr *h = &r1cs->m[m];
         cuzk_gpu_csr *d = &c->m[m];
+        if (m == CUZK_R1CS_C && !bell)
+            continue; /* snarkjs keys never evaluate C (c = a*b), and a .zkey has none */
         st = upload(&c->row_ptr[m], h->row_ptr, r1cs->n_constraints + 1, err);
         if (st == CUZK_OK)
             st = upload(&c->col[m], h->col, h->nnz, err);
