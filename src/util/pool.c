@@ -100,7 +100,7 @@ static void *worker_main(void *argp)
     struct cuzk_pool *p = arg->pool;
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        pool_job *j;
+        pool_job *j = NULL;
         while (!p->stop && (j = pick_job(p)) == NULL)
             pthread_cond_wait(&p->wake, &p->mu);
         if (p->stop)
