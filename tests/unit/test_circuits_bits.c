@@ -362,6 +362,54 @@ static void test_multipack(void **state)
     }
 }
 
+/* ---------------------------------------------------------------------------------------
+ * Runners: argument checks and error propagation
+ * ------------------------------------------------------------------------------------- */
+static cuzk_status failing_circuit(cuzk_cs *cs, const void *vctx, cuzk_error *err)
+{
+    (void)vctx;
+    gad_bit_alloc(cs, true);
+    return cuzk_error_set(err, CUZK_ERR_FORMAT, "bad circuit data at 7");
+}
+
+static void test_runner_errors(void **state)
+{
+    (void)state;
+    cuzk_error e;
+    cuzk_r1cs *r1cs = NULL;
+    cuzk_witness_map map;
+    cuzk_circuit_counts counts;
+    cuzk_fr *w = NULL;
+    uint32_t n = 0;
+    cuzk_compact_assignment ca;
+    assert_int_equal(cuzk_circuit_record(NULL, NULL, &r1cs, &map, &e), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_circuit_record(failing_circuit, NULL, NULL, &map, &e),
+                     CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_circuit_count(failing_circuit, NULL, NULL, &e), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_circuit_witness_dense(failing_circuit, NULL, NULL, &n, &e),
+                     CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_circuit_witness_compact(failing_circuit, NULL, NULL, &e),
+                     CUZK_ERR_INVALID_ARG);
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_circuit_record(failing_circuit, NULL, &r1cs, &map, &e), CUZK_ERR_FORMAT);
+    assert_null(r1cs);
+    assert_string_equal(e.msg, "bad circuit data at 7");
+    assert_int_equal(cuzk_circuit_count(failing_circuit, NULL, &counts, &e), CUZK_ERR_FORMAT);
+    assert_int_equal(cuzk_circuit_witness_dense(failing_circuit, NULL, &w, &n, &e),
+                     CUZK_ERR_FORMAT);
+    assert_null(w);
+    assert_int_equal(cuzk_circuit_witness_compact(failing_circuit, NULL, &ca, &e),
+                     CUZK_ERR_FORMAT);
+    assert_null(ca.bits);
+    /* a failure inside a gadget (two different constants equated) is reported by the cs */
+    eq_ctx c = {{GB_CONST, GB_CONST}, {true, false}};
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_circuit_witness_dense(eq_circuit, &c, &w, &n, &e),
+                     CUZK_ERR_UNSATISFIED);
+    assert_non_null(strstr(e.msg, "constant"));
+    assert_null(w);
+}
+
 int main(void)
 {
     test_rng_init("test_circuits_bits");
@@ -371,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_uint32),
         cmocka_unit_test(test_multieq_flush_points),
         cmocka_unit_test(test_multipack),
+        cmocka_unit_test(test_runner_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
