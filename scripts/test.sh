@@ -24,7 +24,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 t_start=$SECONDS
 
 # ---- dependencies ------------------------------------------------------------------------
-install_pkgs build-essential cmake libcmocka-dev libjansson-dev clang python3
+install_pkgs build-essential cmake libcmocka-dev libjansson-dev libssl-dev clang python3
 clang_major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n1)
 install_pkgs "libclang-rt-${clang_major}-dev"  # libFuzzer and the sanitizer runtimes
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || install_pkgs nodejs npm
