@@ -451,3 +451,11 @@ void cuzk_engine_inject_fault(cuzk_engine *e, int stage, unsigned count, int dev
     e->fault_device = device;
     pthread_mutex_unlock(&e->mu);
 }
+
+void cuzk_engine_pause(cuzk_engine *e, bool paused)
+{
+    pthread_mutex_lock(&e->mu);
+    e->paused = paused;
+    pthread_cond_broadcast(&e->dispatch_cv);
+    pthread_mutex_unlock(&e->mu);
+}

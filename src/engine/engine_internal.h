@@ -237,6 +237,7 @@ struct cuzk_engine {
     int fault_stage;
     unsigned fault_count;
     int fault_device;
+    bool paused;               /* engine_testing.h: the dispatcher admits nothing */
 
     pthread_t dispatcher, reaper;
     pthread_t *threads;

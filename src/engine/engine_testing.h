@@ -6,6 +6,8 @@
 #ifndef CUZK_ENGINE_TESTING_H
 #define CUZK_ENGINE_TESTING_H
 
+#include <stdbool.h>
+
 #include "cuzk/engine.h"
 
 enum {
@@ -17,5 +19,9 @@ enum {
 
 /* The next `count` passes through `stage` fail (on device `device` only, -1 any). */
 void cuzk_engine_inject_fault(cuzk_engine *e, int stage, unsigned count, int device);
+
+/* While paused the dispatcher admits no partition (jobs queue up); tests use it to line
+ * up several jobs before any starts. */
+void cuzk_engine_pause(cuzk_engine *e, bool paused);
 
 #endif

@@ -173,7 +173,8 @@ void *engine_dispatcher_main(void *arg)
             pthread_mutex_lock(&e->mu);
             continue;
         }
-        ejob *j = e->synth_q_len + e->synth_busy < e->cfg.synthesis_workers ? pick_job(e) : NULL;
+        ejob *j = !e->paused && e->synth_q_len + e->synth_busy < e->cfg.synthesis_workers
+                      ? pick_job(e) : NULL;
         if (!j) {
             pthread_cond_wait(&e->dispatch_cv, &e->mu);
             continue;
