@@ -482,16 +482,20 @@ void *engine_finalizer_main(void *arg)
             continue;
         }
         d->done++;
+        bool complete = false;
         if (!job_over(j)) {
             if (bench)
                 j->benchmark_only = true;
             else
                 memcpy(j->proof + (size_t)p->idx * CUZK_GROTH16_PROOF_BYTES, bytes,
                        sizeof bytes);
-            if (++j->parts_done == j->plan.partitions)
-                engine_job_finish(e, j, CUZK_JOB_COMPLETED, CUZK_OK, "");
+            complete = ++j->parts_done == j->plan.partitions;
         }
+        /* the memory goes back before the job is reported done, so a client that sees
+         * it complete finds the budget free (j stays: an unfinished job is never reaped) */
         part_finish(e, p);
+        if (complete)
+            engine_job_finish(e, j, CUZK_JOB_COMPLETED, CUZK_OK, "");
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
