@@ -238,10 +238,12 @@ void engine_srs_unref(cuzk_engine *e, srs_entry *s)
     if (s->refs)
         s->refs--;
     s->last_used_ms = engine_now_ms();
-    if (s->job_own && s->refs == 0 && !s->loading) {
-        if (s->pending_charge)
-            engine_budget_release(e, s->pending_charge);
+    if (s->refs == 0 && !s->loading && s->pending_charge) {
+        /* admitted for a load that never happened (its partitions were purged) */
+        engine_budget_release(e, s->pending_charge);
         s->pending_charge = 0;
+    }
+    if (s->job_own && s->refs == 0 && !s->loading) {
         engine_srs_evict_entry(e, s);
         unmap(s);
         unlink_entry(e, s);

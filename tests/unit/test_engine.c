@@ -42,6 +42,7 @@ static cuzk_engine *make(const char *devices, uint64_t budget, unsigned synth, u
     c.threads = 2;
     c.synthesis_workers = synth;
     c.workers_per_device = wpd;
+    c.finalizers = wpd; /* one finalizer with one worker: completions in admission order */
     c.log = quiet;
     cuzk_engine *e = NULL;
     cuzk_error err = {0};
