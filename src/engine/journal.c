@@ -257,7 +257,7 @@ cuzk_status ejournal_load(ejournal *j, ejournal_rec **recs, size_t *n,
         if (!b || len < 12 || memcmp(b, "CZJ1", 4) != 0 ||
             ereq_decode(&req, b + 12, len - 12, &e2) != CUZK_OK) {
             char msg[512], bad[300];
-            snprintf(msg, sizeof msg, "journal: %s/%s is unreadable (%s); moved aside", j->dir,
+            snprintf(msg, sizeof msg, "journal: %.200s/%.64s is unreadable (%.200s); moved aside", j->dir,
                      de->d_name, e2.msg[0] ? e2.msg : "bad header");
             if (warn)
                 warn(ctx, msg);
