@@ -72,6 +72,7 @@ typedef struct bench_sized_group {
 extern const bench_sized_group bench_group_msm;
 extern const bench_sized_group bench_group_ntt;
 extern const bench_sized_group bench_group_prove;
+extern const bench_sized_group bench_group_pipeline; /* bench_pipeline.c, explicit-only */
 #ifdef CUZK_HAVE_CUDA
 extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu.c */
 extern const bench_sized_group bench_group_gpu_msm;

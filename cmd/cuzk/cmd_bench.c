@@ -30,7 +30,7 @@ static const bench_group *const k_groups[] = {&bench_group_field, &bench_group_c
                                               &bench_group_pairing};
 #define NGROUPS (sizeof k_groups / sizeof k_groups[0])
 static const bench_sized_group *const k_sized[] = {&bench_group_msm, &bench_group_ntt,
-                                                   &bench_group_prove,
+                                                   &bench_group_prove, &bench_group_pipeline,
 #ifdef CUZK_HAVE_CUDA
                                                    &bench_group_gpu_ntt, &bench_group_gpu_msm,
                                                    &bench_group_gpu_prove,
@@ -55,8 +55,10 @@ void cmd_bench_usage(FILE *out)
             "\n"
             "Times single-core field, curve and pairing operations, then whole MSMs, NTTs\n"
             "and proofs. GROUP is field, curve, pairing, msm, ntt or prove; none means all\n"
-            "six, in that order. CUDA builds add gpu-ntt, gpu-msm and gpu-prove, run only\n"
-            "when named (CUZK_TRACE=PREFIX writes gpu-prove's two-worker timeline).\n"
+            "six, in that order. pipeline (N synthetic jobs through the engine against a\n"
+            "bare prover loop: s/proof, overhead, stage busy ratios, peak RSS) and, in CUDA\n"
+            "builds, gpu-ntt, gpu-msm and gpu-prove run only when named (CUZK_TRACE=PREFIX\n"
+            "writes gpu-prove's two-worker timeline and the pipeline's engine timeline).\n"
             "\n"
             "  --json          print one JSON object instead of the table\n"
             "  --iters N       operations per timed batch (default: calibrated so ~10\n"

@@ -1,0 +1,470 @@
+/*
+ * jobs.c — the job table and the job API: submit (validate, plan, journal, queue),
+ * idempotency by request_id, await with timeout, non-blocking info, cancel, watches, the
+ * end of a job (counters, journal, watches, purge), and result expiry.
+ * Threading: the table is guarded by engine->mu; submit journals with mu released while
+ * the new job is marked spooling (listed, so a concurrent duplicate finds it, but not
+ * schedulable).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "cuzk/formats.h"
+#include "engine/engine_internal.h"
+#include "engine/journal.h"
+
+static bool job_over(const ejob *j)
+{
+    return j->state != CUZK_JOB_QUEUED && j->state != CUZK_JOB_RUNNING;
+}
+
+const char *cuzk_job_state_name(cuzk_job_state s)
+{
+    switch (s) {
+    case CUZK_JOB_COMPLETED: return "completed";
+    case CUZK_JOB_FAILED: return "failed";
+    case CUZK_JOB_CANCELLED: return "cancelled";
+    case CUZK_JOB_TIMEOUT: return "timeout";
+    case CUZK_JOB_QUEUED: return "queued";
+    case CUZK_JOB_RUNNING: return "running";
+    default: return "unknown";
+    }
+}
+
+static void uuid4(char out[CUZK_JOB_ID_SIZE])
+{
+    uint8_t b[16];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t r = getrandom(b + got, sizeof b - got, 0);
+        if (r > 0)
+            got += (size_t)r;
+        else if (errno != EINTR) {
+            /* no entropy source: still unique within this process and time */
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            static unsigned long ctr;
+            uint64_t v = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^ (++ctr << 52);
+            memcpy(b, &v, 8);
+            memcpy(b + 8, &ctr, sizeof ctr < 8 ? sizeof ctr : 8);
+            break;
+        }
+    }
+    b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
+    b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
+    snprintf(out, CUZK_JOB_ID_SIZE,
+             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+             b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+             b[15]);
+}
+
+ejob *engine_job_find(cuzk_engine *e, const char *id)
+{
+    if (!id)
+        return NULL;
+    for (ejob *j = e->jobs; j; j = j->next)
+        if (strcmp(j->id, id) == 0)
+            return j;
+    return NULL;
+}
+
+static void job_free(ejob *j)
+{
+    while (j->watches) {
+        ewatch *w = j->watches;
+        j->watches = w->next;
+        free(w);
+    }
+    ereq_free(j->req);
+    free(j->proof);
+    free(j);
+}
+
+static void job_unlink(cuzk_engine *e, ejob *j)
+{
+    for (ejob **pp = &e->jobs; *pp; pp = &(*pp)->next)
+        if (*pp == j) {
+            *pp = j->next;
+            return;
+        }
+}
+
+cuzk_status engine_job_enqueue(cuzk_engine *e, ereq *req, const char *id, uint64_t seq,
+                               ejob **out, cuzk_error *err)
+{
+    ejob *j = calloc(1, sizeof *j);
+    if (!j) {
+        ereq_free(req);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+    j->req = req;
+    j->kind = engine_kind_find(req->kind);
+    snprintf(j->id, sizeof j->id, "%s", id);
+    j->seq = seq;
+    j->prio = req->priority ? req->priority : j->kind->default_priority;
+    j->state = CUZK_JOB_QUEUED;
+    j->t_submit = engine_now_ms();
+    j->next = e->jobs;
+    e->jobs = j;
+    e->n_unfinished++;
+    *out = j;
+    return CUZK_OK;
+}
+
+cuzk_status engine_job_plan(cuzk_engine *e, ejob *j, cuzk_error *err)
+{
+    cuzk_status st = j->kind->plan(e, j->req, &j->plan, err);
+    if (st != CUZK_OK)
+        return st;
+    if (j->plan.job_own_key)
+        snprintf(j->plan.circuit_id, sizeof j->plan.circuit_id, "job:%s", j->id);
+    if (!(j->proof = calloc(j->plan.partitions, CUZK_GROTH16_PROOF_BYTES)))
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    return CUZK_OK;
+}
+
+static uint32_t queue_position(cuzk_engine *e, const ejob *j)
+{
+    uint32_t n = 0;
+    for (ejob *o = e->jobs; o; o = o->next)
+        if (o != j && o->state == CUZK_JOB_QUEUED &&
+            (o->prio > j->prio || (o->prio == j->prio && o->seq < j->seq)))
+            n++;
+    return n;
+}
+
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_job_ticket *t,
+                               cuzk_error *err)
+{
+    if (!e || !r || !t)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "submit: NULL argument");
+    memset(t, 0, sizeof *t);
+    const ekind *k = engine_kind_find(r->kind);
+    if (!k)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "unknown proof kind %d", (int)r->kind);
+    if ((int)r->priority < 0 || r->priority > CUZK_PRIORITY_CRITICAL)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "unknown priority %d",
+                              (int)r->priority);
+    ereq *q;
+    cuzk_status st = ereq_from_request(&q, r, err);
+    if (st != CUZK_OK)
+        return st;
+    pthread_mutex_lock(&e->mu);
+    if (e->stopping) {
+        pthread_mutex_unlock(&e->mu);
+        ereq_free(q);
+        return cuzk_error_set(err, CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
+    }
+    if (q->request_id[0])
+        for (ejob *o = e->jobs; o; o = o->next)
+            if (strcmp(o->req->request_id, q->request_id) == 0) {
+                snprintf(t->job_id, sizeof t->job_id, "%s", o->id);
+                t->duplicate = true;
+                t->queue_position = o->state == CUZK_JOB_QUEUED ? queue_position(e, o) : 0;
+                snprintf(t->assigned_gpu, sizeof t->assigned_gpu, "%s", o->device);
+                pthread_mutex_unlock(&e->mu);
+                ereq_free(q);
+                return CUZK_OK;
+            }
+    char id[CUZK_JOB_ID_SIZE];
+    uuid4(id);
+    ejob *j;
+    if ((st = engine_job_enqueue(e, q, id, e->next_seq++, &j, err)) != CUZK_OK) {
+        pthread_mutex_unlock(&e->mu);
+        return st;
+    }
+    j->spooling = true;
+    pthread_mutex_unlock(&e->mu);
+
+    st = engine_job_plan(e, j, err);
+    if (st == CUZK_OK && e->journal)
+        st = ejournal_add(e->journal, j->id, j->seq, j->req, err);
+
+    pthread_mutex_lock(&e->mu);
+    j->spooling = false;
+    if (st != CUZK_OK) {
+        job_unlink(e, j);
+        e->n_unfinished--;
+        pthread_cond_broadcast(&e->done_cv);
+        pthread_mutex_unlock(&e->mu);
+        job_free(j);
+        return st;
+    }
+    snprintf(t->job_id, sizeof t->job_id, "%s", j->id);
+    t->queue_position = queue_position(e, j);
+    engine_log(e, CUZK_LOG_DEBUG, "job %s: %s, %u partition(s), priority %d, key %s", j->id,
+               j->kind->name, j->plan.partitions, (int)j->prio, j->plan.circuit_id);
+    pthread_cond_broadcast(&e->dispatch_cv);
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_OK;
+}
+
+void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status code,
+                       const char *msg)
+{
+    if (job_over(j))
+        return;
+    j->state = st;
+    j->err_code = code;
+    snprintf(j->err, sizeof j->err, "%s", msg ? msg : "");
+    j->t_finish = engine_now_ms();
+    j->wall_finish = (int64_t)time(NULL);
+    e->n_unfinished--;
+    unsigned slot = engine_kind_slot(j->kind->kind);
+    if (st == CUZK_JOB_COMPLETED) {
+        e->completed++;
+        e->metrics.completed_by_kind[slot]++;
+        ehist_observe(&e->metrics.h[EH_JOB_TOTAL], (j->t_finish - j->t_submit) / 1e3);
+    } else if (st == CUZK_JOB_CANCELLED) {
+        e->cancelled++;
+    } else {
+        e->failed++;
+        e->metrics.failed_by_kind[slot]++;
+    }
+    engine_log(e, st == CUZK_JOB_FAILED ? CUZK_LOG_WARN : CUZK_LOG_INFO,
+               "job %s %s (%s, %u partition(s), %.0f ms)%s%s", j->id, cuzk_job_state_name(st),
+               j->kind->name, j->plan.partitions, j->t_finish - j->t_submit,
+               j->err[0] ? ": " : "", j->err);
+    if (e->journal) {
+        cuzk_job_result r;
+        ejournal_done d = {.state = st, .code = code, .benchmark_only = j->benchmark_only,
+                           .wall_finish = j->wall_finish, .partitions_done = j->parts_done};
+        engine_job_result(e, j, &r, false);
+        d.t = r.t;
+        snprintf(d.error, sizeof d.error, "%s", j->err);
+        snprintf(d.device, sizeof d.device, "%s", j->device);
+        if (st == CUZK_JOB_COMPLETED && !j->benchmark_only) {
+            d.proof = j->proof;
+            d.proof_len = (size_t)j->plan.partitions * CUZK_GROTH16_PROOF_BYTES;
+        }
+        ejournal_finish(e->journal, j->id, &d);
+    }
+    for (ewatch *w = j->watches; w; w = w->next)
+        w->fn(w->ctx, j->id, st);
+    while (j->watches) {
+        ewatch *w = j->watches;
+        j->watches = w->next;
+        free(w);
+    }
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_cond_broadcast(&e->dispatch_cv);
+    if (st != CUZK_JOB_COMPLETED) {
+        j->cancel = 1;
+        engine_job_purge(e, j);
+    }
+}
+
+void engine_job_result(cuzk_engine *e, const ejob *j, cuzk_job_result *r,
+                                 bool with_proof)
+{
+    (void)e;
+    memset(r, 0, sizeof *r);
+    snprintf(r->job_id, sizeof r->job_id, "%s", j->id);
+    r->state = j->state;
+    r->kind = j->kind->kind;
+    r->priority = j->prio;
+    r->partitions = j->plan.partitions;
+    r->partitions_done = j->parts_done;
+    r->benchmark_only = j->benchmark_only;
+    r->error_code = j->err_code;
+    snprintf(r->error, sizeof r->error, "%s", j->err);
+    snprintf(r->device, sizeof r->device, "%s", j->device);
+    double now = engine_now_ms();
+    double end = job_over(j) ? j->t_finish : now;
+    double admit = j->t_first_admit > 0 ? j->t_first_admit : end;
+    r->t.queue_wait_ms = (uint64_t)(admit - j->t_submit);
+    r->t.srs_load_ms = j->srs_ms;
+    r->t.synthesis_ms = j->synth_ms;
+    r->t.gpu_compute_ms = j->dev_ms;
+    r->t.finalize_ms = j->fin_ms;
+    r->t.total_ms = (uint64_t)(end - j->t_submit);
+    if (with_proof && j->state == CUZK_JOB_COMPLETED && !j->benchmark_only && j->proof) {
+        size_t n = (size_t)j->plan.partitions * CUZK_GROTH16_PROOF_BYTES;
+        if ((r->proof = malloc(n))) {
+            memcpy(r->proof, j->proof, n);
+            r->proof_len = n;
+        }
+    }
+}
+
+void cuzk_job_result_free(cuzk_job_result *r)
+{
+    if (!r)
+        return;
+    free(r->proof);
+    r->proof = NULL;
+    r->proof_len = 0;
+}
+
+cuzk_status cuzk_engine_job_info(cuzk_engine *e, const char *job_id, cuzk_job_result *out,
+                                 cuzk_error *err)
+{
+    if (!e || !out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "job info: NULL argument");
+    pthread_mutex_lock(&e->mu);
+    ejob *j = engine_job_find(e, job_id);
+    if (!j || j->spooling) {
+        pthread_mutex_unlock(&e->mu);
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
+    }
+    engine_job_result(e, j, out, true);
+    pthread_mutex_unlock(&e->mu);
+    if (out->state == CUZK_JOB_COMPLETED && !out->benchmark_only && !out->proof)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory copying the proof");
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms,
+                              cuzk_job_result *out, cuzk_error *err)
+{
+    if (!e || !out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "await: NULL argument");
+    memset(out, 0, sizeof *out);
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += (time_t)(timeout_ms / 1000);
+    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) {
+        dl.tv_sec++;
+        dl.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&e->mu);
+    ejob *j = engine_job_find(e, job_id);
+    bool timed_out = false;
+    while (j && !job_over(j) && !e->stopping && !timed_out) {
+        int rc = timeout_ms ? pthread_cond_timedwait(&e->done_cv, &e->mu, &dl)
+                            : pthread_cond_wait(&e->done_cv, &e->mu);
+        timed_out = rc == ETIMEDOUT;
+        j = engine_job_find(e, job_id);
+    }
+    if (!j || j->spooling) {
+        pthread_mutex_unlock(&e->mu);
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
+    }
+    if (!job_over(j) && e->stopping) {
+        pthread_mutex_unlock(&e->mu);
+        return cuzk_error_set(err, CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
+    }
+    engine_job_result(e, j, out, true);
+    if (job_over(j)) {
+        if (!j->collected) {
+            j->collected = true;
+            j->t_collected = engine_now_ms();
+        }
+    } else {
+        out->state = CUZK_JOB_TIMEOUT;
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (out->state == CUZK_JOB_COMPLETED && !out->benchmark_only && !out->proof)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory copying the proof");
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running,
+                               cuzk_error *err)
+{
+    if (!e)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "cancel: NULL engine");
+    if (was_running)
+        *was_running = false;
+    pthread_mutex_lock(&e->mu);
+    ejob *j = engine_job_find(e, job_id);
+    if (!j || j->spooling) {
+        pthread_mutex_unlock(&e->mu);
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
+    }
+    if (!job_over(j)) {
+        if (was_running)
+            *was_running = j->state == CUZK_JOB_RUNNING;
+        engine_job_finish(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, "cancelled");
+    }
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_watch(cuzk_engine *e, const char *job_id, cuzk_job_watch_fn fn,
+                              void *ctx, uint64_t *watch_id, cuzk_error *err)
+{
+    if (!e || !fn)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "watch: NULL argument");
+    if (watch_id)
+        *watch_id = 0;
+    pthread_mutex_lock(&e->mu);
+    ejob *j = engine_job_find(e, job_id);
+    if (!j || j->spooling) {
+        pthread_mutex_unlock(&e->mu);
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
+    }
+    if (job_over(j)) {
+        cuzk_job_state st = j->state;
+        char id[CUZK_JOB_ID_SIZE];
+        snprintf(id, sizeof id, "%s", j->id);
+        pthread_mutex_unlock(&e->mu);
+        fn(ctx, id, st);
+        return CUZK_OK;
+    }
+    ewatch *w = calloc(1, sizeof *w);
+    if (!w) {
+        pthread_mutex_unlock(&e->mu);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+    w->id = ++e->next_watch;
+    w->fn = fn;
+    w->ctx = ctx;
+    w->next = j->watches;
+    j->watches = w;
+    if (watch_id)
+        *watch_id = w->id;
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_OK;
+}
+
+void cuzk_engine_unwatch(cuzk_engine *e, uint64_t watch_id)
+{
+    if (!e || !watch_id)
+        return;
+    pthread_mutex_lock(&e->mu);
+    for (ejob *j = e->jobs; j; j = j->next)
+        for (ewatch **pp = &j->watches; *pp; pp = &(*pp)->next)
+            if ((*pp)->id == watch_id) {
+                ewatch *w = *pp;
+                *pp = w->next;
+                free(w);
+                pthread_mutex_unlock(&e->mu);
+                return;
+            }
+    pthread_mutex_unlock(&e->mu);
+}
+
+void engine_jobs_reap(cuzk_engine *e)
+{
+    double now = engine_now_ms();
+    for (ejob **pp = &e->jobs; *pp;) {
+        ejob *j = *pp;
+        bool expired = job_over(j) && j->in_flight == 0 &&
+                       ((j->collected &&
+                         now - j->t_collected >= (double)e->cfg.collected_ttl_s * 1e3) ||
+                        now - j->t_finish >= (double)e->cfg.result_ttl_s * 1e3);
+        if (!expired) {
+            pp = &j->next;
+            continue;
+        }
+        *pp = j->next;
+        if (e->journal)
+            ejournal_remove(e->journal, j->id);
+        job_free(j);
+    }
+}
+
+void engine_jobs_free_all(cuzk_engine *e)
+{
+    while (e->jobs) {
+        ejob *j = e->jobs;
+        e->jobs = j->next;
+        job_free(j);
+    }
+}

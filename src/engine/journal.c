@@ -1,0 +1,310 @@
+/*
+ * journal.c — the job journal (journal.h): one file per job and one per outcome, written
+ * with temp + fsync + rename, read back sorted by submission order at start.
+ * Threading: a mutex serialises writers (file names never collide, but the directory
+ * fsync and removal order are kept simple that way).
+ */
+#include "engine/journal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct ejournal {
+    pthread_mutex_t mu;
+    char *dir;
+    int dirfd;
+};
+
+cuzk_status ejournal_open(ejournal **out, const char *dir, cuzk_error *err)
+{
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return cuzk_error_set(err, CUZK_ERR_IO, "state_dir %s: %s", dir, strerror(errno));
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "state_dir %s: %s", dir, strerror(errno));
+    ejournal *j = calloc(1, sizeof *j);
+    if (!j || !(j->dir = strdup(dir))) {
+        free(j);
+        close(fd);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+    j->dirfd = fd;
+    pthread_mutex_init(&j->mu, NULL);
+    *out = j;
+    return CUZK_OK;
+}
+
+void ejournal_close(ejournal *j)
+{
+    if (!j)
+        return;
+    close(j->dirfd);
+    pthread_mutex_destroy(&j->mu);
+    free(j->dir);
+    free(j);
+}
+
+static bool write_all(int fd, const void *d, size_t n)
+{
+    const uint8_t *p = d;
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* name.tmp -> name in the journal directory; durable when sync. */
+static bool put_file(ejournal *j, const char *name, const void *a, size_t na, const void *b,
+                     size_t nb, bool sync)
+{
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "%s.tmp", name);
+    int fd = openat(j->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    bool ok = write_all(fd, a, na) && write_all(fd, b, nb) && (!sync || fsync(fd) == 0);
+    ok = close(fd) == 0 && ok;
+    if (!ok || renameat(j->dirfd, tmp, j->dirfd, name) != 0) {
+        unlinkat(j->dirfd, tmp, 0);
+        return false;
+    }
+    return !sync || fsync(j->dirfd) == 0;
+}
+
+static void le(uint8_t *p, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t rd(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+cuzk_status ejournal_add(ejournal *j, const char *id, uint64_t seq, const ereq *req,
+                         cuzk_error *err)
+{
+    uint8_t *body;
+    size_t len;
+    cuzk_status st = ereq_encode(req, &body, &len, err);
+    if (st != CUZK_OK)
+        return st;
+    uint8_t head[12];
+    memcpy(head, "CZJ1", 4);
+    le(head + 4, seq, 8);
+    char name[64];
+    snprintf(name, sizeof name, "%s.req", id);
+    pthread_mutex_lock(&j->mu);
+    bool ok = put_file(j, name, head, sizeof head, body, len, true);
+    pthread_mutex_unlock(&j->mu);
+    free(body);
+    if (!ok)
+        return cuzk_error_set(err, CUZK_ERR_IO, "journal: cannot write %s/%s: %s", j->dir, name,
+                              strerror(errno));
+    return CUZK_OK;
+}
+
+#define DONE_FIXED (4 + 4 + 4 + 4 + 8 + 8 * 6 + 4 + 4 + 64 + 4)
+
+void ejournal_finish(ejournal *j, const char *id, const ejournal_done *d)
+{
+    size_t ml = strnlen(d->error, sizeof d->error - 1);
+    size_t n = DONE_FIXED + ml + d->proof_len;
+    uint8_t *b = calloc(1, n);
+    if (!b)
+        return;
+    uint8_t *p = b;
+    memcpy(p, "CZD1", 4);
+    le(p + 4, (uint64_t)d->state, 4);
+    le(p + 8, (uint64_t)d->code, 4);
+    le(p + 12, d->benchmark_only, 4);
+    le(p + 16, (uint64_t)d->wall_finish, 8);
+    const uint64_t *t = &d->t.queue_wait_ms;
+    for (int i = 0; i < 6; i++)
+        le(p + 24 + 8 * i, t[i], 8);
+    p += 72;
+    le(p, d->partitions_done, 4);
+    le(p + 4, ml, 4);
+    memcpy(p + 8, d->device, strnlen(d->device, 63));
+    le(p + 72, d->proof_len, 4);
+    p += 76;
+    memcpy(p, d->error, ml);
+    if (d->proof_len)
+        memcpy(p + ml, d->proof, d->proof_len);
+    char name[64];
+    snprintf(name, sizeof name, "%s.done", id);
+    pthread_mutex_lock(&j->mu);
+    put_file(j, name, b, n, NULL, 0, false);
+    pthread_mutex_unlock(&j->mu);
+    free(b);
+}
+
+void ejournal_remove(ejournal *j, const char *id)
+{
+    char name[64];
+    pthread_mutex_lock(&j->mu);
+    snprintf(name, sizeof name, "%s.done", id);
+    unlinkat(j->dirfd, name, 0);
+    snprintf(name, sizeof name, "%s.req", id);
+    unlinkat(j->dirfd, name, 0);
+    pthread_mutex_unlock(&j->mu);
+}
+
+static uint8_t *slurp(ejournal *j, const char *name, size_t *len)
+{
+    int fd = openat(j->dirfd, name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat sb;
+    uint8_t *b = NULL;
+    if (fstat(fd, &sb) == 0 && (b = malloc((size_t)sb.st_size + 1))) {
+        size_t got = 0;
+        while (got < (size_t)sb.st_size) {
+            ssize_t r = read(fd, b + got, (size_t)sb.st_size - got);
+            if (r <= 0)
+                break;
+            got += (size_t)r;
+        }
+        if (got != (size_t)sb.st_size) {
+            free(b);
+            b = NULL;
+        }
+        *len = got;
+    }
+    close(fd);
+    return b;
+}
+
+static bool parse_done(const uint8_t *b, size_t n, ejournal_done *d)
+{
+    memset(d, 0, sizeof *d);
+    if (n < DONE_FIXED || memcmp(b, "CZD1", 4) != 0)
+        return false;
+    d->state = (cuzk_job_state)rd(b + 4, 4);
+    d->code = (cuzk_status)rd(b + 8, 4);
+    d->benchmark_only = rd(b + 12, 4) != 0;
+    d->wall_finish = (int64_t)rd(b + 16, 8);
+    uint64_t *t = &d->t.queue_wait_ms;
+    for (int i = 0; i < 6; i++)
+        t[i] = rd(b + 24 + 8 * i, 8);
+    const uint8_t *p = b + 72;
+    d->partitions_done = (uint32_t)rd(p, 4);
+    size_t ml = rd(p + 4, 4);
+    memcpy(d->device, p + 8, 63);
+    size_t pl = rd(p + 72, 4);
+    p += 76;
+    if (ml >= sizeof d->error || n != DONE_FIXED + ml + pl)
+        return false;
+    memcpy(d->error, p, ml);
+    if (pl) {
+        if (!(d->proof = malloc(pl)))
+            return false;
+        memcpy(d->proof, p + ml, pl);
+        d->proof_len = pl;
+    }
+    return d->state == CUZK_JOB_COMPLETED || d->state == CUZK_JOB_FAILED ||
+           d->state == CUZK_JOB_CANCELLED;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+    const ejournal_rec *x = a, *y = b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+cuzk_status ejournal_load(ejournal *j, ejournal_rec **recs, size_t *n,
+                          void (*warn)(void *ctx, const char *msg), void *ctx,
+                          cuzk_error *err)
+{
+    *recs = NULL;
+    *n = 0;
+    int fd = dup(j->dirfd);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return cuzk_error_set(err, CUZK_ERR_IO, "journal: cannot list %s", j->dir);
+    }
+    rewinddir(dir);
+    size_t cap = 0;
+    struct dirent *de;
+    cuzk_status st = CUZK_OK;
+    while ((de = readdir(dir)) != NULL) {
+        size_t nl = strlen(de->d_name);
+        if (nl != 36 + 4 || strcmp(de->d_name + 36, ".req") != 0)
+            continue;
+        size_t len = 0;
+        uint8_t *b = slurp(j, de->d_name, &len);
+        ereq *req = NULL;
+        cuzk_error e2 = {0};
+        if (!b || len < 12 || memcmp(b, "CZJ1", 4) != 0 ||
+            ereq_decode(&req, b + 12, len - 12, &e2) != CUZK_OK) {
+            char msg[512], bad[300];
+            snprintf(msg, sizeof msg, "journal: %.200s/%.64s is unreadable (%.200s); moved aside", j->dir,
+                     de->d_name, e2.msg[0] ? e2.msg : "bad header");
+            if (warn)
+                warn(ctx, msg);
+            snprintf(bad, sizeof bad, "%s.bad", de->d_name);
+            renameat(j->dirfd, de->d_name, j->dirfd, bad);
+            free(b);
+            continue;
+        }
+        if (*n == cap) {
+            size_t nc = cap ? 2 * cap : 16;
+            ejournal_rec *nr = realloc(*recs, nc * sizeof *nr);
+            if (!nr) {
+                ereq_free(req);
+                free(b);
+                st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory reading the journal");
+                break;
+            }
+            *recs = nr;
+            cap = nc;
+        }
+        ejournal_rec *r = &(*recs)[(*n)++];
+        memset(r, 0, sizeof *r);
+        memcpy(r->id, de->d_name, 36);
+        r->seq = rd(b + 4, 8);
+        r->req = req;
+        free(b);
+        char dn[64];
+        snprintf(dn, sizeof dn, "%.36s.done", de->d_name);
+        size_t dl = 0;
+        uint8_t *db = slurp(j, dn, &dl);
+        if (db)
+            r->finished = parse_done(db, dl, &r->done);
+        if (db && !r->finished) {
+            free(r->done.proof);
+            memset(&r->done, 0, sizeof r->done);
+        }
+        free(db);
+    }
+    closedir(dir);
+    if (*n)
+        qsort(*recs, *n, sizeof **recs, rec_cmp);
+    return st;
+}
+
+void ejournal_recs_free(ejournal_rec *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(recs[i].done.proof);
+    free(recs);
+}

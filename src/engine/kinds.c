@@ -1,0 +1,307 @@
+/*
+ * kinds.c — the per-kind synthesizers (engine_internal.h, struct ekind): the registry, the
+ * SYNTHETIC kind, and the Filecoin kinds' entry points, which refuse cleanly until their
+ * circuits exist (src/circuits). The GROTH16 kind is in kind_groth16.c.
+ *
+ * SYNTHETIC: the circuit is cuzk_synthetic_porep(log2n, seed); its key (circuit id
+ * "synthetic-<log2n>", or "synthetic-<log2n>-<seed>" for a seed other than 0) holds the
+ * circuit and a dev setup (verifiable) up to synthetic_setup_max_log2n, a random key
+ * (benchmark only) above. Synthesizing a partition regenerates the circuit's witness, the
+ * stand-in for real witness generation (its circuit copy is dropped at once).
+ * Threading: every function is reentrant; generation runs on the given pool.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/circuits.h"
+#include "engine/engine_internal.h"
+
+void esynth_free(esynth *s)
+{
+    free(s->w_owned);
+    cuzk_r1cs_destroy(s->r1cs_owned);
+    memset(s, 0, sizeof *s);
+}
+
+uint64_t engine_r1cs_bytes(const cuzk_r1cs *r);
+uint64_t engine_r1cs_bytes(const cuzk_r1cs *r)
+{
+    uint64_t b = sizeof *r;
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+        b += (r->n_constraints + 1) * 8 + r->m[m].nnz * (4 + sizeof(cuzk_fr)) +
+             ((uint64_t)r->n_vars + 63) / 64 * 8;
+    return b;
+}
+
+uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk);
+uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk)
+{
+    return sizeof *pk + pk->vk.n_ic * sizeof(cuzk_g1_affine) +
+           (pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(cuzk_g1_affine) +
+           pk->n_b_g2 * sizeof(cuzk_g2_affine);
+}
+
+/* ---- SYNTHETIC -------------------------------------------------------------------------- */
+
+static void synthetic_id(char *out, size_t cap, unsigned log2n, uint64_t seed)
+{
+    if (seed)
+        snprintf(out, cap, "synthetic-%u-%" PRIu64, log2n, seed);
+    else
+        snprintf(out, cap, "synthetic-%u", log2n);
+}
+
+static bool synthetic_parse_id(const char *id, unsigned *log2n, uint64_t *seed)
+{
+    unsigned k;
+    uint64_t s = 0;
+    int used = 0;
+    if (sscanf(id, "synthetic-%u%n", &k, &used) != 1)
+        return false;
+    if (id[used] == '-') {
+        int used2 = 0;
+        if (sscanf(id + used + 1, "%" SCNu64 "%n", &s, &used2) != 1 || s == 0)
+            return false;
+        used += 1 + used2;
+    }
+    char canon[64];
+    synthetic_id(canon, sizeof canon, k, s);
+    if (id[used] != 0 || strcmp(canon, id) != 0 || k < 2 || k > 28)
+        return false;
+    *log2n = k;
+    *seed = s;
+    return true;
+}
+
+static bool synthetic_owns(const char *id)
+{
+    unsigned k;
+    uint64_t s;
+    return synthetic_parse_id(id, &k, &s);
+}
+
+static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
+                                  cuzk_error *err)
+{
+    (void)e;
+    if (q->log2n < 2 || q->log2n > 28)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "synthetic job: log2n must be 2..28, not %u", q->log2n);
+    if (q->partitions < 1 || q->partitions > 64)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "synthetic job: partitions must be 1..64, not %u", q->partitions);
+    uint64_t n = 1ull << q->log2n;
+    p->partitions = q->partitions;
+    synthetic_id(p->circuit_id, sizeof p->circuit_id, q->log2n, q->seed);
+    /* Upper bounds with margin, from the generator's shape (cuzk/circuits.h: ~0.97 n rows,
+     * ~3.8 terms a row at 36 bytes, 3 row-pointer arrays) and the CPU prover's scratch
+     * (~10 field elements a domain point plus MSM buckets per thread): the circuit takes
+     * ~170 n bytes, the witness 32 n, the key 5 point vectors of ~n points (~600 n). */
+    p->key_bytes = 1000 * n + (4u << 20);
+    p->partition_bytes = 900 * n + (64u << 20);
+    return CUZK_OK;
+}
+
+static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, const ereq *req,
+                                      const uint8_t *map, size_t map_len, srs_key *key,
+                                      cuzk_pool *pool, cuzk_error *err)
+{
+    (void)req;
+    (void)map;
+    (void)map_len;
+    unsigned k;
+    uint64_t seed;
+    if (!synthetic_parse_id(id, &k, &seed))
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
+    cuzk_synthetic syn = {0};
+    cuzk_status st = cuzk_synthetic_porep(&syn, k, seed, pool, err);
+    if (st != CUZK_OK)
+        return st;
+    free(syn.witness);
+    memset(key, 0, sizeof *key);
+    if (k <= e->cfg.synthetic_setup_max_log2n) {
+        st = cuzk_groth16_setup_dev(&key->pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON, NULL,
+                                    pool, err);
+    } else {
+        st = cuzk_groth16_pk_random(&key->pk, syn.r1cs, CUZK_GROTH16_BELLPERSON, seed ^ k,
+                                    pool, err);
+        key->benchmark_only = true;
+    }
+    if (st != CUZK_OK) {
+        cuzk_r1cs_destroy(syn.r1cs);
+        return st;
+    }
+    key->r1cs = syn.r1cs;
+    key->bytes = engine_pk_bytes(&key->pk) + engine_r1cs_bytes(syn.r1cs);
+    return CUZK_OK;
+}
+
+static bool no_key_file(const cuzk_engine *e, const char *id, char *path, size_t cap)
+{
+    (void)e;
+    (void)id;
+    (void)path;
+    (void)cap;
+    return false;
+}
+
+static cuzk_status synthetic_synthesize(const cuzk_engine *e, const ereq *q, const srs_key *key,
+                                        uint32_t part, cuzk_pool *pool, esynth *out,
+                                        cuzk_error *err)
+{
+    (void)e;
+    (void)part;
+    cuzk_synthetic syn = {0};
+    cuzk_status st = cuzk_synthetic_porep(&syn, q->log2n, q->seed, pool, err);
+    if (st != CUZK_OK)
+        return st;
+    cuzk_r1cs_destroy(syn.r1cs);
+    if (!key->r1cs || key->r1cs->n_vars == 0) {
+        free(syn.witness);
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "synthetic key has no circuit");
+    }
+    out->w_owned = syn.witness;
+    out->w = cuzk_witness_dense(syn.witness, key->r1cs->n_vars);
+    out->bytes = (uint64_t)key->r1cs->n_vars * sizeof(cuzk_fr);
+    return CUZK_OK;
+}
+
+static const ekind k_synthetic = {
+    .kind = CUZK_PROOF_SYNTHETIC,
+    .name = "synthetic",
+    .default_priority = CUZK_PRIORITY_NORMAL,
+    .plan = synthetic_plan,
+    .owns_circuit = synthetic_owns,
+    .load_key = synthetic_load_key,
+    .key_file = no_key_file,
+    .synthesize = synthetic_synthesize,
+};
+
+/* ---- Filecoin kinds: entry points until the circuits land --------------------------------- */
+
+typedef struct filecoin_kind {
+    cuzk_proof_kind kind;
+    const char *what;      /* in the refusal */
+    const char *prefix;    /* circuit ids: "porep-32g", ... */
+} filecoin_kind;
+
+static const filecoin_kind k_fil[] = {
+    {CUZK_PROOF_POREP_SEAL_COMMIT, "PoRep", "porep-"},
+    {CUZK_PROOF_SNAP_DEALS_UPDATE, "SnapDeals", "snap-"},
+    {CUZK_PROOF_WINDOW_POST_PARTITION, "WindowPoSt", "wpost-"},
+    {CUZK_PROOF_WINNING_POST, "WinningPoSt", "winning-"},
+};
+
+static const filecoin_kind *fil_for(cuzk_proof_kind k)
+{
+    for (size_t i = 0; i < sizeof k_fil / sizeof k_fil[0]; i++)
+        if (k_fil[i].kind == k)
+            return &k_fil[i];
+    return NULL;
+}
+
+static cuzk_status fil_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, cuzk_error *err)
+{
+    (void)e;
+    (void)p;
+    const filecoin_kind *f = fil_for(q->kind);
+    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s circuit not built yet",
+                          f ? f->what : "Filecoin");
+}
+
+static bool fil_owns(const char *id)
+{
+    static const char *ids[] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
+                                "porep-64g", "snap-32g", "snap-64g", "wpost-32g",
+                                "wpost-64g", "winning-32g", "winning-64g"};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (strcmp(id, ids[i]) == 0)
+            return true;
+    return false;
+}
+
+static cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
+                                const uint8_t *map, size_t map_len, srs_key *key,
+                                cuzk_pool *pool, cuzk_error *err)
+{
+    (void)e;
+    (void)req;
+    (void)map;
+    (void)map_len;
+    (void)key;
+    (void)pool;
+    for (size_t i = 0; i < sizeof k_fil / sizeof k_fil[0]; i++)
+        if (strncmp(id, k_fil[i].prefix, strlen(k_fil[i].prefix)) == 0)
+            return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s circuit not built yet",
+                                  k_fil[i].what);
+    return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
+}
+
+static cuzk_status fil_synthesize(const cuzk_engine *e, const ereq *q, const srs_key *key,
+                                  uint32_t part, cuzk_pool *pool, esynth *out, cuzk_error *err)
+{
+    (void)e;
+    (void)key;
+    (void)part;
+    (void)pool;
+    (void)out;
+    return fil_plan(NULL, q, NULL, err);
+}
+
+#define FIL_KIND(K, NAME, PRIO)                                                               \
+    {.kind = K, .name = NAME, .default_priority = PRIO, .plan = fil_plan,                    \
+     .owns_circuit = fil_owns, .load_key = fil_load_key, .key_file = no_key_file,             \
+     .synthesize = fil_synthesize}
+
+static const ekind k_filecoin[] = {
+    FIL_KIND(CUZK_PROOF_POREP_SEAL_COMMIT, "porep_seal_commit", CUZK_PRIORITY_NORMAL),
+    FIL_KIND(CUZK_PROOF_SNAP_DEALS_UPDATE, "snap_deals_update", CUZK_PRIORITY_NORMAL),
+    FIL_KIND(CUZK_PROOF_WINDOW_POST_PARTITION, "window_post_partition", CUZK_PRIORITY_HIGH),
+    FIL_KIND(CUZK_PROOF_WINNING_POST, "winning_post", CUZK_PRIORITY_CRITICAL),
+};
+
+/* ---- registry ----------------------------------------------------------------------------- */
+
+extern const ekind engine_kind_groth16;
+
+const ekind *engine_kind_find(cuzk_proof_kind k)
+{
+    if (k == CUZK_PROOF_SYNTHETIC)
+        return &k_synthetic;
+    if (k == CUZK_PROOF_GROTH16)
+        return &engine_kind_groth16;
+    for (size_t i = 0; i < sizeof k_filecoin / sizeof k_filecoin[0]; i++)
+        if (k_filecoin[i].kind == k)
+            return &k_filecoin[i];
+    return NULL;
+}
+
+const ekind *engine_kind_for_circuit(const char *id)
+{
+    if (k_synthetic.owns_circuit(id))
+        return &k_synthetic;
+    if (engine_kind_groth16.owns_circuit(id))
+        return &engine_kind_groth16;
+    if (fil_owns(id))
+        return &k_filecoin[0];
+    return NULL;
+}
+
+const char *cuzk_proof_kind_name(cuzk_proof_kind k)
+{
+    const ekind *kd = engine_kind_find(k);
+    return kd ? kd->name : "unknown";
+}
+
+unsigned engine_kind_slot(int kind)
+{
+    if (kind >= 1 && kind <= 4)
+        return (unsigned)kind;
+    if (kind == CUZK_PROOF_GROTH16)
+        return 5;
+    if (kind == CUZK_PROOF_SYNTHETIC)
+        return 6;
+    return 7;
+}

@@ -1,0 +1,502 @@
+/*
+ * pipeline.c — the per-partition pipeline: the dispatcher (admission by priority and
+ * memory), synthesis workers, device workers (cuzk_prover_start, several per device) and
+ * finalizers (cuzk_prover_finalize: assembly + self-check), and what happens to a
+ * partition at the end of its road (done, retried once on another device, or failing its
+ * job, whose queued partitions are then purged).
+ *
+ * Order: the dispatcher admits the next partition of the best job (highest priority,
+ * then oldest), so queues hold partitions keyed (priority, job seq, partition) and every
+ * stage takes the lowest key first.
+ * Threading: see engine_internal.h; all queue and job state is under engine->mu, which
+ * every stage releases around its real work.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/formats.h"
+#include "engine/engine_internal.h"
+#include "engine/engine_testing.h"
+
+static bool part_before(const epart *a, const epart *b)
+{
+    if (a->job->prio != b->job->prio)
+        return a->job->prio > b->job->prio;
+    if (a->job->seq != b->job->seq)
+        return a->job->seq < b->job->seq;
+    return a->idx < b->idx;
+}
+
+static void q_insert(epart **q, epart *p)
+{
+    while (*q && !part_before(p, *q))
+        q = &(*q)->next;
+    p->next = *q;
+    *q = p;
+}
+
+static bool job_over(const ejob *j)
+{
+    return j->state != CUZK_JOB_QUEUED && j->state != CUZK_JOB_RUNNING;
+}
+
+static bool take_fault(cuzk_engine *e, int stage, int dev)
+{
+    if (e->fault_count == 0 || e->fault_stage != stage ||
+        (e->fault_device >= 0 && e->fault_device != dev))
+        return false;
+    e->fault_count--;
+    return true;
+}
+
+/* The end of a partition's road (mu held; released while its data is freed, so the
+ * budget is given back only after the memory is). */
+static void part_finish(cuzk_engine *e, epart *p)
+{
+    pthread_mutex_unlock(&e->mu);
+    cuzk_prove_job_free(p->pj);
+    p->pj = NULL;
+    if (p->syn.r1cs_owned)
+        for (unsigned d = 0; d < e->n_devs; d++)
+            cuzk_prover_forget(e->devs[d].prover, NULL, p->syn.r1cs_owned);
+    esynth_free(&p->syn);
+    pthread_mutex_lock(&e->mu);
+    ejob *j = p->job;
+    engine_budget_release(e, p->bytes_held);
+    e->working_bytes -= p->bytes_held;
+    engine_srs_unref(e, p->srs);
+    j->in_flight--;
+    pthread_cond_broadcast(&e->done_cv);
+    free(p);
+}
+
+/* Takes every queued partition of j off the queues and ends it (mu held, released
+ * meanwhile). */
+void engine_job_purge(cuzk_engine *e, ejob *j)
+{
+    epart *mine = NULL;
+    epart **qs[] = {&e->synth_q, &e->dev_q, &e->fin_q};
+    unsigned *lens[] = {&e->synth_q_len, &e->dev_q_len, &e->fin_q_len};
+    for (int q = 0; q < 3; q++)
+        for (epart **pp = qs[q]; *pp;) {
+            if ((*pp)->job == j) {
+                epart *p = *pp;
+                *pp = p->next;
+                (*lens[q])--;
+                p->next = mine;
+                mine = p;
+            } else {
+                pp = &(*pp)->next;
+            }
+        }
+    e->fin_q_tail = NULL;
+    for (epart *p = e->fin_q; p; p = p->next)
+        e->fin_q_tail = p;
+    pthread_cond_broadcast(&e->room_cv);
+    pthread_cond_broadcast(&e->dispatch_cv);
+    while (mine) {
+        epart *next = mine->next;
+        part_finish(e, mine);
+        mine = next;
+    }
+}
+
+static void part_fail(cuzk_engine *e, epart *p, cuzk_status st, const char *msg)
+{
+    ejob *j = p->job;
+    /* at shutdown a partition stopped by the cancel flag is not the job's failure: the job
+     * stays unfinished in the journal and resumes at the next start */
+    if (!job_over(j) && !e->stopping) {
+        char m[CUZK_ERROR_MSG_MAX];
+        int k = j->plan.partitions > 1 ? snprintf(m, sizeof m, "partition %u: ", p->idx) : 0;
+        engine_strcpy(m + k, sizeof m - (size_t)k, msg);
+        engine_job_finish(e, j, st == CUZK_ERR_CANCELLED ? CUZK_JOB_CANCELLED : CUZK_JOB_FAILED,
+                          st, m);
+    }
+    part_finish(e, p);
+}
+
+/* A device error or a proof that failed its check: once more (elsewhere when possible). */
+static void part_retry_or_fail(cuzk_engine *e, epart *p, int dev, cuzk_status st,
+                               const char *msg)
+{
+    bool retryable = st != CUZK_ERR_CANCELLED && st != CUZK_ERR_UNSATISFIED &&
+                     st != CUZK_ERR_INVALID_ARG && st != CUZK_ERR_FORMAT;
+    if (retryable && p->attempts == 0 && !job_over(p->job) && !e->stopping) {
+        p->attempts++;
+        p->exclude_device = e->n_devs > 1 ? dev : -1;
+        e->metrics.partitions_retried++;
+        engine_log(e, CUZK_LOG_WARN, "job %s partition %u failed on device %d (%s); retrying%s",
+                   p->job->id, p->idx, dev, msg, e->n_devs > 1 ? " on another device" : "");
+        q_insert(&e->dev_q, p);
+        e->dev_q_len++;
+        pthread_cond_broadcast(&e->dev_cv);
+        return;
+    }
+    part_fail(e, p, st, msg);
+}
+
+/* ---- dispatcher ------------------------------------------------------------------------- */
+
+static ejob *pick_job(cuzk_engine *e)
+{
+    ejob *best = NULL;
+    for (ejob *j = e->jobs; j; j = j->next)
+        if (!job_over(j) && !j->spooling && j->next_part < j->plan.partitions &&
+            (!best || j->prio > best->prio || (j->prio == best->prio && j->seq < best->seq)))
+            best = j;
+    return best;
+}
+
+static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu, unsigned ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(cv, mu, &ts);
+}
+
+void *engine_dispatcher_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    while (!e->stopping) {
+        if (e->graveyard) {
+            pthread_mutex_unlock(&e->mu);
+            engine_srs_bury(e);
+            pthread_mutex_lock(&e->mu);
+            continue;
+        }
+        ejob *j = !e->paused && e->synth_q_len + e->synth_busy < e->cfg.synthesis_workers
+                      ? pick_job(e) : NULL;
+        if (!j) {
+            pthread_cond_wait(&e->dispatch_cv, &e->mu);
+            continue;
+        }
+        srs_entry *s = engine_srs_get(e, j->plan.circuit_id, j->kind, j->req, true);
+        if (!s) {
+            engine_job_finish(e, j, CUZK_JOB_FAILED, CUZK_ERR_NOMEM,
+                              "out of memory for the key table");
+            continue;
+        }
+        uint64_t part = j->plan.partition_bytes;
+        uint64_t key = s->tier != CUZK_SRS_HOT && !s->loading && !s->pending_charge
+                           ? s->est_bytes : 0;
+        if (part + key > e->budget) {
+            char m[CUZK_ERROR_MSG_MAX];
+            snprintf(m, sizeof m,
+                     "a partition needs %.1f MiB (key %.1f MiB) but the memory budget is "
+                     "%.1f MiB",
+                     part / 1048576.0, key / 1048576.0, e->budget / 1048576.0);
+            if (s->refs == 0 && s->job_own) {
+                s->refs++;
+                engine_srs_unref(e, s);
+            }
+            engine_job_finish(e, j, CUZK_JOB_FAILED, CUZK_ERR_NOMEM, m);
+            continue;
+        }
+        if (!engine_budget_try(e, part + key)) {
+            /* wait for memory (or for an idle key to age past eviction_min_idle) */
+            timed_wait(&e->dispatch_cv, &e->mu, 500);
+            continue;
+        }
+        epart *p = calloc(1, sizeof *p);
+        if (!p) {
+            engine_budget_release(e, part + key);
+            engine_job_finish(e, j, CUZK_JOB_FAILED, CUZK_ERR_NOMEM, "out of memory");
+            continue;
+        }
+        s->pending_charge += key;
+        s->refs++;
+        p->job = j;
+        p->idx = j->next_part++;
+        p->srs = s;
+        p->bytes_held = part;
+        p->device = p->exclude_device = -1;
+        p->t_admit = engine_now_ms();
+        e->working_bytes += part;
+        j->in_flight++;
+        if (j->state == CUZK_JOB_QUEUED) {
+            j->state = CUZK_JOB_RUNNING;
+            j->t_first_admit = p->t_admit;
+            ehist_observe(&e->metrics.h[EH_QUEUE_WAIT], (p->t_admit - j->t_submit) / 1e3);
+        }
+        q_insert(&e->synth_q, p);
+        e->synth_q_len++;
+        pthread_cond_signal(&e->synth_cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- synthesis ---------------------------------------------------------------------------- */
+
+/* Resizes p's reservation to what its partition really takes. Growing waits for memory
+ * while other partitions can still give some back; alone, it fails the partition. */
+static bool reserve_actual(cuzk_engine *e, epart *p, uint64_t actual)
+{
+    if (actual <= p->bytes_held) {
+        uint64_t d = p->bytes_held - actual;
+        p->bytes_held = actual;
+        e->working_bytes -= d;
+        engine_budget_release(e, d);
+        return true;
+    }
+    uint64_t d = actual - p->bytes_held;
+    while (!engine_budget_try(e, d)) {
+        if (e->working_bytes == p->bytes_held || e->stopping || job_over(p->job))
+            return false;
+        timed_wait(&e->dispatch_cv, &e->mu, 500);
+    }
+    p->bytes_held = actual;
+    e->working_bytes += d;
+    return true;
+}
+
+void *engine_synth_main(void *arg)
+{
+    worker_arg *wa = arg;
+    cuzk_engine *e = wa->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->stopping && !e->synth_q)
+            pthread_cond_wait(&e->synth_cv, &e->mu);
+        if (e->stopping)
+            break;
+        epart *p = e->synth_q;
+        e->synth_q = p->next;
+        e->synth_q_len--;
+        e->synth_busy++;
+        ejob *j = p->job;
+        cuzk_error err = {0};
+        cuzk_status st = CUZK_OK;
+        if (!job_over(j))
+            st = engine_srs_ensure(e, p->srs, &j->srs_ms, &err);
+        if (job_over(j) || st != CUZK_OK) {
+            e->synth_busy--;
+            pthread_cond_broadcast(&e->dispatch_cv);
+            if (st != CUZK_OK)
+                part_fail(e, p, st, err.msg);
+            else
+                part_finish(e, p);
+            continue;
+        }
+        const srs_key *key = &p->srs->key;
+        bool fault = take_fault(e, ENGINE_FAULT_SYNTH, -1);
+        pthread_mutex_unlock(&e->mu);
+
+        p->t_synth0 = engine_now_ms();
+        st = fault ? cuzk_error_set(&err, CUZK_ERR_INTERNAL, "injected synthesis fault")
+                   : j->kind->synthesize(e, j->req, key, p->idx, e->pool, &p->syn, &err);
+        p->t_synth1 = engine_now_ms();
+        const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
+        uint64_t scratch = st == CUZK_OK && circuit
+                               ? cuzk_groth16_prove_scratch_size(&key->pk, circuit,
+                                                                 cuzk_pool_nthreads(e->pool))
+                               : 0;
+        etimeline_event(e->timeline, wa->track, "synthesize", p->t_synth0, p->t_synth1, j->id,
+                        (int)p->idx);
+
+        pthread_mutex_lock(&e->mu);
+        j->synth_ms += (uint64_t)(p->t_synth1 - p->t_synth0);
+        ehist_observe(&e->metrics.h[EH_SYNTHESIS], (p->t_synth1 - p->t_synth0) / 1e3);
+        if (st == CUZK_OK && !job_over(j) &&
+            !reserve_actual(e, p, p->syn.bytes + scratch + (1u << 20)))
+            st = cuzk_error_set(&err, CUZK_ERR_NOMEM,
+                                "the partition takes %.1f MiB, more than the budget allows",
+                                (p->syn.bytes + scratch) / 1048576.0);
+        while (st == CUZK_OK && !job_over(j) && !e->stopping &&
+               e->dev_q_len >= e->cfg.device_queue_depth)
+            pthread_cond_wait(&e->room_cv, &e->mu);
+        e->synth_busy--;
+        pthread_cond_broadcast(&e->dispatch_cv);
+        if (st != CUZK_OK) {
+            part_fail(e, p, st, err.msg);
+        } else if (job_over(j) || e->stopping) {
+            part_finish(e, p);
+        } else {
+            q_insert(&e->dev_q, p);
+            e->dev_q_len++;
+            pthread_cond_broadcast(&e->dev_cv);
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- devices ------------------------------------------------------------------------------ */
+
+static epart *dev_take(cuzk_engine *e, unsigned dev)
+{
+    for (epart **pp = &e->dev_q; *pp; pp = &(*pp)->next)
+        if ((*pp)->exclude_device != (int)dev) {
+            epart *p = *pp;
+            *pp = p->next;
+            e->dev_q_len--;
+            return p;
+        }
+    return NULL;
+}
+
+void *engine_device_main(void *arg)
+{
+    worker_arg *wa = arg;
+    cuzk_engine *e = wa->e;
+    edevice *d = &e->devs[wa->dev];
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        epart *p = NULL;
+        while (!e->stopping && !(p = dev_take(e, wa->dev)))
+            pthread_cond_wait(&e->dev_cv, &e->mu);
+        if (e->stopping) {
+            if (p) {
+                q_insert(&e->dev_q, p);
+                e->dev_q_len++;
+            }
+            break;
+        }
+        pthread_cond_broadcast(&e->room_cv);
+        ejob *j = p->job;
+        if (job_over(j)) {
+            part_finish(e, p);
+            continue;
+        }
+        e->dev_busy++;
+        d->busy_workers++;
+        snprintf(d->current_job, sizeof d->current_job, "%s", j->id);
+        d->current_kind = j->kind->kind;
+        engine_strcpy(j->device, sizeof j->device, d->name);
+        const srs_key *key = &p->srs->key;
+        const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
+        bool fault = take_fault(e, ENGINE_FAULT_DEVICE, (int)wa->dev);
+        pthread_mutex_unlock(&e->mu);
+
+        cuzk_error err = {0};
+        p->t_dev0 = engine_now_ms();
+        cuzk_status st = cuzk_prover_start(d->prover, &key->pk, circuit, &p->syn.w, 1, &j->cancel,
+                                           &p->pj, &err);
+        p->t_dev1 = engine_now_ms();
+        if (fault) {
+            cuzk_prove_job_free(p->pj);
+            p->pj = NULL;
+            st = cuzk_error_set(&err, CUZK_ERR_CUDA, "injected device fault");
+        }
+        etimeline_event(e->timeline, wa->track, "prove_start", p->t_dev0, p->t_dev1, j->id,
+                        (int)p->idx);
+
+        pthread_mutex_lock(&e->mu);
+        e->dev_busy--;
+        if (--d->busy_workers == 0)
+            d->current_job[0] = 0;
+        j->dev_ms += (uint64_t)(p->t_dev1 - p->t_dev0);
+        ehist_observe(&e->metrics.h[EH_DEVICE], (p->t_dev1 - p->t_dev0) / 1e3);
+        if (st == CUZK_OK) {
+            p->device = (int)wa->dev;
+            p->next = NULL;
+            if (e->fin_q_tail)
+                e->fin_q_tail->next = p;
+            else
+                e->fin_q = p;
+            e->fin_q_tail = p;
+            e->fin_q_len++;
+            pthread_cond_signal(&e->fin_cv);
+        } else {
+            d->failed++;
+            if (job_over(j))
+                part_finish(e, p);
+            else
+                part_retry_or_fail(e, p, (int)wa->dev, st, err.msg);
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+/* ---- finalizers --------------------------------------------------------------------------- */
+
+void *engine_finalizer_main(void *arg)
+{
+    worker_arg *wa = arg;
+    cuzk_engine *e = wa->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->stopping && !e->fin_q)
+            pthread_cond_wait(&e->fin_cv, &e->mu);
+        if (e->stopping)
+            break;
+        epart *p = e->fin_q;
+        e->fin_q = p->next;
+        if (!e->fin_q)
+            e->fin_q_tail = NULL;
+        e->fin_q_len--;
+        ejob *j = p->job;
+        if (job_over(j)) {
+            part_finish(e, p);
+            continue;
+        }
+        e->fin_busy++;
+        bool bench = p->srs->key.benchmark_only;
+        bool fault = take_fault(e, ENGINE_FAULT_VERIFY, p->device);
+        pthread_mutex_unlock(&e->mu);
+
+        cuzk_error err = {0};
+        cuzk_groth16_proof proof;
+        cuzk_prove_timings pt = {0};
+        double t0 = engine_now_ms();
+        cuzk_status st = cuzk_prover_finalize(p->pj, NULL, NULL, &proof, &pt, &err);
+        p->pj = NULL;
+        double t1 = engine_now_ms();
+        if (fault && st == CUZK_OK)
+            st = cuzk_error_set(&err, CUZK_ERR_INVALID_PROOF, "injected self-check failure");
+        /* a random key's proofs cannot verify: that failure is the expected outcome, and
+         * the proof is thrown away (benchmark_only) */
+        if (bench && !fault && st == CUZK_ERR_INVALID_PROOF)
+            st = CUZK_OK;
+        uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
+        if (st == CUZK_OK && !bench)
+            cuzk_groth16_proof_to_bellperson(bytes, &proof);
+        etimeline_event(e->timeline, wa->track, "finalize", t0, t1, j->id, (int)p->idx);
+        if (pt.device_end_ms > pt.device_begin_ms && p->device >= 0)
+            etimeline_event(e->timeline, e->devs[p->device].track, "device", pt.device_begin_ms,
+                            pt.device_end_ms, j->id, (int)p->idx);
+
+        pthread_mutex_lock(&e->mu);
+        e->fin_busy--;
+        j->fin_ms += (uint64_t)(t1 - t0);
+        ehist_observe(&e->metrics.h[EH_FINALIZE], (t1 - t0) / 1e3);
+        edevice *d = &e->devs[p->device];
+        if (pt.device_end_ms > pt.device_begin_ms)
+            d->busy_ms += pt.device_end_ms - pt.device_begin_ms;
+        if (st != CUZK_OK) {
+            d->failed++;
+            if (job_over(j))
+                part_finish(e, p);
+            else
+                part_retry_or_fail(e, p, p->device, st, err.msg);
+            continue;
+        }
+        d->done++;
+        bool complete = false;
+        if (!job_over(j)) {
+            if (bench)
+                j->benchmark_only = true;
+            else
+                memcpy(j->proof + (size_t)p->idx * CUZK_GROTH16_PROOF_BYTES, bytes,
+                       sizeof bytes);
+            complete = ++j->parts_done == j->plan.partitions;
+        }
+        /* the memory goes back before the job is reported done, so a client that sees
+         * it complete finds the budget free (j stays: an unfinished job is never reaped) */
+        part_finish(e, p);
+        if (complete)
+            engine_job_finish(e, j, CUZK_JOB_COMPLETED, CUZK_OK, "");
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}

@@ -1,0 +1,337 @@
+/*
+ * request.c — owned copies of job requests and their journal encoding (request.h).
+ * Threading: pure functions of their arguments.
+ */
+#include "engine/request.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    T_REQUEST_ID = 1, T_KIND, T_PRIORITY, T_SECTOR_SIZE, T_REGISTERED, T_SECTOR_NUMBER,
+    T_MINER, T_PARTITION_INDEX, T_VANILLA, T_VANILLA_N, T_RANDOMNESS, T_COMM_R_OLD,
+    T_COMM_R_NEW, T_COMM_D_NEW, T_ZKEY_PATH, T_PARAMS_PATH, T_R1CS_PATH, T_WTNS_PATH,
+    T_ZKEY, T_PARAMS, T_R1CS, T_WTNS, T_LOG2N, T_PARTITIONS, T_SEED, T_END
+};
+
+#define REQ_MAGIC "CZRQ"
+#define REQ_VERSION 1u
+
+static cuzk_status buf_copy(ebuf *b, const uint8_t *data, size_t len)
+{
+    b->len = 0;
+    b->data = NULL;
+    if (len == 0)
+        return CUZK_OK;
+    if (!data || !(b->data = malloc(len)))
+        return data ? CUZK_ERR_NOMEM : CUZK_ERR_INVALID_ARG;
+    memcpy(b->data, data, len);
+    b->len = len;
+    return CUZK_OK;
+}
+
+static cuzk_status path_copy(char **dst, const char *path, const char *what, cuzk_error *err)
+{
+    *dst = NULL;
+    if (!path || !*path)
+        return CUZK_OK;
+    char *rp = realpath(path, NULL);
+    if (!rp)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened", what,
+                              path);
+    *dst = rp;
+    return CUZK_OK;
+}
+
+void ereq_free(ereq *q)
+{
+    if (!q)
+        return;
+    free(q->vanilla_proof.data);
+    for (size_t i = 0; i < q->n_vanilla_proofs; i++)
+        free(q->vanilla_proofs[i].data);
+    free(q->vanilla_proofs);
+    ebuf *bs[] = {&q->randomness, &q->comm_r_old, &q->comm_r_new, &q->comm_d_new,
+                  &q->zkey, &q->params, &q->r1cs, &q->wtns};
+    for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++)
+        free(bs[i]->data);
+    free(q->zkey_path);
+    free(q->params_path);
+    free(q->r1cs_path);
+    free(q->wtns_path);
+    free(q);
+}
+
+cuzk_status ereq_from_request(ereq **out, const cuzk_job_request *r, cuzk_error *err)
+{
+    *out = NULL;
+    if (r->request_id && strlen(r->request_id) > CUZK_REQUEST_ID_MAX)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "request_id longer than %d bytes",
+                              CUZK_REQUEST_ID_MAX);
+    const cuzk_bytes *fixed[] = {&r->randomness, &r->comm_r_old, &r->comm_r_new,
+                                 &r->comm_d_new};
+    static const char *fixed_names[] = {"randomness", "comm_r_old", "comm_r_new",
+                                        "comm_d_new"};
+    for (size_t i = 0; i < 4; i++)
+        if (fixed[i]->len != 0 && fixed[i]->len != 32)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s must be 32 bytes, not %zu",
+                                  fixed_names[i], fixed[i]->len);
+    if (r->n_vanilla_proofs && !r->vanilla_proofs)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "vanilla_proofs is NULL");
+    ereq *q = calloc(1, sizeof *q);
+    if (!q)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    if (r->request_id)
+        strcpy(q->request_id, r->request_id);
+    q->kind = r->kind;
+    q->priority = r->priority;
+    q->sector_size = r->sector_size;
+    q->registered_proof = r->registered_proof;
+    q->sector_number = r->sector_number;
+    q->miner_id = r->miner_id;
+    q->partition_index = r->partition_index;
+    q->log2n = r->synthetic.log2n;
+    q->partitions = r->synthetic.partitions;
+    q->seed = r->synthetic.seed;
+    cuzk_status st = CUZK_OK;
+    if (r->n_vanilla_proofs &&
+        !(q->vanilla_proofs = calloc(r->n_vanilla_proofs, sizeof *q->vanilla_proofs)))
+        st = CUZK_ERR_NOMEM;
+    q->n_vanilla_proofs = q->vanilla_proofs ? r->n_vanilla_proofs : 0;
+    for (size_t i = 0; i < q->n_vanilla_proofs && st == CUZK_OK; i++)
+        st = buf_copy(&q->vanilla_proofs[i], r->vanilla_proofs[i].data,
+                      r->vanilla_proofs[i].len);
+    const cuzk_bytes *src[] = {&r->vanilla_proof, &r->randomness, &r->comm_r_old,
+                               &r->comm_r_new, &r->comm_d_new, &r->groth16.zkey,
+                               &r->groth16.params, &r->groth16.r1cs, &r->groth16.wtns};
+    ebuf *dst[] = {&q->vanilla_proof, &q->randomness, &q->comm_r_old, &q->comm_r_new,
+                   &q->comm_d_new, &q->zkey, &q->params, &q->r1cs, &q->wtns};
+    for (size_t i = 0; i < sizeof src / sizeof src[0] && st == CUZK_OK; i++)
+        st = buf_copy(dst[i], src[i]->data, src[i]->len);
+    if (st != CUZK_OK) {
+        ereq_free(q);
+        return cuzk_error_set(err, st, st == CUZK_ERR_NOMEM ? "out of memory"
+                                                            : "a byte field has no data");
+    }
+    if ((st = path_copy(&q->zkey_path, r->groth16.zkey_path, "zkey", err)) != CUZK_OK ||
+        (st = path_copy(&q->params_path, r->groth16.params_path, "params", err)) != CUZK_OK ||
+        (st = path_copy(&q->r1cs_path, r->groth16.r1cs_path, "r1cs", err)) != CUZK_OK ||
+        (st = path_copy(&q->wtns_path, r->groth16.wtns_path, "wtns", err)) != CUZK_OK) {
+        ereq_free(q);
+        return st;
+    }
+    *out = q;
+    return CUZK_OK;
+}
+
+size_t ereq_payload_bytes(const ereq *q)
+{
+    size_t n = q->vanilla_proof.len + q->zkey.len + q->params.len + q->r1cs.len + q->wtns.len;
+    for (size_t i = 0; i < q->n_vanilla_proofs; i++)
+        n += q->vanilla_proofs[i].len;
+    return n;
+}
+
+/* ---- encoding -------------------------------------------------------------------------- */
+
+typedef struct wbuf {
+    uint8_t *p;
+    size_t len, cap;
+    bool fail;
+} wbuf;
+
+static void put(wbuf *w, const void *d, size_t n)
+{
+    if (w->fail)
+        return;
+    if (w->len + n > w->cap) {
+        size_t c = w->cap ? w->cap : 256;
+        while (c < w->len + n)
+            c *= 2;
+        uint8_t *np = realloc(w->p, c);
+        if (!np) {
+            w->fail = true;
+            return;
+        }
+        w->p = np;
+        w->cap = c;
+    }
+    memcpy(w->p + w->len, d, n);
+    w->len += n;
+}
+
+static void put_le(wbuf *w, uint64_t v, unsigned bytes)
+{
+    uint8_t b[8];
+    for (unsigned i = 0; i < bytes; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    put(w, b, bytes);
+}
+
+static void field(wbuf *w, unsigned tag, const void *d, size_t n)
+{
+    put_le(w, tag, 2);
+    put_le(w, n, 8);
+    if (n)
+        put(w, d, n);
+}
+
+static void field_u64(wbuf *w, unsigned tag, uint64_t v)
+{
+    uint8_t b[8];
+    for (unsigned i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    field(w, tag, b, 8);
+}
+
+static void field_str(wbuf *w, unsigned tag, const char *s)
+{
+    if (s)
+        field(w, tag, s, strlen(s));
+}
+
+cuzk_status ereq_encode(const ereq *q, uint8_t **out, size_t *len, cuzk_error *err)
+{
+    wbuf w = {0};
+    put(&w, REQ_MAGIC, 4);
+    put_le(&w, REQ_VERSION, 4);
+    field_str(&w, T_REQUEST_ID, q->request_id);
+    field_u64(&w, T_KIND, (uint64_t)q->kind);
+    field_u64(&w, T_PRIORITY, (uint64_t)q->priority);
+    field_u64(&w, T_SECTOR_SIZE, q->sector_size);
+    field_u64(&w, T_REGISTERED, q->registered_proof);
+    field_u64(&w, T_SECTOR_NUMBER, q->sector_number);
+    field_u64(&w, T_MINER, q->miner_id);
+    field_u64(&w, T_PARTITION_INDEX, q->partition_index);
+    field(&w, T_VANILLA, q->vanilla_proof.data, q->vanilla_proof.len);
+    for (size_t i = 0; i < q->n_vanilla_proofs; i++)
+        field(&w, T_VANILLA_N, q->vanilla_proofs[i].data, q->vanilla_proofs[i].len);
+    field(&w, T_RANDOMNESS, q->randomness.data, q->randomness.len);
+    field(&w, T_COMM_R_OLD, q->comm_r_old.data, q->comm_r_old.len);
+    field(&w, T_COMM_R_NEW, q->comm_r_new.data, q->comm_r_new.len);
+    field(&w, T_COMM_D_NEW, q->comm_d_new.data, q->comm_d_new.len);
+    field_str(&w, T_ZKEY_PATH, q->zkey_path);
+    field_str(&w, T_PARAMS_PATH, q->params_path);
+    field_str(&w, T_R1CS_PATH, q->r1cs_path);
+    field_str(&w, T_WTNS_PATH, q->wtns_path);
+    field(&w, T_ZKEY, q->zkey.data, q->zkey.len);
+    field(&w, T_PARAMS, q->params.data, q->params.len);
+    field(&w, T_R1CS, q->r1cs.data, q->r1cs.len);
+    field(&w, T_WTNS, q->wtns.data, q->wtns.len);
+    field_u64(&w, T_LOG2N, q->log2n);
+    field_u64(&w, T_PARTITIONS, q->partitions);
+    field_u64(&w, T_SEED, q->seed);
+    field(&w, T_END, NULL, 0);
+    if (w.fail) {
+        free(w.p);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory encoding a request");
+    }
+    *out = w.p;
+    *len = w.len;
+    return CUZK_OK;
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < bytes; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+static cuzk_status set_str(char **dst, const uint8_t *d, size_t n)
+{
+    free(*dst);
+    if (!(*dst = malloc(n + 1)))
+        return CUZK_ERR_NOMEM;
+    memcpy(*dst, d, n);
+    (*dst)[n] = 0;
+    return CUZK_OK;
+}
+
+cuzk_status ereq_decode(ereq **out, const uint8_t *data, size_t len, cuzk_error *err)
+{
+    *out = NULL;
+    if (len < 8 || memcmp(data, REQ_MAGIC, 4) != 0 || get_le(data + 4, 4) != REQ_VERSION)
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "journal: not a request record");
+    ereq *q = calloc(1, sizeof *q);
+    if (!q)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    size_t off = 8;
+    cuzk_status st = CUZK_OK;
+    bool end = false;
+    while (st == CUZK_OK && !end) {
+        if (len - off < 10) {
+            st = CUZK_ERR_TRUNCATED;
+            break;
+        }
+        unsigned tag = (unsigned)get_le(data + off, 2);
+        uint64_t n = get_le(data + off + 2, 8);
+        off += 10;
+        if (n > len - off) {
+            st = CUZK_ERR_TRUNCATED;
+            break;
+        }
+        const uint8_t *d = data + off;
+        off += n;
+        uint64_t v = n == 8 ? get_le(d, 8) : 0;
+        bool is_u64 = false;
+        switch (tag) {
+        case T_REQUEST_ID:
+            if (n > CUZK_REQUEST_ID_MAX)
+                st = CUZK_ERR_FORMAT;
+            else
+                memcpy(q->request_id, d, n);
+            break;
+        case T_KIND: is_u64 = true; q->kind = (cuzk_proof_kind)v; break;
+        case T_PRIORITY: is_u64 = true; q->priority = (cuzk_priority)v; break;
+        case T_SECTOR_SIZE: is_u64 = true; q->sector_size = v; break;
+        case T_REGISTERED: is_u64 = true; q->registered_proof = v; break;
+        case T_SECTOR_NUMBER: is_u64 = true; q->sector_number = v; break;
+        case T_MINER: is_u64 = true; q->miner_id = v; break;
+        case T_PARTITION_INDEX: is_u64 = true; q->partition_index = (uint32_t)v; break;
+        case T_LOG2N: is_u64 = true; q->log2n = (uint32_t)v; break;
+        case T_PARTITIONS: is_u64 = true; q->partitions = (uint32_t)v; break;
+        case T_SEED: is_u64 = true; q->seed = v; break;
+        case T_VANILLA: st = buf_copy(&q->vanilla_proof, d, n); break;
+        case T_VANILLA_N: {
+            ebuf *nb = realloc(q->vanilla_proofs, (q->n_vanilla_proofs + 1) * sizeof *nb);
+            if (!nb) {
+                st = CUZK_ERR_NOMEM;
+                break;
+            }
+            q->vanilla_proofs = nb;
+            st = buf_copy(&nb[q->n_vanilla_proofs], d, n);
+            if (st == CUZK_OK)
+                q->n_vanilla_proofs++;
+            break;
+        }
+        case T_RANDOMNESS: st = buf_copy(&q->randomness, d, n); break;
+        case T_COMM_R_OLD: st = buf_copy(&q->comm_r_old, d, n); break;
+        case T_COMM_R_NEW: st = buf_copy(&q->comm_r_new, d, n); break;
+        case T_COMM_D_NEW: st = buf_copy(&q->comm_d_new, d, n); break;
+        case T_ZKEY_PATH: st = set_str(&q->zkey_path, d, n); break;
+        case T_PARAMS_PATH: st = set_str(&q->params_path, d, n); break;
+        case T_R1CS_PATH: st = set_str(&q->r1cs_path, d, n); break;
+        case T_WTNS_PATH: st = set_str(&q->wtns_path, d, n); break;
+        case T_ZKEY: st = buf_copy(&q->zkey, d, n); break;
+        case T_PARAMS: st = buf_copy(&q->params, d, n); break;
+        case T_R1CS: st = buf_copy(&q->r1cs, d, n); break;
+        case T_WTNS: st = buf_copy(&q->wtns, d, n); break;
+        case T_END: end = true; break;
+        default: st = CUZK_ERR_FORMAT; break;
+        }
+        if (is_u64 && n != 8)
+            st = CUZK_ERR_FORMAT;
+    }
+    if (st == CUZK_OK && off != len)
+        st = CUZK_ERR_FORMAT;
+    if (st != CUZK_OK) {
+        ereq_free(q);
+        return cuzk_error_set(err, st, "journal: request record is %s",
+                              st == CUZK_ERR_NOMEM ? "too large for memory" : "damaged");
+    }
+    *out = q;
+    return CUZK_OK;
+}

@@ -1,0 +1,268 @@
+/*
+ * srs.c — the key (SRS) manager: one entry per circuit id, tiers HOT (decoded, charged to
+ * the budget), WARM (the key's file mapped, pages in the page cache, not charged), COLD
+ * (known, nothing in memory). Loaded on demand by the first partition (or a preload) that
+ * needs it, reference-counted from admission to the partition's end, evicted least
+ * recently used when idle and the budget is short. Keys that belong to one job (given as
+ * bytes) are dropped when their last partition leaves.
+ *
+ * Threading: entries are guarded by engine->mu. A load runs with mu released while the
+ * entry is marked loading (other users wait on srs_cv). Evicted keys are not freed under
+ * mu (a GPU backend's forget may wait for its device): they go to a graveyard that
+ * engine_srs_bury empties after the caller has unlocked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "engine/engine_internal.h"
+#include "formats/mapped_file.h"
+
+typedef struct srs_grave {
+    srs_key key;
+    struct srs_grave *next;
+} srs_grave;
+
+uint64_t engine_key_estimate(const char *id, uint64_t file_size);
+uint64_t engine_key_estimate(const char *id, uint64_t file_size)
+{
+    unsigned k;
+    if (sscanf(id, "synthetic-%u", &k) == 1 && k >= 2 && k <= 28)
+        return 1000 * (1ull << k) + (4u << 20);
+    return 2 * file_size + (1u << 20);
+}
+
+srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const ereq *req,
+                          bool create)
+{
+    for (srs_entry *s = e->srs; s; s = s->next)
+        if (strcmp(s->id, id) == 0)
+            return s;
+    if (!create || strlen(id) >= sizeof(((srs_entry *)0)->id))
+        return NULL;
+    srs_entry *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    strcpy(s->id, id);
+    s->tier = CUZK_SRS_COLD;
+    s->kind = k;
+    s->job_own = strncmp(id, "job:", 4) == 0;
+    s->req = req;
+    char path[4096];
+    struct stat sb;
+    if (k->key_file(e, id, path, sizeof path) && stat(path, &sb) == 0)
+        s->file_size = (uint64_t)sb.st_size;
+    s->est_bytes = engine_key_estimate(id, s->file_size);
+    if (s->job_own && req)
+        s->est_bytes = 2 * (req->zkey.len + req->params.len) + (1u << 20);
+    s->last_used_ms = engine_now_ms();
+    s->next = e->srs;
+    e->srs = s;
+    return s;
+}
+
+static void unlink_entry(cuzk_engine *e, srs_entry *s)
+{
+    for (srs_entry **pp = &e->srs; *pp; pp = &(*pp)->next)
+        if (*pp == s) {
+            *pp = s->next;
+            return;
+        }
+}
+
+static void unmap(srs_entry *s)
+{
+    if (s->map)
+        munmap(s->map, s->map_len);
+    s->map = NULL;
+    s->map_len = 0;
+}
+
+/* HOT -> WARM (file keys keep their mapping) or COLD; the decoded key to the graveyard. */
+uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s)
+{
+    if (s->tier != CUZK_SRS_HOT || s->refs || s->loading)
+        return 0;
+    srs_grave *g = calloc(1, sizeof *g);
+    if (!g)
+        return 0; /* keep it: better resident than leaked */
+    g->key = s->key;
+    g->next = e->graveyard;
+    e->graveyard = g;
+    memset(&s->key, 0, sizeof s->key);
+    uint64_t freed = s->charged;
+    e->hot_bytes -= freed;
+    s->charged = 0;
+    s->tier = s->map ? CUZK_SRS_WARM : CUZK_SRS_COLD;
+    e->metrics.srs_evictions++;
+    engine_budget_release(e, freed);
+    engine_log(e, CUZK_LOG_INFO, "srs: evicted %s (%.1f MiB), now %s", s->id,
+               freed / 1048576.0, s->tier == CUZK_SRS_WARM ? "warm" : "cold");
+    return freed;
+}
+
+bool engine_srs_evict_one(cuzk_engine *e, uint64_t need)
+{
+    (void)need;
+    double now = engine_now_ms();
+    srs_entry *best = NULL;
+    for (srs_entry *s = e->srs; s; s = s->next)
+        if (s->tier == CUZK_SRS_HOT && !s->refs && !s->loading &&
+            now - s->last_used_ms >= (double)e->cfg.eviction_min_idle_s * 1e3 &&
+            (!best || s->last_used_ms < best->last_used_ms))
+            best = s;
+    return best && engine_srs_evict_entry(e, best) > 0;
+}
+
+void engine_srs_bury(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    srs_grave *g = e->graveyard;
+    e->graveyard = NULL;
+    pthread_mutex_unlock(&e->mu);
+    while (g) {
+        srs_grave *next = g->next;
+        for (unsigned d = 0; d < e->n_devs; d++)
+            cuzk_prover_forget(e->devs[d].prover, &g->key.pk, g->key.r1cs);
+        cuzk_groth16_pk_free(&g->key.pk);
+        cuzk_r1cs_destroy(g->key.r1cs);
+        free(g);
+        g = next;
+    }
+}
+
+cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, uint64_t *wait_ms, cuzk_error *err)
+{
+    double t0 = engine_now_ms();
+    uint64_t gen = s->load_gen;
+    while (s->loading) {
+        pthread_cond_wait(&e->srs_cv, &e->mu);
+        if (s->tier != CUZK_SRS_HOT && s->load_gen != gen && s->load_status != CUZK_OK) {
+            if (wait_ms)
+                *wait_ms += (uint64_t)(engine_now_ms() - t0);
+            return cuzk_error_set(err, s->load_status, "%s", s->load_error);
+        }
+    }
+    if (s->tier == CUZK_SRS_HOT) {
+        s->last_used_ms = engine_now_ms();
+        if (wait_ms)
+            *wait_ms += (uint64_t)(engine_now_ms() - t0);
+        return CUZK_OK;
+    }
+    uint64_t charge = s->pending_charge;
+    s->pending_charge = 0;
+    if (charge == 0) {
+        if (!engine_budget_try(e, s->est_bytes))
+            return cuzk_error_set(err, CUZK_ERR_NOMEM,
+                                  "key %s needs %.1f MiB; the budget has %.1f MiB free and "
+                                  "nothing idle to evict",
+                                  s->id, s->est_bytes / 1048576.0,
+                                  (e->budget - e->used) / 1048576.0);
+        charge = s->est_bytes;
+    }
+    s->loading = true;
+    s->refs++; /* not evictable while we work on it unlocked */
+    const ekind *k = s->kind;
+    const ereq *req = s->req;
+    char id[256], path[4096];
+    strcpy(id, s->id);
+    bool has_file = k->key_file(e, id, path, sizeof path);
+    void *map = s->map;
+    size_t map_len = s->map_len;
+    pthread_mutex_unlock(&e->mu);
+
+    cuzk_status st = CUZK_OK;
+    double tl = engine_now_ms();
+    if (has_file && !map) {
+        mapped_file mf;
+        if ((st = mapped_file_open(&mf, path, err)) == CUZK_OK) {
+            map = (void *)mf.data;
+            map_len = mf.len; /* kept as the WARM tier; released by munmap */
+        }
+    }
+    srs_key key = {0};
+    if (st == CUZK_OK)
+        st = k->load_key(e, id, req, map, map_len, &key, e->pool, err);
+    uint64_t load_ms = (uint64_t)(engine_now_ms() - tl);
+
+    pthread_mutex_lock(&e->mu);
+    s->map = map;
+    s->map_len = map_len;
+    s->refs--;
+    s->loading = false;
+    s->load_gen++;
+    s->load_status = st;
+    if (st == CUZK_OK && key.bytes > charge && !engine_budget_try(e, key.bytes - charge)) {
+        st = s->load_status =
+            cuzk_error_set(err, CUZK_ERR_NOMEM, "key %s takes %.1f MiB, more than the budget allows",
+                           id, key.bytes / 1048576.0);
+        srs_grave *g = calloc(1, sizeof *g);
+        if (g) {
+            g->key = key;
+            g->next = e->graveyard;
+            e->graveyard = g;
+        }
+    } else if (st == CUZK_OK) {
+        if (key.bytes < charge)
+            engine_budget_release(e, charge - key.bytes);
+        charge = key.bytes;
+    }
+    if (st == CUZK_OK) {
+        s->key = key;
+        s->charged = charge;
+        e->hot_bytes += charge;
+        s->tier = CUZK_SRS_HOT;
+        s->est_bytes = charge; /* the next load knows better */
+        s->load_ms_last = load_ms;
+        s->last_used_ms = engine_now_ms();
+        e->metrics.srs_loads++;
+        ehist_observe(&e->metrics.h[EH_SRS_LOAD], load_ms / 1e3);
+        engine_log(e, CUZK_LOG_INFO, "srs: loaded %s (%.1f MiB) in %llu ms%s", id,
+                   charge / 1048576.0, (unsigned long long)load_ms,
+                   key.benchmark_only ? " [random key: benchmark only]" : "");
+    } else {
+        engine_budget_release(e, charge);
+        snprintf(s->load_error, sizeof s->load_error, "%s", err ? err->msg : "key load failed");
+        engine_log(e, CUZK_LOG_WARN, "srs: cannot load %s: %s", id, s->load_error);
+    }
+    pthread_cond_broadcast(&e->srs_cv);
+    if (wait_ms)
+        *wait_ms += (uint64_t)(engine_now_ms() - t0);
+    return st;
+}
+
+void engine_srs_unref(cuzk_engine *e, srs_entry *s)
+{
+    if (s->refs)
+        s->refs--;
+    s->last_used_ms = engine_now_ms();
+    if (s->refs == 0 && !s->loading && s->pending_charge) {
+        /* admitted for a load that never happened (its partitions were purged) */
+        engine_budget_release(e, s->pending_charge);
+        s->pending_charge = 0;
+    }
+    if (s->job_own && s->refs == 0 && !s->loading) {
+        engine_srs_evict_entry(e, s);
+        unmap(s);
+        unlink_entry(e, s);
+        free(s);
+    }
+}
+
+/* Called at destroy, with no other thread left and mu not held. */
+void engine_srs_free_all(cuzk_engine *e)
+{
+    while (e->srs) {
+        srs_entry *s = e->srs;
+        e->srs = s->next;
+        if (s->tier == CUZK_SRS_HOT) {
+            s->refs = 0;
+            engine_srs_evict_entry(e, s);
+        }
+        unmap(s);
+        free(s);
+    }
+    engine_srs_bury(e);
+}

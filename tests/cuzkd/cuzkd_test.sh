@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# cuzkd_test.sh CUZKD WORKDIR — configuration errors name file:line and exit 2; the
+# example config (--print-config) is accepted as is; SIGTERM stops the daemon with exit 0.
+set -u
+cuzkd=$1 work=$2
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+expect_error() { # file-content expected-message
+    printf '%b' "$1" > c.toml
+    out=$("$cuzkd" --check-config --config c.toml 2>&1); rc=$?
+    [ $rc -eq 2 ] || fail "exit $rc for: $1 ($out)"
+    case "$out" in *"$2"*) ;; *) fail "message for: $1: got '$out', want '$2'";; esac
+}
+expect_error '[gpus]\nbogus = 3\n' 'c.toml:2: unknown key bogus in [gpus]'
+expect_error '\n\n[nope]\nx = 1\n' 'c.toml:4: unknown section [nope]'
+expect_error 'x = 1\n' 'c.toml:1: unknown key x at the top level'
+expect_error '[memory]\nsafety_margin = -1\n' 'c.toml:2: memory.safety_margin: expected a size'
+expect_error '[memory]\ntotal_budget = "lots"\n' 'c.toml:2: memory.total_budget: expected "auto" or a size'
+expect_error '[synthesis]\nworkers = 0\n' 'c.toml:2: synthesis.workers: 0 is out of bounds [1, 256]'
+expect_error '[gpus]\ndevices = "gpu:0"\n' 'c.toml:2: gpus.devices: expected an array of strings'
+expect_error '[logging]\nlevel = "loud"\n' 'c.toml:2: logging.level: expected'
+expect_error '[jobs]\nresult_ttl = "soon"\n' 'c.toml:2: jobs.result_ttl: expected a duration'
+expect_error '[daemon]\nlisten = "a"\nlisten = "b"\n' 'c.toml:3: key listen given twice'
+out=$("$cuzkd" --check-config --config missing.toml 2>&1); [ $? -eq 2 ] || fail "missing file: $out"
+out=$("$cuzkd" --bogus 2>&1); [ $? -eq 2 ] || fail "unknown option accepted"
+
+"$cuzkd" --print-config > example.toml || fail "print-config"
+out=$("$cuzkd" --check-config --config example.toml 2>&1) || fail "example rejected: $out"
+case "$out" in *'config memory.total_budget = "auto"'*) ;; *) fail "dump: $out";; esac
+printf '[memory]\ntotal_budget = "2GiB"\n[gpus]\ndevices = ["cpu", "cpu"]\n[jobs]\nresult_ttl = "2h"\n' > ok.toml
+out=$("$cuzkd" --check-config --config ok.toml --log-level debug 2>&1) || fail "ok.toml: $out"
+case "$out" in *'config gpus.devices = "cpu,cpu"'*) ;; *) fail "devices: $out";; esac
+case "$out" in *'config jobs.result_ttl = 7200'*) ;; *) fail "ttl: $out";; esac
+case "$out" in *'config logging.level = "debug"'*) ;; *) fail "override: $out";; esac
+
+# start on the CPU with a journal in the work dir, then SIGTERM
+printf '[daemon]\nstate_dir = "%s/state"\nlisten = "unix://%s/cuzk.sock"\n[memory]\ntotal_budget = "1GiB"\n' "$work" "$work" > run.toml
+"$cuzkd" --config run.toml --devices cpu > run.log 2>&1 &
+pid=$!
+for i in $(seq 1 100); do grep -q "engine up" run.log && break; sleep 0.1; done
+grep -q "engine up" run.log || { kill -9 $pid; fail "no start: $(cat run.log)"; }
+kill -TERM $pid
+wait $pid; rc=$?
+[ $rc -eq 0 ] || fail "exit $rc after SIGTERM: $(cat run.log)"
+grep -q "cuzkd stopped" run.log || fail "no clean stop: $(cat run.log)"
+[ -d state ] || fail "journal directory not created"
+echo "cuzkd_test: all passed"

@@ -1,0 +1,494 @@
+/*
+ * test_engine.c — the engine on the CPU backend with synthetic jobs (2^8): results and
+ * proofs, priority order, idempotent resubmit, cancel (queued and running), await
+ * timeouts, 50 concurrent jobs under a small budget (never exceeded), fault injection
+ * (retry, failure of one job only, retry on another device), preload/evict, refusals of
+ * kinds whose circuits are not built, benchmark-only results of a random key.
+ * The synthetic seed comes from the test RNG (printed).
+ */
+#define _DEFAULT_SOURCE /* mkstemp, usleep */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <pthread.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/formats.h"
+#include "engine/engine_testing.h"
+#include "test_rng.h"
+
+static uint64_t g_seed;
+
+static void quiet(void *ctx, cuzk_log_level l, const char *m)
+{
+    (void)ctx;
+    if (l <= CUZK_LOG_WARN)
+        fprintf(stderr, "  engine: %s\n", m);
+}
+
+static cuzk_engine *make(const char *devices, uint64_t budget, unsigned synth, unsigned wpd)
+{
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    c.devices = devices;
+    c.memory_budget = budget ? budget : (1ull << 30);
+    c.threads = 2;
+    c.synthesis_workers = synth;
+    c.workers_per_device = wpd;
+    c.finalizers = wpd; /* one finalizer with one worker: completions in admission order */
+    c.log = quiet;
+    cuzk_engine *e = NULL;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_create(&e, &c, &err);
+    if (st != CUZK_OK)
+        fprintf(stderr, "create: %s\n", err.msg);
+    assert_int_equal(st, CUZK_OK);
+    return e;
+}
+
+static cuzk_job_request synth_req(unsigned log2n, unsigned parts, cuzk_priority prio)
+{
+    cuzk_job_request r = {0};
+    r.kind = CUZK_PROOF_SYNTHETIC;
+    r.priority = prio;
+    r.synthetic.log2n = log2n;
+    r.synthetic.partitions = parts;
+    r.synthetic.seed = g_seed;
+    return r;
+}
+
+static void submit(cuzk_engine *e, const cuzk_job_request *r, char id[CUZK_JOB_ID_SIZE])
+{
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_submit(e, r, &t, &err);
+    if (st != CUZK_OK)
+        fprintf(stderr, "submit: %s\n", err.msg);
+    assert_int_equal(st, CUZK_OK);
+    assert_int_equal(strlen(t.job_id), 36);
+    memcpy(id, t.job_id, CUZK_JOB_ID_SIZE);
+}
+
+static cuzk_job_result await_job(cuzk_engine *e, const char *id, uint64_t timeout)
+{
+    cuzk_job_result r;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_await(e, id, timeout, &r, &err), CUZK_OK);
+    return r;
+}
+
+static void test_basic(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 2, 2);
+    char id[CUZK_JOB_ID_SIZE];
+    cuzk_job_request r = synth_req(8, 3, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, id);
+    cuzk_job_result res = await_job(e, id, 0);
+    if (res.state != CUZK_JOB_COMPLETED)
+        fprintf(stderr, "job: %s\n", res.error);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    assert_false(res.benchmark_only);
+    assert_int_equal(res.partitions, 3);
+    assert_int_equal(res.proof_len, 3 * CUZK_GROTH16_PROOF_BYTES);
+    cuzk_groth16_proof proofs[3];
+    assert_int_equal(cuzk_groth16_proofs_from_bellperson(proofs, 3, res.proof, res.proof_len, NULL),
+                     CUZK_OK);
+    assert_true(res.t.total_ms >= res.t.queue_wait_ms);
+    cuzk_job_result_free(&res);
+
+    cuzk_engine_status s;
+    assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+    assert_int_equal(s.jobs_completed, 1);
+    assert_int_equal(s.n_devices, 1);
+    assert_int_equal(s.devices[0].partitions_done, 3);
+    assert_int_equal(s.n_srs, 1);
+    assert_int_equal(s.srs[0].tier, CUZK_SRS_HOT);
+    assert_int_equal(s.memory_working_bytes, 0);
+    assert_int_equal(s.memory_used_bytes, s.memory_hot_bytes);
+    assert_true(s.memory_peak_bytes <= s.memory_budget_bytes);
+    cuzk_engine_status_free(&s);
+
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(cuzk_engine_metrics_text(e, &text, &len, NULL), CUZK_OK);
+    assert_non_null(strstr(text, "cuzk_proofs_completed_total 1\n"));
+    assert_non_null(strstr(text, "cuzk_synthesis_seconds_count 3\n"));
+    assert_non_null(strstr(text, "cuzk_proofs_completed{proof_kind=\"synthetic\"} 1\n"));
+    free(text);
+
+    char path[] = "/tmp/cuzk_tl_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(cuzk_engine_timeline_write(e, path, NULL), CUZK_OK);
+    char *tl = NULL;
+    size_t tlen;
+    assert_int_equal(cuzk_file_read_text(&tl, &tlen, path, 1 << 24, NULL), CUZK_OK);
+    assert_non_null(strstr(tl, "\"traceEvents\""));
+    assert_non_null(strstr(tl, "\"synthesize\""));
+    assert_non_null(strstr(tl, "\"prove_start\""));
+    assert_non_null(strstr(tl, "\"finalize\""));
+    free(tl);
+    unlink(path);
+
+    /* unknown ids */
+    cuzk_job_result x;
+    assert_int_equal(cuzk_engine_await(e, "nope", 1, &x, NULL), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(cuzk_engine_cancel(e, "nope", NULL, NULL), CUZK_ERR_NOT_FOUND);
+    cuzk_engine_destroy(e);
+}
+
+/* ---- completion order through watches ------------------------------------------------------ */
+
+typedef struct order_log {
+    pthread_mutex_t mu;
+    char ids[16][CUZK_JOB_ID_SIZE];
+    int n;
+} order_log;
+
+static void on_done(void *ctx, const char *id, cuzk_job_state st)
+{
+    order_log *o = ctx;
+    (void)st;
+    pthread_mutex_lock(&o->mu);
+    if (o->n < 16)
+        memcpy(o->ids[o->n++], id, CUZK_JOB_ID_SIZE);
+    pthread_mutex_unlock(&o->mu);
+}
+
+static void test_priority_order(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 1, 1);
+    cuzk_engine_pause(e, true);
+    static const cuzk_priority prio[] = {CUZK_PRIORITY_LOW, CUZK_PRIORITY_NORMAL,
+                                         CUZK_PRIORITY_HIGH, CUZK_PRIORITY_NORMAL,
+                                         CUZK_PRIORITY_CRITICAL};
+    static const int expect[] = {4, 2, 1, 3, 0}; /* submission index in completion order */
+    char ids[5][CUZK_JOB_ID_SIZE];
+    order_log o = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    for (int i = 0; i < 5; i++) {
+        cuzk_job_request r = synth_req(8, 1, prio[i]);
+        submit(e, &r, ids[i]);
+        assert_int_equal(cuzk_engine_watch(e, ids[i], on_done, &o, NULL, NULL), CUZK_OK);
+    }
+    cuzk_job_ticket t;
+    cuzk_job_request r = synth_req(8, 1, CUZK_PRIORITY_LOW);
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, NULL), CUZK_OK);
+    assert_int_equal(t.queue_position, 5); /* everything else goes first */
+    cuzk_engine_pause(e, false);
+    assert_int_equal(cuzk_engine_drain(e, 0), CUZK_OK);
+    assert_int_equal(o.n, 5);
+    for (int i = 0; i < 5; i++)
+        assert_string_equal(o.ids[i], ids[expect[i]]);
+    cuzk_engine_destroy(e);
+}
+
+static void test_idempotent(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 2, 2);
+    cuzk_job_request r = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
+    r.request_id = "sector-42";
+    cuzk_job_ticket a, b;
+    assert_int_equal(cuzk_engine_submit(e, &r, &a, NULL), CUZK_OK);
+    assert_false(a.duplicate);
+    assert_int_equal(cuzk_engine_submit(e, &r, &b, NULL), CUZK_OK);
+    assert_true(b.duplicate);
+    assert_string_equal(a.job_id, b.job_id);
+    cuzk_job_result res = await_job(e, a.job_id, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    /* still known after completion: same id again */
+    assert_int_equal(cuzk_engine_submit(e, &r, &b, NULL), CUZK_OK);
+    assert_true(b.duplicate);
+    assert_string_equal(a.job_id, b.job_id);
+    cuzk_engine_status s;
+    assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+    assert_int_equal(s.jobs_completed, 1);
+    cuzk_engine_status_free(&s);
+    cuzk_engine_destroy(e);
+}
+
+static void test_cancel_and_timeout(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 1, 1);
+    cuzk_engine_pause(e, true);
+    char q[CUZK_JOB_ID_SIZE];
+    cuzk_job_request r = synth_req(8, 2, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, q);
+    cuzk_job_result res = await_job(e, q, 30);
+    assert_int_equal(res.state, CUZK_JOB_TIMEOUT);
+    bool was_running = true;
+    assert_int_equal(cuzk_engine_cancel(e, q, &was_running, NULL), CUZK_OK);
+    assert_false(was_running);
+    res = await_job(e, q, 0);
+    assert_int_equal(res.state, CUZK_JOB_CANCELLED);
+    assert_int_equal(res.error_code, CUZK_ERR_CANCELLED);
+    assert_null(res.proof);
+
+    /* running: many partitions at 2^10, cancelled once the first has been admitted */
+    char run[CUZK_JOB_ID_SIZE];
+    r = synth_req(10, 40, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, run);
+    cuzk_engine_pause(e, false);
+    for (int i = 0; i < 10000; i++) {
+        cuzk_job_result info;
+        assert_int_equal(cuzk_engine_job_info(e, run, &info, NULL), CUZK_OK);
+        cuzk_job_state st = info.state;
+        cuzk_job_result_free(&info);
+        if (st != CUZK_JOB_QUEUED)
+            break;
+        usleep(1000);
+    }
+    assert_int_equal(cuzk_engine_cancel(e, run, &was_running, NULL), CUZK_OK);
+    assert_true(was_running);
+    res = await_job(e, run, 0);
+    assert_int_equal(res.state, CUZK_JOB_CANCELLED);
+    assert_true(res.partitions_done < 40);
+    /* cancelling again changes nothing */
+    assert_int_equal(cuzk_engine_cancel(e, run, &was_running, NULL), CUZK_OK);
+    assert_false(was_running);
+    /* everything it held comes back */
+    assert_int_equal(cuzk_engine_drain(e, 0), CUZK_OK);
+    for (int i = 0; i < 1000; i++) {
+        cuzk_engine_status s;
+        assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+        uint64_t w = s.memory_working_bytes, busy = s.partitions_on_device +
+                                                    s.partitions_synthesizing +
+                                                    s.partitions_finalizing;
+        cuzk_engine_status_free(&s);
+        if (w == 0 && busy == 0)
+            break;
+        assert_true(i < 999);
+        usleep(5000);
+    }
+    /* the engine goes on serving */
+    char after[CUZK_JOB_ID_SIZE];
+    r = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, after);
+    res = await_job(e, after, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+}
+
+/* ---- 50 concurrent clients under a small budget --------------------------------------------- */
+
+typedef struct client {
+    cuzk_engine *e;
+    int i;
+    cuzk_job_state st;
+    size_t proof_len;
+} client;
+
+static void *client_main(void *arg)
+{
+    client *c = arg;
+    cuzk_job_request r = synth_req(8, 1 + (unsigned)(c->i % 3), (cuzk_priority)(1 + c->i % 4));
+    cuzk_job_ticket t;
+    if (cuzk_engine_submit(c->e, &r, &t, NULL) != CUZK_OK)
+        return NULL;
+    cuzk_job_result res;
+    if (cuzk_engine_await(c->e, t.job_id, 0, &res, NULL) == CUZK_OK) {
+        c->st = res.state;
+        c->proof_len = res.proof_len;
+        cuzk_job_result_free(&res);
+    }
+    return NULL;
+}
+
+static void test_concurrent_budget(void **state)
+{
+    (void)state;
+    /* a 2^8 key is ~0.3 MiB and a partition is admitted at ~64 MiB (the estimate's floor):
+     * 160 MiB admits two partitions at a time, so admission waits for memory */
+    uint64_t budget = 160ull << 20;
+    cuzk_engine *e = make("cpu,cpu", budget, 3, 2);
+    client cs[50];
+    pthread_t th[50];
+    for (int i = 0; i < 50; i++) {
+        cs[i] = (client){.e = e, .i = i};
+        assert_int_equal(pthread_create(&th[i], NULL, client_main, &cs[i]), 0);
+    }
+    for (int i = 0; i < 50; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(cs[i].st, CUZK_JOB_COMPLETED);
+        assert_int_equal(cs[i].proof_len, (size_t)(1 + i % 3) * CUZK_GROTH16_PROOF_BYTES);
+    }
+    cuzk_engine_status s;
+    assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+    assert_int_equal(s.jobs_completed, 50);
+    assert_true(s.memory_peak_bytes <= budget);
+    assert_true(s.memory_peak_bytes > (64ull << 20));
+    assert_true(s.devices[0].partitions_done > 0 && s.devices[1].partitions_done > 0);
+    cuzk_engine_status_free(&s);
+    cuzk_engine_destroy(e);
+}
+
+static void test_faults(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 1, 1);
+    char a[CUZK_JOB_ID_SIZE], b[CUZK_JOB_ID_SIZE];
+    /* one device error: retried, the job completes */
+    cuzk_engine_inject_fault(e, ENGINE_FAULT_DEVICE, 1, -1);
+    cuzk_job_request r = synth_req(8, 2, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, a);
+    cuzk_job_result res = await_job(e, a, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    /* a failed self-check twice: that job fails with the message; the engine goes on */
+    cuzk_engine_inject_fault(e, ENGINE_FAULT_VERIFY, 2, -1);
+    r = synth_req(8, 1, CUZK_PRIORITY_HIGH);
+    submit(e, &r, a);
+    res = await_job(e, a, 0);
+    assert_int_equal(res.state, CUZK_JOB_FAILED);
+    assert_int_equal(res.error_code, CUZK_ERR_INVALID_PROOF);
+    assert_non_null(strstr(res.error, "injected self-check failure"));
+    assert_null(res.proof);
+    r = synth_req(8, 1, CUZK_PRIORITY_NORMAL);
+    submit(e, &r, b);
+    res = await_job(e, b, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    /* a synthesis failure fails its job (no retry) */
+    cuzk_engine_inject_fault(e, ENGINE_FAULT_SYNTH, 1, -1);
+    r = synth_req(8, 3, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, a);
+    res = await_job(e, a, 0);
+    assert_int_equal(res.state, CUZK_JOB_FAILED);
+    assert_non_null(strstr(res.error, "injected synthesis fault"));
+    char *text;
+    assert_int_equal(cuzk_engine_metrics_text(e, &text, NULL, NULL), CUZK_OK);
+    assert_non_null(strstr(text, "cuzk_partitions_retried_total 2\n"));
+    assert_non_null(strstr(text, "cuzk_proofs_failed_total 2\n"));
+    free(text);
+    cuzk_engine_destroy(e);
+
+    /* two devices: device 0 always fails, the retry goes to device 1 */
+    e = make("cpu,cpu", 0, 1, 1);
+    cuzk_engine_inject_fault(e, ENGINE_FAULT_DEVICE, 1000, 0);
+    r = synth_req(8, 4, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, a);
+    res = await_job(e, a, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    cuzk_engine_status s;
+    assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+    assert_int_equal(s.devices[0].partitions_done, 0);
+    assert_int_equal(s.devices[1].partitions_done, 4);
+    cuzk_engine_status_free(&s);
+    cuzk_engine_destroy(e);
+}
+
+static void test_keys(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 1, 1);
+    bool already = true;
+    uint64_t ms;
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-8", &already, &ms, NULL), CUZK_OK);
+    assert_false(already);
+    assert_int_equal(cuzk_engine_preload(e, "synthetic-8", &already, &ms, NULL), CUZK_OK);
+    assert_true(already);
+    cuzk_engine_status s;
+    assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+    assert_int_equal(s.n_srs, 1);
+    assert_string_equal(s.srs[0].circuit_id, "synthetic-8");
+    assert_int_equal(s.srs[0].tier, CUZK_SRS_HOT);
+    assert_true(s.srs[0].size_bytes > 0 && s.memory_hot_bytes == s.srs[0].size_bytes);
+    uint64_t size = s.srs[0].size_bytes;
+    cuzk_engine_status_free(&s);
+    bool was = false;
+    uint64_t freed = 0;
+    assert_int_equal(cuzk_engine_evict(e, "synthetic-8", &was, &freed, NULL), CUZK_OK);
+    assert_true(was);
+    assert_int_equal(freed, size);
+    assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+    assert_int_equal(s.srs[0].tier, CUZK_SRS_COLD);
+    assert_int_equal(s.memory_used_bytes, 0);
+    cuzk_engine_status_free(&s);
+    assert_int_equal(cuzk_engine_evict(e, "synthetic-8", &was, &freed, NULL), CUZK_OK);
+    assert_false(was);
+    assert_int_equal(cuzk_engine_evict(e, "synthetic-9", &was, &freed, NULL), CUZK_OK);
+    assert_false(was);
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_preload(e, "nope", NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
+    assert_int_equal(cuzk_engine_preload(e, "porep-32g", NULL, NULL, &err), CUZK_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "PoRep circuit not built yet"));
+
+    /* the Filecoin kinds refuse cleanly at submit */
+    cuzk_job_request r = {.kind = CUZK_PROOF_POREP_SEAL_COMMIT};
+    cuzk_job_ticket t;
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_UNSUPPORTED);
+    assert_string_equal(err.msg, "PoRep circuit not built yet");
+    r.kind = CUZK_PROOF_WINNING_POST;
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_UNSUPPORTED);
+    r.kind = (cuzk_proof_kind)77;
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    r = synth_req(1, 1, CUZK_PRIORITY_DEFAULT);
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    r = synth_req(8, 0, CUZK_PRIORITY_DEFAULT);
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    r = synth_req(8, 1, (cuzk_priority)9);
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    /* a partition larger than the whole budget fails its job, not the engine */
+    cuzk_engine_destroy(e);
+    e = make("cpu", 16ull << 20, 1, 1);
+    r = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
+    char id[CUZK_JOB_ID_SIZE];
+    submit(e, &r, id);
+    cuzk_job_result res = await_job(e, id, 0);
+    assert_int_equal(res.state, CUZK_JOB_FAILED);
+    assert_int_equal(res.error_code, CUZK_ERR_NOMEM);
+    cuzk_engine_destroy(e);
+}
+
+static void test_benchmark_only(void **state)
+{
+    (void)state;
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    c.devices = "cpu";
+    c.memory_budget = 1ull << 30;
+    c.threads = 2;
+    c.synthetic_setup_max_log2n = 6; /* 2^8 gets a random key */
+    c.log = quiet;
+    cuzk_engine *e;
+    assert_int_equal(cuzk_engine_create(&e, &c, NULL), CUZK_OK);
+    char id[CUZK_JOB_ID_SIZE];
+    cuzk_job_request r = synth_req(8, 2, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, id);
+    cuzk_job_result res = await_job(e, id, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    assert_true(res.benchmark_only);
+    assert_null(res.proof);
+    assert_int_equal(res.proof_len, 0);
+    cuzk_engine_destroy(e);
+}
+
+int main(void)
+{
+    g_seed = test_rng_init("test_engine") % 1000;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_basic),
+        cmocka_unit_test(test_priority_order),
+        cmocka_unit_test(test_idempotent),
+        cmocka_unit_test(test_cancel_and_timeout),
+        cmocka_unit_test(test_concurrent_budget),
+        cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_benchmark_only),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
