@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cuzk/formats.h"
-#include "util/toml.h"
+#include "util/util_export.h"
 
 typedef enum opt_type { O_STR, O_LIST, O_SIZE, O_BUDGET, O_UINT, O_DURATION, O_LEVEL } opt_type;
 

@@ -15,7 +15,7 @@
 
 #include "cuzk/formats.h"
 #include "engine/engine_internal.h"
-#include "formats/mapped_file.h"
+#include "formats/formats_export.h"
 
 uint64_t engine_r1cs_bytes(const cuzk_r1cs *r);
 uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk);

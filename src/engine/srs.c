@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 #include "engine/engine_internal.h"
-#include "formats/mapped_file.h"
+#include "formats/formats_export.h"
 
 typedef struct srs_grave {
     srs_key key;
