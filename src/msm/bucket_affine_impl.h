@@ -16,7 +16,8 @@
  * denominators x_P - x_B (2 y_B for a doubling, 0 for P == -B, which empties the bucket),
  * one shared inversion, then the chord/tangent formulas. Every flush makes progress (the
  * batch is never empty when the queue is full), so the loop terminates for any digit
- * pattern, including windows with a handful of buckets.
+ * pattern, including windows with a handful of buckets. The window sum is then taken by
+ * aff_reduce (row/column trees of the same batched additions, see there).
  *
  * Threading: one workspace per thread (see pippenger_impl.h); no shared writes.
  */
