@@ -10,7 +10,10 @@
  * (ff_export.h) saves a call per operation, ~10 % of an MSM (docs/perf.md). Same limb
  * code as the cuzk_fp_* entry points, so results are bit-identical. */
 static inline void msm_fp_sqr(cuzk_fp *r, const cuzk_fp *a) { fp_sqr_impl(r->l, a->l); }
-static inline bool msm_fp_is_zero(const cuzk_fp *a) { return mont_is_zero(a->l, CUZK_FP_LIMBS); }
+static inline bool msm_fp_is_zero(const cuzk_fp *a)
+{
+    return mont_is_zero(a->l, CUZK_FP_LIMBS);
+}
 static inline bool msm_fp_eq(const cuzk_fp *a, const cuzk_fp *b)
 {
     return mont_eq(a->l, b->l, CUZK_FP_LIMBS);
