@@ -13,9 +13,10 @@
  *   in [-2^(c-1), 2^(c-1)], so 2^(c-1) buckets per window; a negative digit adds -P.
  *   c is chosen from n only (never from the thread count), so results do not depend on the
  *   pool. Small windows accumulate buckets in XYZZ coordinates with mixed additions; from
- *   11 bits up (n >= 2^14) buckets are affine and additions are batched, 256 at a time,
- *   around one shared inversion (~5M+1S per addition instead of 8M+2S). Buckets are
- *   reduced by the running-sum trick and windows combined with c doublings each.
+ *   11 bits up (n >= ~1,600) buckets are affine and additions are batched, 512 at a time,
+ *   around one shared inversion (~5M+1S per addition instead of 8M+2S). Affine buckets
+ *   are reduced by row/column trees of the same batched additions, XYZZ ones by the
+ *   running-sum trick; windows are combined with c doublings each.
  *   Speed against blst's Pippenger: `cuzk bench`, logged in docs/perf.md.
  *
  * 0/1 fast path (Filecoin witnesses are mostly bits)

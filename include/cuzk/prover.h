@@ -133,6 +133,9 @@ cuzk_status cuzk_prover_finalize(cuzk_prove_job *job, const cuzk_fr *r, const cu
 /* Releases a started job that will not be finalized (NULL is a no-op). */
 void cuzk_prove_job_free(cuzk_prove_job *job);
 
+/* The timings start recorded so far (finalize adds its own); valid until the job ends. */
+const cuzk_prove_timings *cuzk_prove_job_timings(const cuzk_prove_job *job);
+
 /* start + finalize for one witness, random r and s. */
 cuzk_status cuzk_prover_prove(cuzk_prover *p, const cuzk_groth16_pk *pk,
                               const cuzk_r1cs *r1cs, const cuzk_witness *w,

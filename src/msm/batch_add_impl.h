@@ -3,7 +3,8 @@
  * additions; written once and instantiated by msm_g1.c and msm_g2.c.
  *
  * The includer defines PT/PTS, AFF, JAC, XYZZ, FT and the field ops F_ADD F_SUB F_DBL
- * F_MUL F_SQR F_EQ F_IS_ZERO F_INV_VAR (signatures of cuzk_fp_*) and F_ONE (an lvalue).
+ * F_MUL F_SQR F_EQ F_IS_ZERO F_INV_VAR (signatures of cuzk_fp_*) and F_ONE (an lvalue),
+ * and includes it after pippenger_impl.h (PT(msm_aff_is_inf) comes from there).
  *
  * Why: an affine addition P + Q needs one inversion; Montgomery's trick shares one
  * inversion across many independent pairs (3 multiplications each), so a pair costs
@@ -146,7 +147,7 @@ static void PT(ba_chunk)(void *ctxp, size_t begin, size_t end, unsigned worker_i
         while (word) {
             size_t i = w * 64 + (size_t)__builtin_ctzll(word);
             word &= word - 1;
-            if (!PT(affine_is_infinity)(&ctx->points[i]))
+            if (!PT(msm_aff_is_inf)(&ctx->points[i]))
                 buf[count++] = ctx->points[i];
         }
     }

@@ -13,9 +13,8 @@
 #include "util/util_export.h"
 
 /*
- * Pippenger cost for n points and width c, in mixed-addition units:
- *   ceil(256/c) windows * (n bucket additions + 2^(c-1) buckets * 2 full additions
- *   in the running-sum reduction, a full XYZZ addition costing ~1.4 mixed ones).
+ * Pippenger cost for n points and width c, in bucket-addition units:
+ *   ceil(256/c) windows * (n bucket additions + 2^(c-1) buckets * msm_reduction_units(c)).
  * The doublings (256 in all) do not depend on c. c is capped at MSM_MAX_C (see there).
  */
 unsigned cuzk_msm_window_bits(size_t n)
@@ -24,7 +23,7 @@ unsigned cuzk_msm_window_bits(size_t n)
     double best_cost = 0;
     for (unsigned c = 2; c <= MSM_MAX_C; c++) {
         double w = (double)msm_num_windows(c);
-        double cost = w * ((double)n + 2.8 * (double)((size_t)1 << (c - 1)));
+        double cost = w * ((double)n + msm_reduction_units(c) * (double)((size_t)1 << (c - 1)));
         if (c == 2 || cost < best_cost) {
             best = c;
             best_cost = cost;

@@ -46,6 +46,18 @@ static inline unsigned char *msm_align_ptr(void *scratch)
     return (unsigned char *)((a + MSM_ALIGN - 1) & ~(uintptr_t)(MSM_ALIGN - 1));
 }
 
+/*
+ * Cost of one window's bucket reduction per bucket, in bucket-addition units (what
+ * cuzk_msm_window_bits and msm_chunks weigh against n): XYZZ buckets take the running sum
+ * (2 XYZZ additions, ~2.8 units); affine buckets the row/column trees of batched additions
+ * (bucket_affine_impl.h), measured at ~0.8 units at c = 13..15 on 2^16 points (docs/perf.md:
+ * 1.0 leaves room for the larger windows' cache misses).
+ */
+static inline double msm_reduction_units(unsigned c)
+{
+    return c >= MSM_AFFINE_MIN_C ? 1.0 : 2.8;
+}
+
 /* Number of c-bit signed windows for a 255-bit scalar. The Booth recoding below leaves a
  * term -b_{W*c-1} * 2^(W*c) that must vanish, so W*c - 1 >= 255 (r < 2^255), i.e.
  * W = ceil(256 / c). */
@@ -87,7 +99,7 @@ cuzk_status msm_check_canonical(const uint64_t *k, size_t n, cuzk_error *err);
 
 /*
  * Point-range chunks per window. Tasks (windows x chunks) run in rounds of nthreads, and
- * every chunk pays the whole bucket reduction (~2.8 * 2^(c-1) addition units), so pick
+ * every chunk pays the whole bucket reduction (msm_reduction_units * 2^(c-1)), so pick
  * the chunk count k (from ceil(nthreads / W), a few up) minimising
  *   ceil(W k / nthreads) * (n / k + 2.8 * 2^(c-1)).
  * E.g. 12 threads, 16 windows, n = 2^20: k = 3 (4 rounds of 12) beats k = 1 (2 rounds,
@@ -101,7 +113,7 @@ static inline size_t msm_chunks(size_t n, size_t nthreads, unsigned nwin, unsign
     double best_t = 0;
     for (size_t k = k0; k < k0 + 4; k++) {
         size_t rounds = ((size_t)nwin * k + nthreads - 1) / nthreads;
-        double red = 2.8 * (double)((size_t)1 << (c - 1));
+        double red = msm_reduction_units(c) * (double)((size_t)1 << (c - 1));
         double t = (double)rounds * ((double)n / (double)k + red);
         if (k == k0 || t < best_t) {
             best = k;

@@ -123,6 +123,11 @@ void cuzk_prover_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1
         p->ops->forget(p, pk, r1cs);
 }
 
+const cuzk_prove_timings *cuzk_prove_job_timings(const cuzk_prove_job *job)
+{
+    return &job->t;
+}
+
 void cuzk_prove_job_free(cuzk_prove_job *job)
 {
     if (!job)

@@ -409,6 +409,55 @@ static void test_msm_tuned_widths(void **state)
     free(p);
 }
 
+/* The affine bucket reduction (row and column trees of batched additions, see
+ * bucket_affine_impl.h) on buckets that repeat three values: bucket m gets P, -P, Q or
+ * nothing (scalar m + 1, all in window 0), so its trees meet doublings (P + P, then 2P +
+ * 2P ...), cancellations (P + -P), empty sides and mixed sums at every level, for every
+ * width with affine buckets. */
+static void test_msm_reduction_equal_buckets(void **state)
+{
+    (void)state;
+    T_AFF base[2];
+    cuzk_fr ab[2];
+    make_points(base, ab, 2);
+    T_AFF pick[3];
+    cuzk_fr apick[3];
+    pick[0] = base[0];
+    apick[0] = ab[0];
+    TG(affine_neg)(&pick[1], &base[0]);
+    cuzk_fr_neg(&apick[1], &ab[0]);
+    pick[2] = base[1];
+    apick[2] = ab[1];
+    for (unsigned c = 2; c <= MSM_MAX_C; c++) {
+        size_t nb = (size_t)1 << (c - 1), n = 0;
+        T_AFF *p = malloc(nb * sizeof *p);
+        cuzk_fr *a = malloc(nb * sizeof *a), *k = malloc(nb * sizeof *k);
+        uint64_t *kc = malloc(nb * 4 * sizeof *kc);
+        assert_true(p && a && k && kc);
+        for (size_t m = 0; m < nb; m++) {
+            unsigned r = (unsigned)(test_rng_u64() % 4);
+            if (r == 3)
+                continue;       /* bucket m stays empty */
+            p[n] = pick[r];
+            a[n] = apick[r];
+            cuzk_fr_from_u64(&k[n], m + 1);
+            cuzk_fr_to_canonical(kc + 4 * n, &k[n]);
+            n++;
+        }
+        T_JAC want, got;
+        fr_reference(&want, a, k, n);
+        size_t sz = TGS(msm_tuned_scratch_size)(n, 1, c, true);
+        assert_int_equal(TGS(msm_tuned)(&got, p, kc, n, c, true, scratch_for(sz), sz, NULL,
+                                        NULL), CUZK_OK);
+        if (!TG(jac_eq)(&got, &want))
+            fail_msg("c=%u: wrong sum over %zu repeated buckets", c, n);
+        free(kc);
+        free(k);
+        free(a);
+        free(p);
+    }
+}
+
 /* Canonical scalars must be < r: r - 1 is the largest accepted; r, 2^255 + 1 (which the
  * 256-bit Booth windows would silently get wrong) and 2^256 - 1 are argument errors that
  * name the index, through the public entry point and the forced-width one alike. */
@@ -731,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_msm_infinity_and_repeated_points),
         cmocka_unit_test(test_msm_threads_agree),
         cmocka_unit_test(test_msm_tuned_widths),
+        cmocka_unit_test(test_msm_reduction_equal_buckets),
         cmocka_unit_test(test_msm_canonical_range),
         cmocka_unit_test(test_msm_bad_args),
         cmocka_unit_test(test_sum_bitmap_small),
