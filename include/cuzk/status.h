@@ -38,6 +38,8 @@ typedef enum cuzk_status {
     CUZK_ERR_INTERNAL = 17,        /* an internal invariant failed; a bug */
     CUZK_ERR_INVALID_PROOF = 18,   /* a well-formed proof that does not verify */
     CUZK_ERR_CANCELLED = 19,       /* the caller cancelled the operation */
+    CUZK_ERR_NOT_FOUND = 20,       /* no such job, circuit or entry (e.g. an unknown job id) */
+    CUZK_ERR_UNAVAILABLE = 21,     /* the service is shutting down or cannot take work now */
     CUZK_STATUS_COUNT_
 } cuzk_status;
 

@@ -32,6 +32,8 @@ static const struct {
     [CUZK_ERR_INTERNAL] = {"CUZK_ERR_INTERNAL", "internal error"},
     [CUZK_ERR_INVALID_PROOF] = {"CUZK_ERR_INVALID_PROOF", "proof does not verify"},
     [CUZK_ERR_CANCELLED] = {"CUZK_ERR_CANCELLED", "cancelled"},
+    [CUZK_ERR_NOT_FOUND] = {"CUZK_ERR_NOT_FOUND", "not found"},
+    [CUZK_ERR_UNAVAILABLE] = {"CUZK_ERR_UNAVAILABLE", "unavailable"},
 };
 
 const char *cuzk_status_name(cuzk_status s)
