@@ -234,7 +234,10 @@ static cuzk_status pump(cuzk_client *c, int timeout_ms, cuzk_error *err)
     for (;;) {
         ssize_t r = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
         if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+            /* A server that answers and then closes (a stop) has delivered the call. */
             c->dead = 1;
+            if (c->closed)
+                return CUZK_OK;
             return cuzk_error_set(err, CUZK_ERR_IO, "connection closed by the server");
         }
         if (r < 0)

@@ -122,7 +122,12 @@ void rpc_conn_complete(rpc_call *call)
     s->call = NULL;
     call->stream = NULL;
     rpc_reply *r = &call->reply;
-    if (r->code == GRPC_OK && r->len > s->conn->srv->opts.max_message) {
+    if (r->code != GRPC_OK && call->deadline_ns != INT64_MAX &&
+        call->deadline_ns <= grpc_now_ns()) {
+        /* The handler gave up because the deadline passed (it sees that as cancelled)
+         * before this thread got round to saying so itself. */
+        respond_error(s, GRPC_DEADLINE_EXCEEDED, "deadline exceeded");
+    } else if (r->code == GRPC_OK && r->len > s->conn->srv->opts.max_message) {
         respond_error(s, GRPC_RESOURCE_EXHAUSTED, "response larger than the message limit");
     } else if (r->code == GRPC_OK) {
         respond_ok(s, r->body, r->len);

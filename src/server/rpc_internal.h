@@ -102,7 +102,7 @@ struct rpc_server {
     pthread_cond_t cv;
     rpc_call *q_head, *q_tail;
     pthread_t *threads;
-    unsigned nthreads, idle;
+    unsigned nthreads, idle, queued;
     int pool_stop;
 
     /* completion queue: workers push, the I/O thread drains */

@@ -40,6 +40,7 @@ static void *worker_main(void *arg)
         if (!srv->q_head)
             srv->q_tail = NULL;
         call->next = NULL;
+        srv->queued--;
         srv->idle--;
         pthread_mutex_unlock(&srv->mu);
         run_call(srv, call);
@@ -65,7 +66,10 @@ void rpc_workers_submit(rpc_server *srv, rpc_call *call)
     else
         srv->q_head = call;
     srv->q_tail = call;
-    if (srv->idle == 0 && srv->nthreads < srv->opts.max_workers &&
+    srv->queued++;
+    /* Every queued call needs an idle thread of its own: an idle thread that has been
+     * signalled but not yet woken is already spoken for by an earlier call. */
+    if (srv->queued > srv->idle && srv->nthreads < srv->opts.max_workers &&
         pthread_create(&srv->threads[srv->nthreads], NULL, worker_main, srv) == 0) {
         srv->nthreads++;
         srv->idle++;
@@ -77,6 +81,7 @@ void rpc_workers_submit(rpc_server *srv, rpc_call *call)
     int orphan = srv->nthreads == 0;
     if (orphan) {
         srv->q_head = srv->q_tail = NULL;
+        srv->queued = 0;
     }
     pthread_mutex_unlock(&srv->mu);
     if (orphan) {
