@@ -329,8 +329,9 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_run
 /*
  * Calls fn(ctx, job_id, state) once, from an engine thread, when the job finishes (or at
  * once, on the calling thread, if it already has). For event-loop servers that cannot
- * block in await: the callback should only wake the loop, which then calls
- * cuzk_engine_await(..., timeout 1) to fetch the result. *watch_id receives a handle for
+ * block in await: the callback runs with the engine's lock held, so it must only wake the
+ * loop (write an eventfd, signal a condition) and never call into the engine; the loop
+ * then calls cuzk_engine_await(..., timeout 1) to fetch the result. *watch_id receives a handle for
  * cuzk_engine_unwatch (a client gone before the job finished). CUZK_ERR_NOT_FOUND for
  * unknown ids.
  */
