@@ -25,6 +25,7 @@ t_start=$SECONDS
 
 # ---- dependencies ------------------------------------------------------------------------
 install_pkgs build-essential cmake libcmocka-dev libjansson-dev libssl-dev clang python3
+install_pkgs pkg-config libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev
 clang_major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n1)
 install_pkgs "libclang-rt-${clang_major}-dev"  # libFuzzer and the sanitizer runtimes
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || install_pkgs nodejs npm
@@ -33,6 +34,8 @@ log "npm ci (tests/interop: @noble/curves, pinned by package-lock.json)"
 npm ci --prefix tests/interop --no-audit --no-fund --loglevel=error </dev/null
 log "npm ci (tests/interop/snarkjs: snarkjs 0.7.6, circom2 0.2.23)"
 npm ci --prefix tests/interop/snarkjs --no-audit --no-fund --loglevel=error </dev/null
+log "npm ci (tests/e2e: @grpc/grpc-js 1.14.7, @grpc/proto-loader 0.8.1)"
+npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error </dev/null
 # One prepared-ptau cache for every stage: phase-2 preparation is the slow part.
 export CUZK_PTAU_CACHE="$CUZK_ROOT/build-ptau-cache"
 # From here on a missing node or package fails the oracle test instead of skipping it.

@@ -33,5 +33,18 @@ int cmd_setup(int argc, char **argv);
 void cmd_setup_usage(FILE *out);
 int cmd_inspect(int argc, char **argv);
 void cmd_inspect_usage(FILE *out);
+/* cuzkd client commands (cmd_client_*.c) */
+int cmd_submit(int argc, char **argv);
+void cmd_submit_usage(FILE *out);
+int cmd_await(int argc, char **argv);
+void cmd_await_usage(FILE *out);
+int cmd_remote_prove(int argc, char **argv);
+void cmd_remote_prove_usage(FILE *out);
+int cmd_cancel(int argc, char **argv);
+void cmd_cancel_usage(FILE *out);
+int cmd_status(int argc, char **argv);
+void cmd_status_usage(FILE *out);
+int cmd_metrics(int argc, char **argv);
+void cmd_metrics_usage(FILE *out);
 
 #endif

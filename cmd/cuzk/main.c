@@ -32,6 +32,13 @@ static const cuzk_command k_commands[] = {
     {"inspect", "describe a .zkey/.r1cs/.wtns/.params/.vk from its headers", cmd_inspect,
      cmd_inspect_usage},
     {"bench", "time field, curve and pairing operations", cmd_bench, cmd_bench_usage},
+    {"submit", "send a proof job to cuzkd (prints its id)", cmd_submit, cmd_submit_usage},
+    {"await", "wait for a cuzkd job and fetch its proof", cmd_await, cmd_await_usage},
+    {"remote-prove", "prove on cuzkd (submit + await in one call)", cmd_remote_prove,
+     cmd_remote_prove_usage},
+    {"cancel", "cancel a cuzkd job", cmd_cancel, cmd_cancel_usage},
+    {"status", "cuzkd's devices, keys, queues and memory", cmd_status, cmd_status_usage},
+    {"metrics", "cuzkd's Prometheus metrics", cmd_metrics, cmd_metrics_usage},
 };
 #define NCOMMANDS (sizeof k_commands / sizeof k_commands[0])
 
@@ -52,7 +59,7 @@ static void usage(FILE *out)
             "\n"
             "commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-10s %s\n", k_commands[i].name, k_commands[i].summary);
+        fprintf(out, "  %-13s %s\n", k_commands[i].name, k_commands[i].summary);
 }
 
 static int unknown_command(const char *name)

@@ -1,0 +1,81 @@
+/*
+ * cuzk/server.h — cuzkd's network face: the cuzk.v1.ProvingEngine gRPC service (HTTP/2
+ * on nghttp2, protobuf-c), wire-compatible with Filecoin Curio's client, over an engine
+ * (cuzk/engine.h); and an optional plain HTTP port with GET /metrics (Prometheus text)
+ * and GET /status (JSON).
+ *
+ * Model
+ *   cuzk_server_create binds the listeners ("unix:///path", "unix:path", "HOST:PORT",
+ *   "[V6]:PORT"; port 0 picks a free one) and returns; cuzk_server_run serves on the
+ *   calling thread (the I/O thread; handlers run on a worker pool it grows on demand)
+ *   until cuzk_server_stop, then ends open calls with UNAVAILABLE, waits for handlers to
+ *   return and closes every connection. Messages up to opts.max_message (256 MiB) in
+ *   both directions. Deadlines (grpc-timeout) are honoured; a client that resets a
+ *   stream or disconnects ends its call and frees its buffers (a Prove's job goes on and
+ *   can be awaited or found again by request_id).
+ *
+ *   Status codes: INVALID_ARGUMENT (malformed protobuf, unknown kind or priority, a
+ *   request the engine rejects), NOT_FOUND (unknown job id or circuit), RESOURCE_EXHAUSTED
+ *   (message over the limit, out of memory), DEADLINE_EXCEEDED, CANCELLED, UNAVAILABLE
+ *   (stopping), UNIMPLEMENTED (unknown method, a kind whose circuit is not built),
+ *   INTERNAL (engine failures, with the engine's message). A proof that fails is not a
+ *   gRPC error: AwaitProofResponse.status = FAILED with error_message, as Curio expects.
+ *
+ * Threading: create/run/destroy from one thread (run may be on another thread than
+ * create, but only one run); cuzk_server_stop from any thread or a signal handler.
+ * The engine must outlive the server.
+ */
+#ifndef CUZK_SERVER_H
+#define CUZK_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cuzk_server cuzk_server;
+
+typedef struct cuzk_server_opts {
+    /* Plain HTTP for GET /metrics and GET /status ("HOST:PORT" or a unix spec);
+     * NULL or "" = none. Needs libmicrohttpd (CUZK_ERR_UNSUPPORTED without it). */
+    const char *http_listen;
+    size_t max_message;        /* 0 = 256 MiB */
+    unsigned max_workers;      /* concurrent handler threads; 0 = 256 */
+    unsigned max_connections;  /* 0 = 1024 */
+    unsigned max_streams;      /* concurrent calls per connection; 0 = 128 */
+} cuzk_server_opts;
+
+typedef struct cuzk_server_stats {
+    unsigned connections, streams, calls, workers;
+    uint64_t calls_total, connections_total;
+} cuzk_server_stats;
+
+/* listen: one spec, or several separated by commas. opts may be NULL (defaults). */
+cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
+                               const cuzk_server_opts *opts, cuzk_server **out,
+                               cuzk_error *err);
+
+/* The TCP port the i-th listener got (0 for unix sockets or a bad index); the HTTP
+ * port with i = -1. */
+int cuzk_server_port(const cuzk_server *s, int i);
+
+cuzk_status cuzk_server_run(cuzk_server *s, cuzk_error *err);
+
+/* Async-signal-safe. run returns soon after. */
+void cuzk_server_stop(cuzk_server *s);
+
+void cuzk_server_get_stats(cuzk_server *s, cuzk_server_stats *out);
+
+/* After run has returned (or if it never ran). Removes the unix socket files. */
+void cuzk_server_destroy(cuzk_server *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

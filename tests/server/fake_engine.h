@@ -1,0 +1,30 @@
+/*
+ * fake_engine.h — a stand-in for the engine (cuzk/engine.h) in the server tests, so the
+ * transport and service are tested on their own: jobs take a known time, fail or succeed
+ * on request, and their "proof" carries a checksum of the input bytes so a test can tell
+ * that a large message arrived intact.
+ *
+ * Behaviour (the fake's contract with the tests)
+ *   SYNTHETIC: runs synthetic.seed milliseconds (queued for the first fifth); log2n 3
+ *     makes it FAIL with "injected failure"; the proof is partitions x 192 bytes, byte i
+ *     = (i + partitions) & 0xff.
+ *   GROTH16: needs wtns bytes or wtns_path; completes at once; the proof is 192 bytes
+ *     whose first 8 are the FNV-1a 64 of the wtns bytes (little-endian), then its length.
+ *   Filecoin kinds: CUZK_ERR_UNSUPPORTED. Other kinds: CUZK_ERR_INVALID_ARG.
+ *   Keys: "synthetic-<n>" exist (1 MiB x n); anything else is NOT_FOUND.
+ * Thread-safe (one mutex + condition variable); no threads of its own.
+ */
+#ifndef CUZK_FAKE_ENGINE_H
+#define CUZK_FAKE_ENGINE_H
+
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+
+cuzk_engine *fake_engine_create(void);
+void fake_engine_destroy(cuzk_engine *e);
+unsigned fake_engine_jobs(cuzk_engine *e);        /* submitted, duplicates excluded */
+unsigned fake_engine_waiters(cuzk_engine *e);     /* threads inside cuzk_engine_await */
+uint64_t fake_fnv1a(const uint8_t *p, size_t n);
+
+#endif
