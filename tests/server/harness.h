@@ -12,7 +12,7 @@
 
 #include <pthread.h>
 
-#include "client/client_raw.h"
+#include "server/client_raw.h"
 #include "cuzk/client.h"
 #include "cuzk/server.h"
 #include "cuzk/v1/proving.pb-c.h"

@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../server/grpc_wire.h"
+#include "grpc_wire.h"
 #include "client_raw.h"
 
 #define CLIENT_STREAM_WINDOW (16 << 20)
