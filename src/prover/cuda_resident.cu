@@ -1,0 +1,332 @@
+/*
+ * cuda_resident.cu — the device-resident keys and constraint systems of the CUDA prover
+ * backend (cuda_resident.h): uploads on first use, CSR matrices with 4-byte coefficient
+ * indices into a table of distinct values, the bellperson density index lists, the
+ * compact-witness map, NTT domains, and least-recently-used eviction of idle entries.
+ * Threading: callers hold cuda_prover.cache_mu.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_export.h"
+#include "prover/cuda_resident.h"
+
+void key_release(dev_key *k)
+{
+    cudaFree(k->h);
+    cudaFree(k->l);
+    cudaFree(k->a);
+    cudaFree(k->b_g1);
+    cudaFree(k->b_g2);
+    memset(k, 0, sizeof *k);
+}
+
+void circuit_release(dev_circuit *c)
+{
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
+        cudaFree(c->row_ptr[m]);
+        cudaFree(c->col[m]);
+        cudaFree(c->coeff_idx[m]);
+    }
+    cudaFree(c->table);
+    cudaFree(c->a_idx);
+    cudaFree(c->b_idx);
+    cudaFree(c->d_is_bit);
+    cudaFree(c->d_rank);
+    memset(c, 0, sizeof *c);
+}
+
+/* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom. */
+cuzk_status check_fits(size_t bytes, const char *what, cuzk_error *err)
+{
+    size_t free_b = 0, total_b = 0;
+    cuzk_status st = CUZK_OK;
+    CUZK_CUDA_TRY(err, cudaMemGetInfo(&free_b, &total_b));
+    if (bytes + HEADROOM_BYTES > free_b) {
+        /* memory cached by the stream-ordered pool counts as used: hand it back first */
+        int dev = 0;
+        cudaMemPool_t pool;
+        CUZK_CUDA_TRY(err, cudaGetDevice(&dev));
+        CUZK_CUDA_TRY(err, cudaDeviceGetDefaultMemPool(&pool, dev));
+        CUZK_CUDA_TRY(err, cudaMemPoolTrimTo(pool, 0));
+        CUZK_CUDA_TRY(err, cudaMemGetInfo(&free_b, &total_b));
+    }
+    if (bytes + HEADROOM_BYTES > free_b)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM,
+                              "gpu: %s needs %.2f GiB of device memory, %.2f GiB of %.2f GiB "
+                              "are free (streaming from host memory is not implemented)",
+                              what, (double)bytes / (1u << 30), (double)free_b / (1u << 30),
+                              (double)total_b / (1u << 30));
+    return CUZK_OK;
+fail:
+    return st;
+}
+
+template <typename T>
+static cuzk_status upload(T **dst, const T *src, size_t n, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    *dst = NULL;
+    if (n == 0)
+        return CUZK_OK;
+    CUZK_CUDA_TRY(err, cudaMalloc((void **)dst, n * sizeof(T)));
+    CUZK_CUDA_TRY(err, cudaMemcpy(*dst, src, n * sizeof(T), cudaMemcpyHostToDevice));
+    return CUZK_OK;
+fail:
+    return st;
+}
+
+/* The entry of owner among n slots (*hit), else a free one, else the least recently used
+ * idle one (the caller releases it); -1 when every entry is in use. */
+static int slot_pick(dev_slot *const *slots, int n, const void *owner, bool *hit)
+{
+    int pick = -1;
+    *hit = false;
+    for (int i = 0; i < n; i++)
+        if (slots[i]->owner == owner) {
+            *hit = true;
+            return i;
+        }
+    for (int i = 0; i < n && pick < 0; i++)
+        if (!slots[i]->owner)
+            pick = i;
+    if (pick < 0)
+        for (int i = 0; i < n; i++)
+            if (!slots[i]->in_use && (pick < 0 || slots[i]->last_used < slots[pick]->last_used))
+                pick = i;
+    return pick;
+}
+
+
+/* Releases the least recently used idle key or circuit other than `keep`; false if there
+ * is none (then nothing more can be freed for a new upload). */
+static bool evict_one(cuda_prover *cp, const dev_slot *keep)
+{
+    dev_slot *best = NULL;
+    for (int i = 0; i < MAX_RESIDENT; i++) {
+        dev_slot *c[2] = {&cp->keys[i].slot, &cp->circuits[i].slot};
+        for (int j = 0; j < 2; j++)
+            if (c[j]->owner && !c[j]->in_use && c[j] != keep &&
+                (!best || c[j]->last_used < best->last_used))
+                best = c[j];
+    }
+    if (!best)
+        return false;
+    for (int i = 0; i < MAX_RESIDENT; i++) {
+        if (best == &cp->keys[i].slot)
+            key_release(&cp->keys[i]);
+        if (best == &cp->circuits[i].slot)
+            circuit_release(&cp->circuits[i]);
+    }
+    return true;
+}
+
+/* check_fits, evicting idle residents (least recently used first) while that helps. */
+cuzk_status make_room(cuda_prover *cp, size_t bytes, const char *what,
+                             const dev_slot *keep, cuzk_error *err)
+{
+    cuzk_status st;
+    while ((st = check_fits(bytes, what, err)) == CUZK_ERR_NOMEM && evict_one(cp, keep))
+        ;
+    return st;
+}
+
+cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, dev_key **out,
+                           cuzk_error *err)
+{
+    dev_slot *slots[MAX_RESIDENT];
+    for (int i = 0; i < MAX_RESIDENT; i++)
+        slots[i] = &cp->keys[i].slot;
+    bool hit;
+    int slot = slot_pick(slots, MAX_RESIDENT, pk, &hit);
+    if (hit) {
+        *out = &cp->keys[slot];
+        return CUZK_OK;
+    }
+    if (slot < 0)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "gpu: %d proving keys are in use; no slot for another",
+                              MAX_RESIDENT);
+    key_release(&cp->keys[slot]);
+    dev_key *k = &cp->keys[slot];
+    size_t bytes = (pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(cuzk_g1_affine) +
+                   pk->n_b_g2 * sizeof(cuzk_g2_affine);
+    cuzk_status st = make_room(cp, bytes, "the proving key", &k->slot, err);
+    if (st == CUZK_OK && (st = upload(&k->h, pk->h, pk->n_h, err)) == CUZK_OK &&
+        (st = upload(&k->l, pk->l, pk->n_l, err)) == CUZK_OK &&
+        (st = upload(&k->a, pk->a, pk->n_a, err)) == CUZK_OK &&
+        (st = upload(&k->b_g1, pk->b_g1, pk->n_b_g1, err)) == CUZK_OK)
+        st = upload(&k->b_g2, pk->b_g2, pk->n_b_g2, err);
+    if (st != CUZK_OK) {
+        key_release(k);
+        return st;
+    }
+    k->pk = pk;
+    k->slot.owner = pk;
+    k->bytes = bytes;
+    *out = k;
+    return CUZK_OK;
+}
+
+/* The bellperson A / B vector variables in order (cuzk/groth16.h "Keys and flavours"). */
+static size_t density_list(uint32_t *dst, const cuzk_r1cs *r1cs, cuzk_r1cs_matrix m,
+                           bool all_inputs)
+{
+    size_t k = 0;
+    uint32_t aux0 = 1 + r1cs->n_public;
+    for (uint32_t v = 0; v < r1cs->n_vars; v++)
+        if ((all_inputs && v < aux0) || cuzk_r1cs_density_test(r1cs, m, v))
+            dst[k++] = v;
+    return k;
+}
+
+cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
+                               const cuzk_r1cs *r1cs, dev_circuit **out, cuzk_error *err)
+{
+    bool bell = pk->flavour == CUZK_GROTH16_BELLPERSON;
+    dev_slot *slots[MAX_RESIDENT];
+    for (int i = 0; i < MAX_RESIDENT; i++)
+        slots[i] = &cp->circuits[i].slot;
+    bool hit;
+    int slot = slot_pick(slots, MAX_RESIDENT, r1cs, &hit);
+    if (hit && cp->circuits[slot].bellperson != bell) { /* other flavour: rebuild */
+        if (cp->circuits[slot].slot.in_use)
+            return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                                  "gpu: this circuit is in use with another key flavour");
+        circuit_release(&cp->circuits[slot]);
+        hit = false;
+    }
+    if (hit) {
+        *out = &cp->circuits[slot];
+        return CUZK_OK;
+    }
+    if (slot < 0)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "gpu: %d circuits are in use; no slot for another", MAX_RESIDENT);
+    circuit_release(&cp->circuits[slot]);
+    dev_circuit *c = &cp->circuits[slot];
+    cuzk_fr *table = NULL;
+    uint32_t n_table = 0, *cidx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL}, *idx = NULL;
+    cuzk_status st = cuzk_r1cs_coeff_table(r1cs, &table, &n_table, cidx, err);
+    size_t bytes = (size_t)n_table * sizeof(cuzk_fr);
+    for (int m = 0; m < (bell ? CUZK_R1CS_MATRICES : CUZK_R1CS_C); m++)
+        bytes += (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * 8;
+    if (bell)
+        bytes += 2 * (size_t)r1cs->n_vars * 4;
+    if (st == CUZK_OK)
+        st = make_room(cp, bytes, "the constraint system", &c->slot, err);
+    if (st == CUZK_OK)
+        st = upload(&c->table, table, n_table, err);
+    for (int m = 0; m < CUZK_R1CS_MATRICES && st == CUZK_OK; m++) {
+        const cuzk_csr *h = &r1cs->m[m];
+        cuzk_gpu_csr *d = &c->m[m];
+        if (m == CUZK_R1CS_C && !bell)
+            continue; /* snarkjs keys never evaluate C (c = a*b), and a .zkey has none */
+        st = upload(&c->row_ptr[m], h->row_ptr, r1cs->n_constraints + 1, err);
+        if (st == CUZK_OK)
+            st = upload(&c->col[m], h->col, h->nnz, err);
+        if (st == CUZK_OK)
+            st = upload(&c->coeff_idx[m], cidx[m], h->nnz, err);
+        d->rows = r1cs->n_constraints;
+        d->nnz = h->nnz;
+        d->d_row_ptr = c->row_ptr[m];
+        d->d_col = c->col[m];
+        d->d_coeff_idx = c->coeff_idx[m];
+        d->d_table = c->table;
+    }
+    if (st == CUZK_OK && bell) {
+        idx = (uint32_t *)malloc((size_t)r1cs->n_vars * sizeof *idx);
+        if (!idx)
+            st = cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: out of host memory");
+        if (st == CUZK_OK) {
+            c->n_a_idx = density_list(idx, r1cs, CUZK_R1CS_A, true);
+            st = c->n_a_idx == pk->n_a
+                     ? upload(&c->a_idx, idx, c->n_a_idx, err)
+                     : cuzk_error_set(err, CUZK_ERR_INTERNAL, "gpu: A density mismatch");
+        }
+        if (st == CUZK_OK) {
+            c->n_b_idx = density_list(idx, r1cs, CUZK_R1CS_B, false);
+            st = c->n_b_idx == pk->n_b_g1
+                     ? upload(&c->b_idx, idx, c->n_b_idx, err)
+                     : cuzk_error_set(err, CUZK_ERR_INTERNAL, "gpu: B density mismatch");
+        }
+    }
+    free(idx);
+    free(table);
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+        free(cidx[m]);
+    if (st != CUZK_OK) {
+        circuit_release(c);
+        return st;
+    }
+    c->r1cs = r1cs;
+    c->slot.owner = r1cs;
+    c->bellperson = bell;
+    c->bytes = bytes;
+    *out = c;
+    return CUZK_OK;
+}
+
+/* The compact-witness map of c's circuit on the device (replacing another map). */
+cuzk_status map_get(dev_circuit *c, const cuzk_witness_map *map, cuzk_error *err)
+{
+    if (c->map == map)
+        return CUZK_OK;
+    cudaFree(c->d_is_bit);
+    cudaFree(c->d_rank);
+    c->d_is_bit = NULL;
+    c->d_rank = NULL;
+    c->map = NULL;
+    size_t words = ((size_t)map->n_vars + 63) / 64;
+    cuzk_status st = check_fits(words * 12, "the witness map", err);
+    if (st == CUZK_OK)
+        st = upload(&c->d_is_bit, map->is_bit, words, err);
+    if (st == CUZK_OK)
+        st = upload(&c->d_rank, map->rank, words, err);
+    if (st == CUZK_OK)
+        c->map = map;
+    return st;
+}
+
+cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_domain **out,
+                              cuzk_error *err)
+{
+    cuzk_domain_convention conv = pk->flavour == CUZK_GROTH16_SNARKJS ? CUZK_DOMAIN_SNARKJS
+                                                                      : CUZK_DOMAIN_BELLPERSON;
+    int slot = -1;
+    for (int i = 0; i < MAX_RESIDENT; i++) {
+        dev_domain *d = &cp->domains[i];
+        if (d->gd && d->log2n == pk->log2n && d->conv == conv) {
+            *out = d->gd;
+            return CUZK_OK;
+        }
+        if (!d->gd && slot < 0)
+            slot = i;
+    }
+    if (slot < 0) { /* domains are small: recycle the first slot */
+        cuzk_gpu_domain_destroy(cp->domains[0].gd);
+        cp->domains[0].gd = NULL;
+        slot = 0;
+    }
+    cuzk_domain *hd = (cuzk_domain *)malloc(sizeof *hd);
+    if (!hd)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: out of host memory");
+    cuzk_status st = conv == CUZK_DOMAIN_SNARKJS ? cuzk_domain_init_snarkjs(hd, pk->log2n)
+                                                 : cuzk_domain_init_bellperson(hd, pk->log2n);
+    if (st != CUZK_OK)
+        st = cuzk_error_set(err, st, "gpu: cannot build the 2^%u domain", pk->log2n);
+    else
+        st = cuzk_gpu_domain_create(&cp->domains[slot].gd, hd, err);
+    free(hd);
+    if (st != CUZK_OK)
+        return st;
+    cp->domains[slot].log2n = pk->log2n;
+    cp->domains[slot].conv = conv;
+    *out = cp->domains[slot].gd;
+    return CUZK_OK;
+}
+
+/* ---- one start ------------------------------------------------------------------------ */
+

@@ -1,0 +1,93 @@
+/*
+ * cuda_resident.h — what the CUDA prover backend keeps on a device between proofs (its
+ * internal interface, shared by backend_cuda.cu and cuda_resident.cu): proving keys and
+ * constraint systems mirrored in device memory (with the compact-witness map and the NTT
+ * domains), least-recently-used eviction of idle entries to make room, and the per-device
+ * state. CUDA sources of the prover layer only.
+ * Threading: every function here runs under cuda_prover.cache_mu.
+ */
+#ifndef CUZK_PROVER_CUDA_RESIDENT_H
+#define CUZK_PROVER_CUDA_RESIDENT_H
+
+#include <pthread.h>
+
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+#include "cuzk/r1cs.h"
+
+#define MAX_RESIDENT 4
+/* Device memory left free after our allocations: the CUDA context, CUB's and the
+ * stream-ordered pool's own bookkeeping need headroom, and another process may share the
+ * card. */
+#define HEADROOM_BYTES ((size_t)1 << 30)
+
+/* Residency bookkeeping shared by keys and circuits (the first member of both). */
+typedef struct dev_slot {
+    const void *owner;  /* the host pk / r1cs this entry mirrors; NULL: free */
+    uint64_t last_used; /* cuda_prover.clock at the last start that used it */
+    int in_use;         /* starts running with it: never evicted then */
+} dev_slot;
+
+typedef struct dev_key {
+    dev_slot slot;
+    const cuzk_groth16_pk *pk;
+    cuzk_g1_affine *h, *l, *a, *b_g1;
+    cuzk_g2_affine *b_g2;
+    size_t bytes;
+} dev_key;
+
+typedef struct dev_circuit {
+    dev_slot slot;
+    const cuzk_r1cs *r1cs;
+    bool bellperson;          /* density index lists present */
+    cuzk_gpu_csr m[CUZK_R1CS_MATRICES];
+    uint64_t *row_ptr[CUZK_R1CS_MATRICES];
+    uint32_t *col[CUZK_R1CS_MATRICES], *coeff_idx[CUZK_R1CS_MATRICES];
+    cuzk_fr *table;           /* distinct coefficients, shared by the three matrices */
+    uint32_t *a_idx, *b_idx;  /* bellperson: variables of the A and B vectors */
+    const cuzk_witness_map *map; /* the compact-witness map uploaded below (NULL: none) */
+    uint64_t *d_is_bit;
+    uint32_t *d_rank;
+    size_t n_a_idx, n_b_idx;
+    size_t bytes;
+} dev_circuit;
+
+typedef struct dev_domain {
+    unsigned log2n;
+    cuzk_domain_convention conv;
+    cuzk_gpu_domain *gd;
+} dev_domain;
+
+typedef struct cuda_prover {
+    int dev;
+    pthread_mutex_t device_mu; /* kernel work */
+    pthread_mutex_t cache_mu;  /* the resident caches below, and the admission state */
+    pthread_cond_t released;   /* a job's working set went back (admission waits on it) */
+    int admitted;              /* jobs holding a working set now */
+    dev_key keys[MAX_RESIDENT];
+    dev_circuit circuits[MAX_RESIDENT];
+    dev_domain domains[MAX_RESIDENT];
+    uint64_t clock;            /* counts starts, for least-recently-used eviction */
+    int broken;                /* a sticky CUDA error was seen: the context is gone */
+    char broken_msg[CUZK_ERROR_MSG_MAX];
+} cuda_prover;
+
+/* ---- resident caches ------------------------------------------------------------------ */
+
+/* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom. */
+cuzk_status check_fits(size_t bytes, const char *what, cuzk_error *err);
+/* check_fits, evicting idle residents (least recently used first, never `keep`). */
+cuzk_status make_room(cuda_prover *cp, size_t bytes, const char *what, const dev_slot *keep,
+                      cuzk_error *err);
+/* The device copies of pk / r1cs (uploaded on a miss), the compact-witness map of a
+ * resident circuit, the NTT domain of pk's size and flavour. */
+cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, dev_key **out, cuzk_error *err);
+cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                        dev_circuit **out, cuzk_error *err);
+cuzk_status map_get(dev_circuit *c, const cuzk_witness_map *map, cuzk_error *err);
+cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_domain **out,
+                       cuzk_error *err);
+void key_release(dev_key *k);
+void circuit_release(dev_circuit *c);
+
+#endif
