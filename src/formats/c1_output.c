@@ -604,7 +604,7 @@ static cuzk_status parse_doc(ctx *c, const char *json, size_t len, cuzk_c1_outpu
     }
     json_t *wrapped = json_object_get(root, "Phase1Out");
     if (wrapped && depth == 0) {
-        old = push(c, "Phase1Out");
+        old = push(c, "Phase1Out(base64)");
         if (!json_is_string(wrapped)) {
             st = fail(c, CUZK_ERR_FORMAT, "expected a base64 string, got %s", type_name(wrapped));
             goto out;
@@ -614,7 +614,6 @@ static cuzk_status parse_doc(ctx *c, const char *json, size_t len, cuzk_c1_outpu
         st = b64_decode(c, json_string_value(wrapped), json_string_length(wrapped), &inner,
                         &inner_len);
         if (!st) {
-            push(c, ":");
             st = parse_doc(c, inner, inner_len, o, 1);
             free(inner);
         }
