@@ -589,6 +589,92 @@ static void test_inconsistent(void **state)
     assert_int_equal(cuzk_c1_check(NULL, NULL), CUZK_ERR_INVALID_ARG);
 }
 
+/* ---- 32 / 64 GiB shapes ------------------------------------------------------------------
+ * Full documents are ~30 MB; these carry the right partition and challenge counts (one
+ * proof object shared by every slot) and a proof that is well formed up to its comm_r_last
+ * proof, then breaks, so the error shows how far the shape-specific parsing got. */
+
+static json_t *jpath(int levels, int arity)
+{
+    json_t *path = json_array();
+    for (int l = 0; l < levels; l++) {
+        json_t *hashes = json_array();
+        for (int j = 0; j < arity - 1; j++) {
+            dom d;
+            rand_dom(d);
+            json_array_append_new(hashes, jdom(d));
+        }
+        json_array_append_new(path, json_pack("{s:o,s:i}", "hashes", hashes, "index",
+                                              (int)(test_rng_u64() % (uint64_t)arity)));
+    }
+    return json_pack("{s:o}", "path", path);
+}
+
+static json_t *large_doc(const char *name, const char *vanilla, int partitions, int d_levels,
+                         const char *shape, int top)
+{
+    dom x;
+    rand_dom(x);
+    json_t *comm_d = json_pack("{s:{s:{s:o,s:o,s:o}}}", "data", "Single", "root", jdom(x),
+                               "leaf", jdom(x), "path", jpath(d_levels, 2));
+    json_t *body = json_pack("{s:o,s:o,s:o,s:o}", "root", jdom(x), "leaf", jdom(x),
+                             "base_proof", jpath(9, 8), "sub_proof", jpath(1, 8));
+    if (top)
+        json_object_set_new(body, "top_proof", jpath(1, 2));
+    json_t *proof = json_pack("{s:o,s:{s:{s:o}},s:{}}", "comm_d_proofs", comm_d,
+                              "comm_r_last_proof", "data", shape, body,
+                              "replica_column_proofs");
+    json_t *parts = json_array();
+    for (int k = 0; k < partitions; k++) {
+        json_t *part = json_array();
+        for (int i = 0; i < 18; i++)
+            json_array_append(part, proof);
+        json_array_append_new(parts, part);
+    }
+    json_decref(proof);
+    return json_pack("{s:s,s:{s:o},s:o,s:o,s:o,s:o,s:o}", "registered_proof", name,
+                     "vanilla_proofs", vanilla, parts, "comm_r", jdom(x), "comm_d", jdom(x),
+                     "replica_id", jdom(x), "seed", jdom(x), "ticket", jdom(x));
+}
+
+static void test_large_shapes(void **state)
+{
+    (void)state;
+    const char *past = "[0][0].replica_column_proofs: missing field \"c_x\"";
+    expect(large_doc("StackedDrg32GiBV1_1", "StackedDrg32GiBV1", 10, 30, "Sub", 0),
+           CUZK_ERR_FORMAT, past);
+    expect(large_doc("StackedDrg64GiBV1", "StackedDrg64GiBV1", 10, 31, "Top", 1),
+           CUZK_ERR_FORMAT, past);
+    /* NI: 126 x 18 slots accepted; an empty proof object keeps the document small. */
+    json_t *ni = large_doc("StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1",
+                           126, 0, "Sub", 0);
+    json_t *parts = jat(ni, "vanilla_proofs/StackedDrg32GiBV1");
+    for (size_t k = 0; k < 126; k++)
+        for (size_t i = 0; i < 18; i++)
+            json_array_set_new(json_array_get(parts, k), i, json_object());
+    expect(ni, CUZK_ERR_FORMAT, "[0][0]: missing field \"comm_d_proofs\"");
+    expect(large_doc("StackedDrg64GiBV1_1", "StackedDrg64GiBV1", 10, 31, "Sub", 0),
+           CUZK_ERR_FORMAT, "comm_r_last_proof.data: expected one \"Top\" proof");
+    expect(large_doc("StackedDrg32GiBV1_1", "StackedDrg32GiBV1", 10, 31, "Sub", 0),
+           CUZK_ERR_LENGTH, "comm_d_proofs.data.Single.path.path: expected 30 elements, got 31");
+    expect(large_doc("StackedDrg32GiBV1_1", "StackedDrg32GiBV1", 10, 30, "Top", 1),
+           CUZK_ERR_FORMAT, "expected one \"Sub\" proof for StackedDrg32GiBV1_1, got \"Top\"");
+    expect(large_doc("StackedDrg64GiBV1_1", "StackedDrg64GiBV1", 10, 31, "Top", 0),
+           CUZK_ERR_FORMAT, "data.Top: missing field \"top_proof\"");
+
+    /* Node index of a flattened 8-8-2 path: base digits, then the sub and top digits. */
+    cuzk_c1_merkle_proof m = {.n_levels = 11};
+    uint64_t want = 0, scale = 1;
+    for (int l = 0; l < 11; l++) {
+        m.arity[l] = l < 10 ? 8 : 2;
+        m.index[l] = (uint8_t)(test_rng_u64() % m.arity[l]);
+        want += m.index[l] * scale;
+        scale *= m.arity[l];
+    }
+    assert_int_equal(cuzk_c1_merkle_node(&m), want);
+    assert_true(want < (1ull << 31));
+}
+
 int main(void)
 {
     test_rng_init("test_c1_output");
@@ -596,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_info_table),     cmocka_unit_test(test_valid),
         cmocka_unit_test(test_base64_wrapper), cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_malformed),      cmocka_unit_test(test_inconsistent),
+        cmocka_unit_test(test_large_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
