@@ -18,7 +18,8 @@
  *
  * Values: every 32-byte value is kept as the 32 bytes of the JSON array, which is the
  * little-endian Fr repr (Fr::from_repr); the parser has checked each is a canonical Fr
- * (< r), so cuzk_fr_from_bytes_le on any of them succeeds.
+ * (< r), so cuzk_fr_from_bytes_le on any of them succeeds. Except seed and ticket: chain
+ * randomness, any 32 bytes.
  *
  * Merkle paths are flattened: levels 0..n_levels-1 from the leaf up, base levels first,
  * then the sub level, then the top level; level l has arity[l] children, the path's node
@@ -133,6 +134,12 @@ void cuzk_c1_free(cuzk_c1_output *c1); /* NULL: no-op */
 /* The consistency checks (see the file comment). Error INVALID_PROOF naming the partition,
  * challenge and proof part that fails; UNSUPPORTED when built without OpenSSL. */
 cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err);
+
+/* The challenged nodes are the ones the verifier derives: interactive (V1, V1_1) from
+ * replica_id and seed, NI from replica_id and comm_r (formulas in c1_check.c). Error
+ * INVALID_PROOF naming the partition and challenge; UNSUPPORTED for synthetic PoRep (its
+ * ChaCha20 challenge set is not derived here) or without OpenSSL. */
+cuzk_status cuzk_c1_check_challenges(const cuzk_c1_output *c1, cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -19,8 +19,15 @@
  * Hashing: tree D nodes are SHA-256(left || right) with the top two bits of byte 31
  * cleared (Sha256Domain::trim_to_fr32); tree R/C nodes are neptune Poseidon with the
  * Merkle domain tag (cuzk_poseidon_hash). Not checked: that parent indices follow the
- * DRG/expander graph and that challenges derive from the seed (the verifier's job; the
- * circuit takes both from the proof).
+ * DRG/expander graph (the verifier's job; the circuit takes them from the proof).
+ *
+ * cuzk_c1_check_challenges (separate, since the circuit does not need it but the verifier
+ * does): challenge j = k * challenges + i of partition k is
+ *   interactive (V1, V1_1): SHA-256(replica_id || seed || u32_le(j)),
+ *   NI (V1_2): SHA-256("filecoin.io|PoRep|1|NonInteractive|1" || replica_id || comm_r
+ *              || u32_le(j)),
+ * read as a little-endian integer, mod (nodes - 1), + 1 (rust-fil-proofs
+ * stacked/vanilla/challenges.rs: node 0 is never challenged).
  *
  * SHA-256 is OpenSSL's (libcrypto); without it (CUZK_HAVE_OPENSSL undefined) the check
  * returns CUZK_ERR_UNSUPPORTED.
@@ -255,9 +262,68 @@ cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err)
     return CUZK_OK;
 }
 
+/* 256-bit little-endian integer mod m (m < 2^32), most significant byte first. */
+static uint64_t mod_le256(const uint8_t h[32], uint64_t m)
+{
+    uint64_t r = 0;
+    for (int i = 31; i >= 0; i--)
+        r = (r * 256 + h[i]) % m;
+    return r;
+}
+
+cuzk_status cuzk_c1_check_challenges(const cuzk_c1_output *c1, cuzk_error *err)
+{
+    if (!c1 || !c1->proofs)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "C1 check: NULL argument");
+    const cuzk_porep_info *in = &c1->info;
+    if (in->variant == CUZK_POREP_SYNTHETIC)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "C1 check: synthetic PoRep challenges are not derived here");
+    static const char tag[] = "filecoin.io|PoRep|1|NonInteractive|1";
+    uint8_t buf[sizeof tag - 1 + 32 + 32 + 4];
+    size_t n = 0;
+    if (in->variant == CUZK_POREP_NI) {
+        memcpy(buf, tag, sizeof tag - 1);
+        n = sizeof tag - 1;
+        memcpy(buf + n, c1->replica_id, 32);
+        memcpy(buf + n + 32, c1->comm_r, 32);
+    } else {
+        memcpy(buf, c1->replica_id, 32);
+        memcpy(buf + 32, c1->seed, 32);
+    }
+    n += 64;
+    for (uint32_t k = 0; k < in->partitions; k++) {
+        for (uint32_t i = 0; i < in->challenges; i++) {
+            uint32_t j = in->challenges * k + i;
+            for (int b = 0; b < 4; b++)
+                buf[n + (size_t)b] = (uint8_t)(j >> (8 * b));
+            uint8_t h[32];
+            if (!sha256(h, buf, n + 4))
+                return cuzk_error_set(err, CUZK_ERR_INTERNAL, "C1 check: SHA-256 failed");
+            uint64_t want = mod_le256(h, in->nodes - 1) + 1;
+            uint64_t got = cuzk_c1_challenge(&c1->proofs[(size_t)k * in->challenges + i]);
+            if (got != want)
+                return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                                      "C1 vanilla_proofs[%u][%u]: challenge %llu, but %s "
+                                      "derive %llu",
+                                      k, i, (unsigned long long)got,
+                                      in->variant == CUZK_POREP_NI ? "replica_id and comm_r"
+                                                                   : "replica_id and seed",
+                                      (unsigned long long)want);
+        }
+    }
+    return CUZK_OK;
+}
+
 #else /* !CUZK_HAVE_OPENSSL */
 
 cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err)
+{
+    (void)c1;
+    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "C1 check: built without OpenSSL");
+}
+
+cuzk_status cuzk_c1_check_challenges(const cuzk_c1_output *c1, cuzk_error *err)
 {
     (void)c1;
     return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "C1 check: built without OpenSSL");

@@ -238,8 +238,9 @@ static cuzk_status get_uint(ctx *c, const json_t *v, uint64_t max, uint64_t *out
     return CUZK_OK;
 }
 
-/* A domain value: 32 integers 0..255, the LE repr of a canonical Fr. */
-static cuzk_status get_domain(ctx *c, const json_t *v, uint8_t out[32])
+/* 32 integers 0..255: raw bytes (seed, ticket), or with canonical set a domain value, the
+ * LE repr of a canonical Fr. */
+static cuzk_status get_bytes32(ctx *c, const json_t *v, uint8_t out[32], int canonical)
 {
     cuzk_status st = expect_array(c, v, 32);
     if (st)
@@ -254,21 +255,32 @@ static cuzk_status get_domain(ctx *c, const json_t *v, uint8_t out[32])
         out[i] = (uint8_t)b;
     }
     cuzk_fr f;
-    if (cuzk_fr_from_bytes_le(&f, out) != CUZK_OK)
+    if (canonical && cuzk_fr_from_bytes_le(&f, out) != CUZK_OK)
         return fail(c, CUZK_ERR_NONCANONICAL, "value is not a canonical field element (>= r)");
     return CUZK_OK;
 }
 
-static cuzk_status get_domain_field(ctx *c, const json_t *obj, const char *key, uint8_t out[32])
+static cuzk_status get_domain(ctx *c, const json_t *v, uint8_t out[32])
+{
+    return get_bytes32(c, v, out, 1);
+}
+
+static cuzk_status get_bytes_field(ctx *c, const json_t *obj, const char *key, uint8_t out[32],
+                                   int canonical)
 {
     json_t *v = NULL;
     size_t old = 0;
     cuzk_status st = field(c, obj, key, &v, &old);
     if (st)
         return st;
-    st = get_domain(c, v, out);
+    st = get_bytes32(c, v, out, canonical);
     pop(c, old);
     return st;
+}
+
+static cuzk_status get_domain_field(ctx *c, const json_t *obj, const char *key, uint8_t out[32])
+{
+    return get_bytes_field(c, obj, key, out, 1);
 }
 
 static cuzk_status get_uint_field(ctx *c, const json_t *obj, const char *key, uint64_t max,
@@ -637,8 +649,8 @@ static cuzk_status parse_doc(ctx *c, const char *json, size_t len, cuzk_c1_outpu
     if ((st = get_domain_field(c, root, "comm_r", o->comm_r)) ||
         (st = get_domain_field(c, root, "comm_d", o->comm_d)) ||
         (st = get_domain_field(c, root, "replica_id", o->replica_id)) ||
-        (st = get_domain_field(c, root, "seed", o->seed)) ||
-        (st = get_domain_field(c, root, "ticket", o->ticket)))
+        (st = get_bytes_field(c, root, "seed", o->seed, 0)) ||
+        (st = get_bytes_field(c, root, "ticket", o->ticket, 0)))
         goto out;
     st = get_vanilla(c, root, o);
 out:

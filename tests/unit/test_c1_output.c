@@ -87,6 +87,8 @@ static int is_chal(const gen *g, uint32_t n)
     return 0;
 }
 
+static uint64_t ref_challenge(const uint8_t *pre, size_t n, uint32_t j, uint64_t nodes);
+
 static void make_gen(gen *g, int flaw)
 {
     memset(g, 0, sizeof *g);
@@ -96,14 +98,18 @@ static void make_gen(gen *g, int flaw)
             rand_dom(g->cols[i][l]);
     }
     rand_dom(g->replica_id);
-    test_rng_bytes(g->seed, 32);
     test_rng_bytes(g->ticket, 32);
-    g->seed[31] &= 0x3f;
-    g->ticket[31] &= 0x3f;
-    g->chal[0] = 1 + (uint32_t)(test_rng_u64() % (NODES - 1));
-    do
-        g->chal[1] = 1 + (uint32_t)(test_rng_u64() % (NODES - 1));
-    while (g->chal[1] == g->chal[0]);
+    g->ticket[31] |= 0xc0; /* >= r as an integer: a ticket is bytes, not a field element */
+    /* Interactive challenges as the verifier derives them; a seed giving two distinct
+     * nodes, so that each flaw below shows at the challenge it was put in. */
+    do {
+        test_rng_bytes(g->seed, 32); /* chain randomness: any 32 bytes */
+        uint8_t pre[64];
+        memcpy(pre, g->replica_id, 32);
+        memcpy(pre + 32, g->seed, 32);
+        for (int c = 0; c < CHALS; c++)
+            g->chal[c] = (uint32_t)ref_challenge(pre, 64, (uint32_t)c, NODES);
+    } while (g->chal[0] == g->chal[1]);
     for (int c = 0; c < CHALS; c++) {
         for (int j = 0; j < 14; j++) {
             uint32_t p;
@@ -373,7 +379,7 @@ static void test_valid(void **state)
             assert_memory_equal(p->labeling[1].parents[36], g.parents[c][1][36], 32);
         }
         st = cuzk_c1_check(c1, &err);
-        if (st)
+        if (st || (st = cuzk_c1_check_challenges(c1, &err)))
             fail_msg("%s", err.msg);
         cuzk_c1_free(c1);
         json_decref(root);
@@ -675,6 +681,92 @@ static void test_large_shapes(void **state)
     assert_true(want < (1ull << 31));
 }
 
+/* ---- challenge derivation ------------------------------------------------------------- */
+
+/* Reference: the digest as four LE 64-bit limbs, reduced by 128-bit Horner steps. */
+static uint64_t ref_challenge(const uint8_t *pre, size_t n, uint32_t j, uint64_t nodes)
+{
+    uint8_t buf[128], h[32];
+    memcpy(buf, pre, n);
+    for (int b = 0; b < 4; b++)
+        buf[n + (size_t)b] = (uint8_t)(j >> (8 * b));
+    unsigned int len = 0;
+    assert_int_equal(EVP_Digest(buf, n + 4, h, &len, EVP_sha256(), NULL), 1);
+    unsigned __int128 r = 0;
+    for (int w = 3; w >= 0; w--) {
+        uint64_t limb = 0;
+        for (int b = 7; b >= 0; b--)
+            limb = limb << 8 | h[8 * w + b];
+        r = ((r << 64) | limb) % (nodes - 1);
+    }
+    return (uint64_t)r + 1;
+}
+
+static void challenges_case(const char *name)
+{
+    cuzk_c1_output o;
+    memset(&o, 0, sizeof o);
+    assert_int_equal(cuzk_porep_info_from_name(name, &o.info, NULL), CUZK_OK);
+    test_rng_bytes(o.replica_id, 32);
+    test_rng_bytes(o.seed, 32);
+    test_rng_bytes(o.comm_r, 32);
+    int ni = o.info.variant == CUZK_POREP_NI;
+    uint8_t pre[100];
+    size_t n = 0;
+    if (ni) {
+        memcpy(pre, "filecoin.io|PoRep|1|NonInteractive|1", 36);
+        n = 36;
+    }
+    memcpy(pre + n, o.replica_id, 32);
+    memcpy(pre + n + 32, ni ? o.comm_r : o.seed, 32);
+    n += 64;
+    size_t total = (size_t)o.info.partitions * o.info.challenges;
+    cuzk_c1_challenge_proof *p = calloc(total, sizeof *p);
+    cuzk_c1_labeling_proof *l = calloc(total, sizeof *l);
+    assert_true(p && l);
+    for (size_t x = 0; x < total; x++) {
+        p[x].labeling = &l[x];
+        l[x].node = ref_challenge(pre, n, (uint32_t)x, o.info.nodes);
+        assert_true(l[x].node >= 1 && l[x].node < o.info.nodes);
+    }
+    o.proofs = p;
+    cuzk_error err = {0};
+    if (cuzk_c1_check_challenges(&o, &err) != CUZK_OK)
+        fail_msg("%s: %s", name, err.msg);
+    /* The other input does not enter: NI ignores the seed, interactive comm_r. */
+    o.seed[0] ^= (uint8_t)ni;
+    o.comm_r[0] ^= (uint8_t)!ni;
+    assert_int_equal(cuzk_c1_check_challenges(&o, NULL), CUZK_OK);
+    size_t x = (size_t)(test_rng_u64() % total);
+    l[x].node = l[x].node == o.info.nodes - 1 ? 1 : l[x].node + 1;
+    char want[128];
+    snprintf(want, sizeof want, "C1 vanilla_proofs[%zu][%zu]: challenge %llu, but",
+             x / o.info.challenges, x % o.info.challenges, (unsigned long long)l[x].node);
+    cuzk_status st = cuzk_c1_check_challenges(&o, &err);
+    if (st != CUZK_ERR_INVALID_PROOF || !strstr(err.msg, want))
+        fail_msg("%s: %s %s", name, cuzk_status_name(st), err.msg);
+    free(p);
+    free(l);
+}
+
+static void test_challenges(void **state)
+{
+    (void)state;
+    challenges_case("StackedDrg2KiBV1_1");
+    challenges_case("StackedDrg512MiBV1");
+    challenges_case("StackedDrg32GiBV1_1");
+    challenges_case("StackedDrg64GiBV1_2_Feat_NonInteractivePoRep");
+    challenges_case("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep");
+    cuzk_c1_output o;
+    memset(&o, 0, sizeof o);
+    cuzk_c1_challenge_proof p;
+    o.proofs = &p;
+    assert_int_equal(cuzk_porep_info_from_name("StackedDrg32GiBV1_1_Feat_SyntheticPoRep",
+                                               &o.info, NULL), CUZK_OK);
+    assert_int_equal(cuzk_c1_check_challenges(&o, NULL), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_c1_check_challenges(NULL, NULL), CUZK_ERR_INVALID_ARG);
+}
+
 int main(void)
 {
     test_rng_init("test_c1_output");
@@ -682,7 +774,7 @@ int main(void)
         cmocka_unit_test(test_info_table),     cmocka_unit_test(test_valid),
         cmocka_unit_test(test_base64_wrapper), cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_malformed),      cmocka_unit_test(test_inconsistent),
-        cmocka_unit_test(test_large_shapes),
+        cmocka_unit_test(test_large_shapes),   cmocka_unit_test(test_challenges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
