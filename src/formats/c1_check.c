@@ -71,8 +71,10 @@ static int sha256(uint8_t out[32], const uint8_t *in, size_t n)
 
 static void fr_of(cuzk_fr *f, const uint8_t b[32])
 {
-    /* The parser guaranteed canonical values. */
-    (void)cuzk_fr_from_bytes_le(f, b);
+    /* The parser guaranteed canonical values; a hand-built struct that breaks that gets
+     * zero, which then fails the hash comparisons instead of reading garbage. */
+    if (cuzk_fr_from_bytes_le(f, b) != CUZK_OK)
+        memset(f, 0, sizeof *f);
 }
 
 /* Rebuilds the root of m from its leaf; sha: binary SHA-256 tree D, else Poseidon. */
@@ -81,8 +83,13 @@ static cuzk_status merkle_root(chk *k, const cuzk_c1_merkle_proof *m, int sha, u
     uint8_t cur[32];
     memcpy(cur, m->leaf, 32);
     size_t sib = 0;
+    if (m->n_levels > CUZK_C1_MAX_LEVELS || !m->siblings)
+        return cuzk_error_set(k->err, CUZK_ERR_INVALID_ARG, "C1 check: malformed path struct");
     for (uint32_t l = 0; l < m->n_levels; l++) {
         unsigned arity = m->arity[l], pos = m->index[l];
+        if ((arity != 2 && (sha || arity != 8)) || pos >= arity)
+            return cuzk_error_set(k->err, CUZK_ERR_INVALID_ARG,
+                                  "C1 check: path level of arity %u, position %u", arity, pos);
         if (sha) {
             uint8_t buf[64];
             memcpy(buf + (pos ? 32 : 0), cur, 32);
@@ -214,6 +221,8 @@ cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err)
     if (!c1 || !c1->proofs)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "C1 check: NULL argument");
     const cuzk_porep_info *in = &c1->info;
+    if (in->layers < 2 || in->layers > 11)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "C1 check: %u layers", in->layers);
     chk k = {.c1 = c1, .err = err};
     const uint8_t *comm_r_last = c1->proofs[0].comm_r_last_proof.root;
     const uint8_t *comm_c = c1->proofs[0].c_x.proof.root;
