@@ -565,8 +565,8 @@ static void test_inconsistent(void **state)
     r = fresh(0);
     {
         json_t *col = jat(r, VP "1/replica_column_proofs/c_x/column");
-        json_object_set_new(col, "index",
-                            json_integer((json_integer_value(json_object_get(col, "index")) + 1) % 64));
+        json_int_t idx = json_integer_value(json_object_get(col, "index"));
+        json_object_set_new(col, "index", json_integer((idx + 1) % 64));
     }
     expect(r, CUZK_ERR_INVALID_PROOF, "[0][1].replica_column_proofs.c_x: column index");
     r = fresh(0);
