@@ -112,7 +112,8 @@ case "$out" in *"job $queued: CANCELLED"*) ;; *) fail "cancelled job: $out";; es
 # ---- status and metrics ---------------------------------------------------------------------
 out=$(C status 2>&1) || fail "status: $out"
 echo "$out"
-case "$out" in *"proofs completed $done_jobs "*"cancelled 1"*) ;; *) fail "status counts: $out";; esac
+case "$out" in *"proofs completed $done_jobs "*"cancelled 1"*) ;;
+    *) fail "status counts: $out";; esac
 case "$out" in *"device 0: cpu"*) ;; *) fail "status device: $out";; esac
 out=$(C cancel "$long" 2>&1) || fail "cancel long job: $out"
 out=$(C metrics 2>&1) || fail "metrics: $out"
