@@ -117,9 +117,15 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
     cuzk_synthetic syn = {0};
     cuzk_status st = cuzk_synthetic_porep(&syn, k, seed, pool, err);
-    if (st != CUZK_OK)
+    if (st != CUZK_OK) {
+        cuzk_synthetic_free(&syn);
         return st;
-    free(syn.witness);
+    }
+    /* the key keeps the circuit; the witness (dense and compact) goes now */
+    cuzk_r1cs *r1cs = syn.r1cs;
+    syn.r1cs = NULL;
+    cuzk_synthetic_free(&syn);
+    syn.r1cs = r1cs;
     memset(key, 0, sizeof *key);
     if (k <= e->cfg.synthetic_setup_max_log2n) {
         st = cuzk_groth16_setup_dev(&key->pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON, NULL,
@@ -155,15 +161,20 @@ static cuzk_status synthetic_synthesize(const cuzk_engine *e, const ereq *q, con
     (void)part;
     cuzk_synthetic syn = {0};
     cuzk_status st = cuzk_synthetic_porep(&syn, q->log2n, q->seed, pool, err);
-    if (st != CUZK_OK)
+    if (st != CUZK_OK) {
+        cuzk_synthetic_free(&syn);
         return st;
-    cuzk_r1cs_destroy(syn.r1cs);
+    }
+    /* only the dense witness is kept: the circuit copy and the compact form go now */
+    cuzk_fr *w = syn.witness;
+    syn.witness = NULL;
+    cuzk_synthetic_free(&syn);
     if (!key->r1cs || key->r1cs->n_vars == 0) {
-        free(syn.witness);
+        free(w);
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "synthetic key has no circuit");
     }
-    out->w_owned = syn.witness;
-    out->w = cuzk_witness_dense(syn.witness, key->r1cs->n_vars);
+    out->w_owned = w;
+    out->w = cuzk_witness_dense(w, key->r1cs->n_vars);
     out->bytes = (uint64_t)key->r1cs->n_vars * sizeof(cuzk_fr);
     return CUZK_OK;
 }

@@ -276,8 +276,14 @@ void *engine_synth_main(void *arg)
         ejob *j = p->job;
         cuzk_error err = {0};
         cuzk_status st = CUZK_OK;
-        if (!job_over(j))
-            st = engine_srs_ensure(e, p->srs, &j->srs_ms, &err);
+        if (!job_over(j)) {
+            /* partitions of one job wait for its key side by side: the job waited as long
+             * as its longest wait, not their sum */
+            uint64_t wait = 0;
+            st = engine_srs_ensure(e, p->srs, &wait, &err);
+            if (wait > j->srs_ms)
+                j->srs_ms = wait;
+        }
         if (job_over(j) || st != CUZK_OK) {
             e->synth_busy--;
             pthread_cond_broadcast(&e->dispatch_cv);

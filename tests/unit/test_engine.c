@@ -477,6 +477,25 @@ static void test_benchmark_only(void **state)
     cuzk_engine_destroy(e);
 }
 
+/* Two synthesis workers wait together for a job's cold key: the job's srs_load_ms is how
+ * long it waited (once), not the sum of its partitions' waits, so it fits in total_ms. */
+static void test_srs_wait_counted_once(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 2, 2);
+    char id[CUZK_JOB_ID_SIZE];
+    cuzk_job_request r = synth_req(12, 2, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, id);
+    cuzk_job_result res = await_job(e, id, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    fprintf(stderr, "  srs_load_ms %llu  total_ms %llu\n", (unsigned long long)res.t.srs_load_ms,
+            (unsigned long long)res.t.total_ms);
+    assert_true(res.t.srs_load_ms > 0);
+    assert_true(res.t.srs_load_ms <= res.t.total_ms);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     g_seed = test_rng_init("test_engine") % 1000;
@@ -489,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_benchmark_only),
+        cmocka_unit_test(test_srs_wait_counted_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
