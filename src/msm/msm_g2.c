@@ -10,11 +10,11 @@
  * the same code as the cuzk_fp2_* entry points, so results are bit-identical. */
 static inline bool msm_fp2_is_zero(const cuzk_fp2 *a)
 {
-    return mont_is_zero(a->c0.l, CUZK_FP_LIMBS) & mont_is_zero(a->c1.l, CUZK_FP_LIMBS);
+    return (int)mont_is_zero(a->c0.l, CUZK_FP_LIMBS) & (int)mont_is_zero(a->c1.l, CUZK_FP_LIMBS);
 }
 static inline bool msm_fp2_eq(const cuzk_fp2 *a, const cuzk_fp2 *b)
 {
-    return mont_eq(a->c0.l, b->c0.l, CUZK_FP_LIMBS) & mont_eq(a->c1.l, b->c1.l, CUZK_FP_LIMBS);
+    return (int)mont_eq(a->c0.l, b->c0.l, CUZK_FP_LIMBS) & (int)mont_eq(a->c1.l, b->c1.l, CUZK_FP_LIMBS);
 }
 
 #define PT(name) cuzk_g2_##name

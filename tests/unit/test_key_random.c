@@ -59,9 +59,9 @@ static void test_fill_deterministic(void **state)
     assert_memory_equal(a, b, n * sizeof *a);
     assert_int_equal(cuzk_g1s_fill_random(b, n, seed + 1, NULL, NULL), CUZK_OK);
     assert_true(memcmp(a, b, sizeof *a) != 0);
-    for (size_t i = 65530; i < 65542; i++) {
-        assert_true(cuzk_g1_affine_on_curve(&a[i]));
-        assert_true(memcmp(&a[i], &a[i - 65536], sizeof *a) != 0);
+    for (size_t i = 0; i < 12; i++) { /* same first-table entry, other second-table one */
+        assert_true(cuzk_g1_affine_on_curve(&a[65530 + i]));
+        assert_true(memcmp(&a[i], &a[i + 65536], sizeof *a) != 0);
     }
     assert_int_equal(cuzk_g1s_fill_random(NULL, 5, seed, NULL, NULL), CUZK_ERR_INVALID_ARG);
     free(a);

@@ -135,12 +135,14 @@ static void test_bad_key_points(void **state)
         char want[96];
         snprintf(want, sizeof want, "proving key is bad: l[%zu] is not in the subgroup", li);
         assert_string_equal(e.msg, want);
+#ifndef CUZK_VERIFY /* there the MSM's on-curve VERIFY check aborts first, by design */
         /* an off-curve point is named as such */
         cuzk_fp_add(&pk.l[li].y, &pk.l[li].y, &CUZK_FP_ONE);
         assert_false(cuzk_g1_affine_on_curve(&pk.l[li]));
         assert_int_equal(prove(&p, &pk, c.r1cs, c.w, NULL, &e), CUZK_ERR_FORMAT);
         snprintf(want, sizeof want, "proving key is bad: l[%zu] is not on the curve", li);
         assert_string_equal(e.msg, want);
+#endif
         pk.l[li] = save_l;
 
         /* b_g2: index 0 is ONE in both flavours (B uses ONE in tc_mixed), value 1 */
