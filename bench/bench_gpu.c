@@ -123,6 +123,7 @@ static bool time_gpu(const bench_sized_opts *o, bench_sized_result *r, gpu_op op
         return false;
     }
     bool ok = op(ctx, s, &err) && cudaStreamSynchronize(s) == cudaSuccess;
+    cuzk_gpu_profile_report(NULL, NULL, 0); /* the warm-up's phases are not counted */
     for (unsigned i = 0; ok && i < runs; i++) {
         float ms = 0;
         ok = cudaEventRecord(e0, s) == cudaSuccess && op(ctx, s, &err) &&
@@ -136,6 +137,9 @@ static bool time_gpu(const bench_sized_opts *o, bench_sized_result *r, gpu_op op
         bench_sized_fail(o, r, "%s", err.msg[0] ? err.msg : cudaGetErrorString(cudaGetLastError()));
         return false;
     }
+    char title[96];
+    snprintf(title, sizeof title, "%s 2^%u", r->name, r->log2);
+    cuzk_gpu_profile_report(stderr, title, runs);
     qsort(t, runs, sizeof *t, cmp_double);
     r->runs = runs;
     r->best_ms = t[0];
@@ -466,6 +470,7 @@ static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *poo
         goto done;
     }
     double upload_s = (cuzk_prover_clock_ms() - u0) / 1e3;
+    cuzk_gpu_profile_report(NULL, NULL, 0);
     /* device memory in use once key, circuit and one proof's (pooled) working set exist */
     size_t dfree = 0, dtotal = 0;
     cudaMemGetInfo(&dfree, &dtotal);
@@ -482,6 +487,11 @@ static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *poo
         wall[i] = t->device_end_ms - wk[0].start_ms[0];
         for (int s = 0; s < CUZK_STAGE_COUNT; s++)
             stage[s][i] = t->ms[s];
+    }
+    {
+        char title[64];
+        snprintf(title, sizeof title, "prove_start 2^%u", k);
+        cuzk_gpu_profile_report(stderr, title, runs);
     }
     qsort(wall, runs, sizeof *wall, cmp_double);
     r->runs = runs;

@@ -37,6 +37,8 @@
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
 #include "cuzk/poly.h"
+#include <stdio.h>
+
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
@@ -48,6 +50,13 @@ typedef struct CUstream_st *cuzk_gpu_stream;
 
 /* Number of CUDA devices (0 when there is no driver or no device; never an error). */
 int cuzk_gpu_device_count(void);
+
+/* Phase profile (benchmarks): when the environment has CUZK_GPU_PROFILE set, the device
+ * routines record CUDA events at their phase borders (digits, sort, accumulate, ... for
+ * the MSM; the NTT passes); this waits for the device, prints to out under title the
+ * device time per phase since the last report divided by runs, and forgets it (out NULL
+ * or runs 0: forget only). A no-op without the variable. */
+void cuzk_gpu_profile_report(FILE *out, const char *title, unsigned runs);
 
 /* ---------------------------------------------------------------------------------------
  * NTT family (src/gpu/ntt.cu). A device domain mirrors a host cuzk_domain (same omega,

@@ -77,6 +77,7 @@ static cuzk_status msm_bitmap_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
     cuzk_status st = CUZK_OK;
     gpu_xyzz<F> *a = (gpu_xyzz<F> *)(base + pl->off_a), *b = (gpu_xyzz<F> *)(base + pl->off_b);
     size_t m = pl->nw;
+    gpu_prof_mark(s, "msm: bitmap sum");
     msm_bitmap_word_kernel<F><<<msm_blocks(m, 128), 128, 0, s>>>(a, points, bitmap, pl->n, m);
     CUZK_CUDA_TRY(err, cudaGetLastError());
     if (m == 1) {
@@ -91,6 +92,7 @@ static cuzk_status msm_bitmap_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
         b = tp;
         m = next;
     }
+    gpu_prof_mark(s, NULL);
 fail:
     return st;
 }

@@ -44,6 +44,7 @@
 #include "gpu/ec.cuh"
 #include "gpu/gpu_check.cuh"
 #include "gpu/msm_scalar.cuh"
+#include "gpu/prof.cuh"
 
 /* Pairs per thread in the bucket accumulation, and entries per thread in later passes
  * and in tree reductions: long enough to amortise the border slots (2 per chunk), short
@@ -373,6 +374,7 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
     gpu_xyzz<F> *ws = (gpu_xyzz<F> *)(base + pl->off_ws);
     const unsigned bs = 128;
 
+    gpu_prof_mark(s, "msm: canonical");
     msm_to_canonical_kernel<<<msm_blocks(n, 256), 256, 0, s>>>(
         kc, (const msm_scalar *)(const void *)scalars, n);
     CUZK_CUDA_TRY(err, cudaGetLastError());
@@ -381,19 +383,23 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
     for (unsigned w0 = 0; w0 < pl->nwin; w0 += pl->wpb) {
         unsigned nw = pl->nwin - w0 < pl->wpb ? pl->nwin - w0 : pl->wpb;
         size_t m = n * nw;
+        gpu_prof_mark(s, "msm: digits");
         msm_digits_kernel<<<msm_blocks(m, 256), 256, 0, s>>>(ka, va, kc, n, m, w0, pl->c,
                                                              (uint32_t)(pl->nb + 1));
         CUZK_CUDA_TRY(err, cudaGetLastError());
+        gpu_prof_mark(s, "msm: sort");
         cub::DoubleBuffer<uint32_t> kd(ka, kb), vd(va, vb);
         size_t cub_bytes = pl->cub_bytes;
         CUZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(base + pl->off_cub, cub_bytes, kd, vd,
                                                            (int)m, 0, (int)pl->key_bits, s));
         gpu_xyzz<F> *bw = bk + (size_t)w0 * (pl->nb + 1);
         size_t nch = msm_div_up(m, MSM_CHUNK);
+        gpu_prof_mark(s, "msm: accumulate");
         msm_accumulate_kernel<F, true><<<msm_blocks(nch, bs), bs, 0, s>>>(
             bw, ida, pa, kd.Current(), vd.Current(), points, NULL, m, MSM_CHUNK);
         CUZK_CUDA_TRY(err, cudaGetLastError());
         /* cut runs: repeat on the slot list until one chunk holds it all */
+        gpu_prof_mark(s, "msm: cut runs");
         m = nch > 1 ? 2 * nch : 0;
         uint32_t *in_id = ida, *out_id = idb;
         gpu_xyzz<F> *in_pt = pa, *out_pt = pb;
@@ -411,13 +417,16 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
             out_pt = tp;
         }
     }
+    gpu_prof_mark(s, "msm: bucket reduce");
     msm_bucket_reduce_kernel<F><<<msm_blocks((size_t)pl->nwin * pl->groups, 64), 64, 0, s>>>(
         gs, bk, pl->nb, pl->groups, pl->nwin);
     CUZK_CUDA_TRY(err, cudaGetLastError());
+    gpu_prof_mark(s, "msm: window sums");
     msm_window_sum_kernel<F><<<pl->nwin, MSM_TREE, 0, s>>>(ws, tree, gs, pl->groups);
     CUZK_CUDA_TRY(err, cudaGetLastError());
     msm_combine_kernel<F><<<1, 1, 0, s>>>(res, ws, pl->nwin, pl->c);
     CUZK_CUDA_TRY(err, cudaGetLastError());
+    gpu_prof_mark(s, NULL);
 fail:
     return st;
 }

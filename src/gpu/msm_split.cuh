@@ -146,6 +146,7 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
     msm_split_counts host_cnt;
     size_t sel_bytes = pl->sel_bytes;
 
+    gpu_prof_mark(s, "msm: classify");
     CUZK_CUDA_TRY(err, cudaMemsetAsync(cnt, 0, sizeof *cnt, s));
     msm_classify_kernel<<<msm_blocks(pl->nw * 32, 256), 256, 0, s>>>(
         bitmap, cnt, iota, flags, (const msm_scalar *)(const void *)scalars, n);
@@ -155,6 +156,7 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
                                                   idx, &cnt->tail, (int)n, s));
     CUZK_CUDA_TRY(err, cudaMemcpyAsync(&host_cnt, cnt, sizeof host_cnt, cudaMemcpyDeviceToHost, s));
     CUZK_CUDA_TRY(err, cudaStreamSynchronize(s));
+    gpu_prof_mark(s, NULL);
 
     if (cuzk_msm_split_pays(n, (size_t)host_cnt.ones)) {
         size_t tl = (size_t)host_cnt.tail;
@@ -171,6 +173,7 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
                                     "fit the split scratch", tl);
                 goto fail;
             }
+            gpu_prof_mark(s, "msm: gather tail");
             msm_gather_kernel<F><<<msm_blocks(tl, 256), 256, 0, s>>>(tail_sc, tail_pt, idx,
                                                                       scalars, points, tl);
             CUZK_CUDA_TRY(err, cudaGetLastError());

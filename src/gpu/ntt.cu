@@ -37,6 +37,7 @@
 #include "cuzk/gpu.h"
 #include "gpu/fr.cuh"
 #include "gpu/gpu_check.cuh"
+#include "gpu/prof.cuh"
 
 #define NTT_TILE_LOG 10u  /* 2^10 elements = 32 KiB of shared memory per block */
 #define NTT_EPT 4u        /* elements per thread */
@@ -510,9 +511,13 @@ static cuzk_status run_transform(const cuzk_gpu_domain *gd, gpu_fr *a, bool dit,
             p.h_div = f->h_div;
             memcpy(&p.h_z, &gd->z_coset_inv, sizeof p.h_z);
         }
+        static const char *const pass_names[] = {"ntt: pass 1", "ntt: pass 2", "ntt: pass 3",
+                                                 "ntt: pass 4", "ntt: pass 5", "ntt: pass 6+"};
+        gpu_prof_mark(s, pass_names[step < 5 ? step : 5]);
         ntt_pass_kernel<<<blocks, threads, 0, s>>>(p);
         CUZK_CUDA_TRY(err, cudaGetLastError());
     }
+    gpu_prof_mark(s, NULL);
 fail:
     return st;
 }
@@ -522,6 +527,7 @@ static cuzk_status run_bitrev(const cuzk_gpu_domain *gd, gpu_fr *a, cudaStream_t
 {
     cuzk_status st = CUZK_OK;
     const unsigned k = gd->k;
+    gpu_prof_mark(s, "ntt: bitrev");
     if (k >= 2 * BITREV_RB) {
         ntt_bitrev_tiles_kernel<<<1u << (k - 2 * BITREV_RB), 1u << (2 * BITREV_RB), 0, s>>>(a,
                                                                                         k);
@@ -529,6 +535,7 @@ static cuzk_status run_bitrev(const cuzk_gpu_domain *gd, gpu_fr *a, cudaStream_t
         ntt_bitrev_small_kernel<<<1, 1u << (2 * BITREV_RB), 0, s>>>(a, k);
     }
     CUZK_CUDA_TRY(err, cudaGetLastError());
+    gpu_prof_mark(s, NULL);
 fail:
     return st;
 }

@@ -14,6 +14,7 @@
 #include "cuzk/gpu.h"
 #include "gpu/fr.cuh"
 #include "gpu/gpu_check.cuh"
+#include "gpu/prof.cuh"
 
 #define SPMV_THREADS 256
 
@@ -79,9 +80,11 @@ extern "C" cuzk_status cuzk_gpu_spmv(const cuzk_gpu_csr *m, const cuzk_fr *d_w, 
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "gpu spmv: NULL argument");
     if (m->rows == 0)
         return CUZK_OK;
+    gpu_prof_mark((cudaStream_t)s, "spmv");
     spmv_kernel<<<blocks_for(m->rows), SPMV_THREADS, 0, (cudaStream_t)s>>>(
         m->rows, m->d_row_ptr, m->d_col, m->d_coeff_idx, m->d_table, d_w, d_out);
     CUZK_CUDA_TRY(err, cudaGetLastError());
+    gpu_prof_mark((cudaStream_t)s, NULL);
     return CUZK_OK;
 fail:
     return st;

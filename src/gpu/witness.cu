@@ -10,6 +10,7 @@
 #include "cuzk/gpu.h"
 #include "gpu/fr.cuh"
 #include "gpu/gpu_check.cuh"
+#include "gpu/prof.cuh"
 
 #define EXPAND_THREADS 256
 
@@ -49,9 +50,11 @@ extern "C" cuzk_status cuzk_gpu_witness_expand(cuzk_fr *d_w, uint32_t n_vars,
         return CUZK_OK;
     if (!d_w || !d_is_bit || !d_rank || !d_dense)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "gpu witness expand: NULL argument");
+    gpu_prof_mark((cudaStream_t)s, "witness expand");
     expand_kernel<<<(n_vars + EXPAND_THREADS - 1) / EXPAND_THREADS, EXPAND_THREADS, 0,
                     (cudaStream_t)s>>>(d_w, n_vars, d_is_bit, d_rank, d_bits, d_dense);
     CUZK_CUDA_TRY(err, cudaGetLastError());
+    gpu_prof_mark((cudaStream_t)s, NULL);
     return CUZK_OK;
 fail:
     return st;

@@ -287,8 +287,15 @@ __global__ void point_kernel(gpu_jac<F> *out, const gpu_aff<F> *a, const gpu_aff
 DEFINE_POINT_TEST(g1, CUZK_G1_GENERATOR, cuzk_g1_affine, cuzk_g1_jac, cuzk_fp, gpu_fp, "g1")
 DEFINE_POINT_TEST(g2, CUZK_G2_GENERATOR, cuzk_g2_affine, cuzk_g2_jac, cuzk_fp2, gpu_fp2, "g2")
 
-int main(void)
+#include "bench_gpu_fp.cuh"
+
+int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--bench") == 0) {
+        GPU_TEST_BEGIN("gpu_fp_bench");
+        bench_fp();
+        GPU_TEST_END();
+    }
     GPU_TEST_BEGIN("gpu_fp");
     test_fields();
     test_points_g1(test_iters(100000) / 200 + 8);
