@@ -14,6 +14,8 @@
 #                    `cuzk verify` accepts it (no unverified proof leaves the daemon);
 #   wrong-proof:2    both attempts corrupted: the job FAILED ("does not verify"), no proof
 #                    bytes; a following job completes.
+# And outside the daemon: a malformed value is reported and ignored, and "start" fails a
+# local `cuzk prove` with the injected message.
 # Every run ends with SIGTERM and exit 0 (under ASan: no leak). Exit 77 (skip) without a
 # gRPC client. Seeds drawn here and printed (CUZK_TEST_SEED replays).
 set -u
@@ -143,6 +145,14 @@ mkdir -p fx && "$fixture" fx > fx.log 2>&1 || fail "fixture: $(cat fx.log)"
     fail "cuzk setup"
 "$cuzk" prove --params fx/b.params --r1cs fx/c.r1cs --wtns fx/w.wtns --out fx/local.bin \
     --public fx/bpub.json --threads 2 >/dev/null 2>&1 || fail "local bellperson prove"
+# the hook outside the daemon: a malformed value is reported and ignored; "start" fails a
+# local `cuzk prove` with the injected error
+lp() { "$cuzk" prove --params fx/b.params --r1cs fx/c.r1cs --wtns fx/w.wtns --out fx/l2.bin \
+           --threads 2 2>&1; }
+out=$(CUZK_PROVER_FAULT=start:zero lp) || fail "a malformed CUZK_PROVER_FAULT broke prove: $out"
+case "$out" in *"ignoring CUZK_PROVER_FAULT=start:zero"*) ;; *) fail "not reported: $out";; esac
+out=$(CUZK_PROVER_FAULT=start lp) && fail "prove with an injected start fault exited 0: $out"
+case "$out" in *"injected fault (CUZK_PROVER_FAULT=start)"*) ;; *) fail "local fault: $out";; esac
 bp() { submit --params "$work/fx/b.params" --r1cs "$work/fx/c.r1cs" --wtns "$work/fx/w.wtns"; }
 
 start "wrong-proof:1"
