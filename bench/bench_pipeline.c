@@ -69,7 +69,6 @@ static double run_bare(const bench_sized_opts *o, bench_sized_result *r, unsigne
         st = cuzk_synthetic_porep(&w, k, 1, pool, &err);
         if (st != CUZK_OK)
             break;
-        cuzk_r1cs_destroy(w.r1cs);
         cuzk_witness wv = cuzk_witness_dense(w.witness, syn.r1cs->n_vars);
         cuzk_prove_job *job;
         cuzk_groth16_proof proof;
@@ -78,7 +77,7 @@ static double run_bare(const bench_sized_opts *o, bench_sized_result *r, unsigne
             st = cuzk_prover_finalize(job, NULL, NULL, &proof, NULL, &err);
         if (!real_key && st == CUZK_ERR_INVALID_PROOF)
             st = CUZK_OK;
-        free(w.witness);
+        cuzk_synthetic_free(&w); /* circuit, witness and its compact form */
     }
     if (st == CUZK_OK)
         ms = (bench_now_ns() - t0) * 1e-6 / nproofs;
