@@ -8,14 +8,21 @@
  *   engine  J jobs of P partitions (N = J x P) submitted at once to an engine on the
  *           CPU backend, timed from the first submit until all are done.
  * Rows: s/proof of each (best_ms / median_ms hold the per-proof time), the engine's
- * overhead over the bare loop in %, the per-stage busy ratios (stage time summed over
- * partitions / wall: synthesis, device, finalize) and the engine run's peak RSS.
+ * overhead over the bare loop in %, the engine run's host peak RSS (VmHWM, reset before
+ * the run where /proc/self/clear_refs allows) and the per-stage busy ratios read from the
+ * engine's timeline: for each stage (synthesize, prove_start, device = the backend's
+ * device-held interval, finalize) the share of the timed window during which at least one
+ * of its workers was in it (the union of its events: 1.0 = never idle, whatever the
+ * number of workers).
  * Jobs: J = max(3, --runs), P = 2. Explicit-only: runs when named.
  * Threading: the engine's threads; the bare loop on the calling thread with a pool.
  */
+#define _DEFAULT_SOURCE /* mkstemp */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "bench_sized.h"
@@ -62,7 +69,6 @@ static double run_bare(const bench_sized_opts *o, bench_sized_result *r, unsigne
         st = cuzk_synthetic_porep(&w, k, 1, pool, &err);
         if (st != CUZK_OK)
             break;
-        cuzk_r1cs_destroy(w.r1cs);
         cuzk_witness wv = cuzk_witness_dense(w.witness, syn.r1cs->n_vars);
         cuzk_prove_job *job;
         cuzk_groth16_proof proof;
@@ -71,7 +77,7 @@ static double run_bare(const bench_sized_opts *o, bench_sized_result *r, unsigne
             st = cuzk_prover_finalize(job, NULL, NULL, &proof, NULL, &err);
         if (!real_key && st == CUZK_ERR_INVALID_PROOF)
             st = CUZK_OK;
-        free(w.witness);
+        cuzk_synthetic_free(&w); /* circuit, witness and its compact form */
     }
     if (st == CUZK_OK)
         ms = (bench_now_ns() - t0) * 1e-6 / nproofs;
@@ -84,12 +90,103 @@ static double run_bare(const bench_sized_opts *o, bench_sized_result *r, unsigne
     return ms;
 }
 
+/* The timeline's stages, by event name (src/engine/pipeline.c). */
+enum { ST_SYNTH, ST_START, ST_DEVICE, ST_FINALIZE, ST_COUNT };
+static const char *const k_stage_event[ST_COUNT] = {"synthesize", "prove_start", "device",
+                                                    "finalize"};
+
 typedef struct engine_run {
     double ms_per_proof;
-    double busy[3]; /* synthesis, device, finalize */
+    double busy[ST_COUNT];
     uint64_t peak_rss;
     bool benchmark_only;
 } engine_run;
+
+typedef struct ival {
+    double a, b;
+} ival;
+
+static int ival_cmp(const void *x, const void *y)
+{
+    const ival *p = x, *q = y;
+    return p->a < q->a ? -1 : p->a > q->a;
+}
+
+/* Length of the union of n intervals (sorted here). */
+static double union_len(ival *v, size_t n)
+{
+    qsort(v, n, sizeof *v, ival_cmp);
+    double len = 0, a = 0, b = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || v[i].a > b) {
+            len += b - a;
+            a = v[i].a;
+            b = v[i].b;
+        } else if (v[i].b > b) {
+            b = v[i].b;
+        }
+    }
+    return n ? len + (b - a) : 0;
+}
+
+/* busy[s] = union of stage s's timeline events clipped to [w0, w1] (cuzk_prover_clock_ms)
+ * / (w1 - w0). The timeline is written to a temporary file and read back: one "X" event a
+ * line, in the fixed form src/engine/timeline.c writes. */
+static bool timeline_busy(cuzk_engine *e, double w0, double w1, double busy[ST_COUNT],
+                          cuzk_error *err)
+{
+    char path[] = "/tmp/cuzk-bench-timeline-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(err->msg, sizeof err->msg, "timeline: cannot create a temporary file");
+        return false;
+    }
+    close(fd);
+    bool ok = cuzk_engine_timeline_write(e, path, err) == CUZK_OK;
+    FILE *f = ok ? fopen(path, "r") : NULL;
+    ival *iv[ST_COUNT] = {0};
+    size_t n[ST_COUNT] = {0}, cap[ST_COUNT] = {0};
+    char line[512];
+    while (f && ok && fgets(line, sizeof line, f)) {
+        char name[64];
+        int tid;
+        double ts, dur;
+        if (sscanf(line, "{\"name\":\"%63[^\"]\",\"cat\":\"engine\",\"ph\":\"X\",\"pid\":1,"
+                         "\"tid\":%d,\"ts\":%lf,\"dur\":%lf",
+                   name, &tid, &ts, &dur) != 4)
+            continue;
+        for (int s = 0; s < ST_COUNT; s++) {
+            double a = ts * 1e-3, b = (ts + dur) * 1e-3;
+            a = a < w0 ? w0 : a;
+            b = b > w1 ? w1 : b;
+            if (strcmp(name, k_stage_event[s]) != 0 || b <= a)
+                continue;
+            if (n[s] == cap[s]) {
+                size_t c = cap[s] ? 2 * cap[s] : 256;
+                ival *v = realloc(iv[s], c * sizeof *v);
+                if (!v) {
+                    ok = false;
+                    break;
+                }
+                iv[s] = v;
+                cap[s] = c;
+            }
+            iv[s][n[s]++] = (ival){a, b};
+        }
+    }
+    if (f)
+        fclose(f);
+    else
+        ok = false;
+    unlink(path);
+    for (int s = 0; s < ST_COUNT; s++) {
+        busy[s] = ok && w1 > w0 ? union_len(iv[s], n[s]) / (w1 - w0) : 0;
+        free(iv[s]);
+    }
+    if (!ok && !err->msg[0])
+        snprintf(err->msg, sizeof err->msg, "timeline: cannot read it back");
+    return ok;
+}
 
 static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigned k, unsigned t,
                        unsigned jobs, bool real_key, engine_run *out)
@@ -113,8 +210,7 @@ static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigne
     char (*ids)[CUZK_JOB_ID_SIZE] = calloc(jobs + 1, sizeof *ids);
     ok = ok && ids;
     bench_sized_reset_peak_rss();
-    double t0 = 0;
-    uint64_t sum[3] = {0};
+    double t0 = 0, w0 = 0;
     for (unsigned i = 0; ok && i <= jobs; i++) {
         cuzk_job_request req = {.kind = CUZK_PROOF_SYNTHETIC};
         req.synthetic.log2n = k;
@@ -131,6 +227,7 @@ static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigne
                 snprintf(err.msg, sizeof err.msg, "warm-up job: %.200s", res.error);
             cuzk_job_result_free(&res);
             t0 = bench_now_ns();
+            w0 = cuzk_prover_clock_ms();
         }
     }
     for (unsigned i = 1; ok && i <= jobs; i++) {
@@ -140,17 +237,13 @@ static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigne
         if (!ok && !err.msg[0])
             snprintf(err.msg, sizeof err.msg, "job %u: %.200s", i, res.error);
         out->benchmark_only = res.benchmark_only;
-        sum[0] += res.t.synthesis_ms;
-        sum[1] += res.t.gpu_compute_ms;
-        sum[2] += res.t.finalize_ms;
         cuzk_job_result_free(&res);
     }
-    double wall = (bench_now_ns() - t0) * 1e-6;
+    double wall = (bench_now_ns() - t0) * 1e-6, w1 = cuzk_prover_clock_ms();
     out->peak_rss = bench_sized_peak_rss();
+    ok = ok && timeline_busy(e, w0, w1, out->busy, &err);
     if (ok) {
         out->ms_per_proof = wall / (jobs * PARTS);
-        for (int s = 0; s < 3; s++)
-            out->busy[s] = (double)sum[s] / wall;
         if (getenv("CUZK_TRACE")) {
             char path[512];
             snprintf(path, sizeof path, "%s-pipeline-2^%u.json", getenv("CUZK_TRACE"), k);
@@ -199,14 +292,15 @@ static void run_pipeline(const bench_sized_opts *o)
                      er.benchmark_only ? ", benchmark-only" : ", verified");
             re->extra_name[0] = "overhead_pct";
             re->extra[0] = 100.0 * (er.ms_per_proof / bare - 1.0);
-            re->extra_name[1] = "synth_busy";
-            re->extra[1] = er.busy[0];
-            re->extra_name[2] = "device_busy";
-            re->extra[2] = er.busy[1];
-            re->extra_name[3] = "peak_rss_mib";
-            re->extra[3] = (double)er.peak_rss / MIB;
+            re->extra_name[1] = "peak_rss_mib";
+            re->extra[1] = (double)er.peak_rss / MIB;
+            static const char *const busy_names[ST_COUNT] = {"synth_busy", "start_busy",
+                                                             "device_busy", "finalize_busy"};
+            for (int s = 0; s < ST_COUNT; s++) {
+                re->extra_name[2 + s] = busy_names[s];
+                re->extra[2 + s] = er.busy[s];
+            }
             bench_sized_done(o, re);
-            fprintf(stderr, "pipeline 2^%u t=%u: finalize busy %.2f\n", k, t, er.busy[2]);
         }
 }
 

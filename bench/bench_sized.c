@@ -204,7 +204,7 @@ void bench_sized_done(const bench_sized_opts *o, bench_sized_result *r)
         double per = r->n ? r->best_ms * 1e6 / (double)r->n : 0;
         printf("%-6s  %-34s  %4u  %3u  %11.3f  %11.3f  %10.1f  %s", r->group, r->name,
                r->log2, r->threads, r->best_ms, r->median_ms, per, r->note);
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < BENCH_SIZED_EXTRAS; k++)
             if (r->extra_name[k])
                 printf("%s%s %.4g", r->note[0] || k ? ", " : "", r->extra_name[k],
                        r->extra[k]);
@@ -293,7 +293,7 @@ void bench_sized_json(FILE *out, bool first_in_array)
                      "\"median_ms\": %.4f",
                 r->n ? r->best_ms * 1e6 / (double)r->n : 0.0, r->runs, r->best_ms,
                 r->median_ms);
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < BENCH_SIZED_EXTRAS; k++)
             if (r->extra_name[k])
                 fprintf(out, ", \"%s\": %.6g", r->extra_name[k],
                         isfinite(r->extra[k]) ? r->extra[k] : 0.0);

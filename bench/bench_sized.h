@@ -49,6 +49,8 @@ typedef struct bench_sized_opts {
     bool json;          /* results are printed by bench_sized_json, not as they come */
 } bench_sized_opts;
 
+#define BENCH_SIZED_EXTRAS 6
+
 typedef struct bench_sized_result {
     const char *group;
     char name[48];
@@ -56,8 +58,9 @@ typedef struct bench_sized_result {
     uint64_t n;               /* elements the per-element cost divides by */
     unsigned runs;
     double best_ms, median_ms;
-    double extra[4];          /* group-specific numbers, named by extra_name (NULL: none) */
-    const char *extra_name[4];
+    double extra[BENCH_SIZED_EXTRAS]; /* group-specific numbers, named by extra_name (NULL:
+                                         none) */
+    const char *extra_name[BENCH_SIZED_EXTRAS];
     char note[128];           /* free text; the error message when failed */
     bool failed;
 } bench_sized_result;

@@ -31,6 +31,12 @@
  *   thread at a time. pk, r1cs and the witnesses must stay alive and unchanged from start
  *   to finalize.
  *
+ * Fault injection (tests): CUZK_PROVER_FAULT=start|finalize|wrong-proof[:COUNT|:all][@LOG2N]
+ *   in the environment makes COUNT calls (default 1; only keys of domain 2^LOG2N if given)
+ *   of start or finalize fail, or has finalize corrupt the proof before its self-check
+ *   (which then fails with CUZK_ERR_INVALID_PROOF). Read once per process; inert when unset.
+ *   See src/prover/fault.c.
+ *
  * Memory: the backend allocates what it needs (pinned staging, device buffers, the job);
  *   every allocation is released on every path, including errors and cancellation.
  */

@@ -1,8 +1,8 @@
 /*
  * prover.c — the backend-independent half of cuzk/prover.h: opening a backend from its
  * spec, the job record, and finalize (assembly + the self-check every proof passes before
- * it is returned).
- * Threading: see cuzk/prover.h; nothing here has global state.
+ * it is returned), where the CUZK_PROVER_FAULT test hook (fault.c) cuts in.
+ * Threading: see cuzk/prover.h; no global state here besides fault.c's.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define _DEFAULT_SOURCE         /* explicit_bzero */
@@ -59,6 +59,7 @@ cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *poo
     if (!out || !spec)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "prover: NULL argument");
     *out = NULL;
+    cuzk_prover_fault_arm();
     bool gpu;
     int dev = 0;
     if (!strcmp(spec, "cpu")) {
@@ -173,6 +174,9 @@ cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
     }
     if (cancel && *cancel)
         return cuzk_error_set(err, CUZK_ERR_CANCELLED, "prover start: cancelled");
+    if (cuzk_prover_fault_take(CUZK_FAULT_START, pk->log2n))
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                              "prover start: injected fault (CUZK_PROVER_FAULT=start)");
     cuzk_prove_job *j = calloc(1, sizeof *j);
     if (!j)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "prover start: out of memory");
@@ -209,6 +213,11 @@ cuzk_status cuzk_prover_finalize(cuzk_prove_job *job, const cuzk_fr *r, const cu
                             "prover finalize: proofs is NULL, or only one of r, s given");
         goto done;
     }
+    if (cuzk_prover_fault_take(CUZK_FAULT_FINALIZE, job->pk->log2n)) {
+        st = cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                            "prover finalize: injected fault (CUZK_PROVER_FAULT=finalize)");
+        goto done;
+    }
     out = malloc(job->n * sizeof *out);
     if (!out) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "prover finalize: out of memory");
@@ -231,6 +240,9 @@ cuzk_status cuzk_prover_finalize(cuzk_prove_job *job, const cuzk_fr *r, const cu
         explicit_bzero(&ri, sizeof ri); /* r, s and the proof together reveal the witness */
         explicit_bzero(&si, sizeof si);
     }
+    /* a wrong proof from a faulty device, as the self-check below must catch it */
+    if (st == CUZK_OK && cuzk_prover_fault_take(CUZK_FAULT_WRONG_PROOF, job->pk->log2n))
+        cuzk_g1_affine_neg(&out[0].c, &out[0].c);
     double t1 = cuzk_prover_now_ms();
     job->t.ms[CUZK_STAGE_FINALIZE] += t1 - t0;
     /* one e(alpha, beta) for the whole batch */

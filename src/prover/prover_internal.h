@@ -47,6 +47,17 @@ struct cuzk_prove_job {
     void *impl;
 };
 
+/* Fault injection (fault.c): CUZK_PROVER_FAULT in the environment, read once. True when
+ * this call at point `at`, for a key of domain 2^log2n, is to fail. */
+typedef enum cuzk_prover_fault_point {
+    CUZK_FAULT_START = 0,
+    CUZK_FAULT_FINALIZE = 1,
+    CUZK_FAULT_WRONG_PROOF = 2,
+} cuzk_prover_fault_point;
+void cuzk_prover_fault_arm(void); /* reads the variable (once); cuzk_prover_open calls it */
+bool cuzk_prover_fault_take(cuzk_prover_fault_point at, unsigned log2n);
+const char *cuzk_prover_fault_name(cuzk_prover_fault_point at);
+
 /* Monotonic milliseconds, for stage timings. */
 double cuzk_prover_now_ms(void);
 
