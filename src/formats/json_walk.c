@@ -240,9 +240,9 @@ cuzk_status jw_get_merkle(jw_ctx *c, const json_t *obj, const char *key, const j
                           cuzk_c1_merkle_proof *m)
 {
     const char *want = !s->sub_arity ? "Single" : !s->top_arity ? "Sub" : "Top";
-    json_t *mp = NULL, *data = NULL, *body = NULL;
-    size_t o1 = 0, o2 = 0, o3 = 0;
-    cuzk_status st = jw_field(c, obj, key, &mp, &o1);
+    json_t *mp = (json_t *)obj, *data = NULL, *body = NULL;
+    size_t o1 = c->plen, o2 = 0, o3 = 0;
+    cuzk_status st = key ? jw_field(c, obj, key, &mp, &o1) : CUZK_OK;
     if (st || (st = jw_field(c, mp, "data", &data, &o2)))
         return st;
     if (!json_is_object(data))

@@ -59,7 +59,8 @@ typedef struct jw_tree_shape {
     const char *name;
 } jw_tree_shape;
 
-/* obj[key] = MerkleProof {data: {Single|Sub|Top: ...}} into m (siblings in the arena). */
+/* obj[key] (key NULL: obj itself) = MerkleProof {data: {Single|Sub|Top: ...}} into m
+ * (siblings in the arena). */
 cuzk_status jw_get_merkle(jw_ctx *c, const json_t *obj, const char *key, const jw_tree_shape *s,
                           cuzk_c1_merkle_proof *m);
 

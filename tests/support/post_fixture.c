@@ -323,6 +323,8 @@ char *pf_job_json(const pf_set *s, int bincode)
                 bin_merkle(&b, &s->info, &sp->proofs[c]);
             put(&b, sp->comm_c, 32);
             put(&b, sp->comm_r_last, 32);
+            for (int z = 1; i == 0 && z < bincode; z++)
+                put(&b, "", 1);
             char *t = base64(b.p, b.n);
             json_array_append_new(vps, json_string(t));
             free(t);

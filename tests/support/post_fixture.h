@@ -33,7 +33,8 @@ static inline cuzk_post_partition pf_partition(const pf_set *s)
 }
 
 /* The job document (malloc'd, NUL-terminated); bincode != 0 writes each vanilla proof as
- * a base64 string of its bincode bytes instead of a JSON object. */
+ * a base64 string of its bincode bytes instead of a JSON object, and bincode > 1 appends
+ * bincode - 1 zero bytes to the first one (a malformed input). */
 char *pf_job_json(const pf_set *s, int bincode);
 
 #endif
