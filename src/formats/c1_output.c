@@ -297,7 +297,8 @@ static cuzk_status parse_doc(ctx *c, const char *json, size_t len, cuzk_c1_outpu
     if (wrapped && depth == 0) {
         old = jw_push(&c->j, "Phase1Out(base64)");
         if (!json_is_string(wrapped)) {
-            st = jw_fail(&c->j, CUZK_ERR_FORMAT, "expected a base64 string, got %s", jw_type_name(wrapped));
+            st = jw_fail(&c->j, CUZK_ERR_FORMAT, "expected a base64 string, got %s",
+                         jw_type_name(wrapped));
             goto out;
         }
         char *inner = NULL;

@@ -95,7 +95,8 @@ cuzk_status cuzk_post_public_inputs(const cuzk_post_partition *p, const uint8_t 
         uint32_t i = in->kind == CUZK_POST_WINNING ? 0 : (s < p->n_given ? s : p->n_given - 1);
         const cuzk_post_sector_proof *sp = &p->given[i];
         /* WinningPoSt: the verifier's 66 public copies of the sector, each sector index s */
-        uint64_t sector_index = in->kind == CUZK_POST_WINNING ? s : (uint64_t)p->k * in->sectors + i;
+        uint64_t sector_index =
+            in->kind == CUZK_POST_WINNING ? s : (uint64_t)p->k * in->sectors + i;
         if (cuzk_fr_from_bytes_le(&out[w++], sp->comm_r) != CUZK_OK)
             return cuzk_error_set(err, CUZK_ERR_NONCANONICAL,
                                   "PoSt public inputs: sector id %llu: comm_r is not a "

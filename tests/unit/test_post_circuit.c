@@ -82,8 +82,8 @@ static void test_counts_filecoin_shapes(void **state)
     assert_int_equal(cuzk_post_info_from_abi(15, &w32, &e), CUZK_ERR_UNSUPPORTED);
     assert_int_equal(cuzk_post_info_from_name("StackedDrgWindow4KiBV1_2", &w32, &e),
                      CUZK_ERR_UNSUPPORTED);
-    assert_int_equal(cuzk_post_circuit_counts(CUZK_POST_WINDOW, 4096, 0, 0, &(cuzk_circuit_counts){0},
-                                              &e),
+    cuzk_circuit_counts none;
+    assert_int_equal(cuzk_post_circuit_counts(CUZK_POST_WINDOW, 4096, 0, 0, &none, &e),
                      CUZK_ERR_UNSUPPORTED);
 }
 

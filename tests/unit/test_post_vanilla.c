@@ -180,10 +180,15 @@ static json_t *single(json_t *doc, size_t i, size_t c)
     return json_object_get(json_object_get(json_array_get(incl(doc, i), c), "data"), "Single");
 }
 
+static json_t *path(json_t *doc, size_t i, size_t c)
+{
+    return json_object_get(json_object_get(single(doc, i, c), "path"), "path");
+}
+
 static void m_drop_proof(json_t *d) { json_array_remove(incl(d, 1), 3); }
 static void m_sibling(json_t *d)
 {
-    json_t *lvl = json_array_get(json_object_get(json_object_get(single(d, 0, 4), "path"), "path"), 1);
+    json_t *lvl = json_array_get(path(d, 0, 4), 1);
     json_array_set_new(json_array_get(json_object_get(lvl, "hashes"), 2), 0, json_integer(7));
 }
 static void m_swap(json_t *d)
@@ -206,7 +211,7 @@ static void m_noncanonical(json_t *d)
 }
 static void m_index(json_t *d)
 {
-    json_t *lvl = json_array_get(json_object_get(json_object_get(single(d, 1, 2), "path"), "path"), 0);
+    json_t *lvl = json_array_get(path(d, 1, 2), 0);
     json_object_set_new(lvl, "index", json_integer(8));
 }
 static void m_sub(json_t *d)
@@ -253,7 +258,8 @@ static void test_malformed(void **state)
     expect_reject(&s, 0, m_drop_proof, CUZK_ERR_LENGTH,
                   "vanilla_proofs[1].vanilla_proof.sectors[0].inclusion_proofs: expected 10");
     expect_reject(&s, 0, m_sibling, CUZK_ERR_INVALID_PROOF,
-                  "sector 0 (id 50) challenge 4: the inclusion path does not hash to comm_r_last");
+                  "sector 0 (id 50) challenge 4: the inclusion path does not hash to "
+                  "comm_r_last");
     expect_reject(&s, 0, m_swap, CUZK_ERR_FORMAT, "vanilla_proofs[1]: sector id 50 out of order");
     expect_reject(&s, 0, m_randomness, CUZK_ERR_INVALID_PROOF, "the randomness challenges leaf");
     expect_reject(&s, 0, m_comm_r, CUZK_ERR_INVALID_PROOF,
@@ -263,10 +269,13 @@ static void test_malformed(void **state)
     expect_reject(&s, 0, m_index, CUZK_ERR_FORMAT, "path.path[0].index: integer 8 out of range");
     expect_reject(&s, 0, m_sub, CUZK_ERR_FORMAT, "expected one \"Single\" proof");
     expect_reject(&s, 0, m_three, CUZK_ERR_LENGTH, "takes 1..2 sector proofs, got 3");
-    expect_reject(&s, 0, m_name, CUZK_ERR_UNSUPPORTED, "PoSt .registered_proof: unknown registered PoSt proof \"StackedDrgWindow4KiBV1_2\"");
+    expect_reject(&s, 0, m_name, CUZK_ERR_UNSUPPORTED,
+                  "PoSt .registered_proof: unknown registered PoSt proof "
+                  "\"StackedDrgWindow4KiBV1_2\"");
     expect_reject(&s, 0, m_abi, CUZK_ERR_INVALID_PROOF, "sector 1 (id 53) challenge");
     expect_reject(&s, 0, m_two_vps, CUZK_ERR_LENGTH, "vanilla_proof.sectors: expected 1");
-    expect_reject(&s, 0, m_missing, CUZK_ERR_FORMAT, "vanilla_proofs[1]: missing field \"comm_r\"");
+    expect_reject(&s, 0, m_missing, CUZK_ERR_FORMAT,
+                  "vanilla_proofs[1]: missing field \"comm_r\"");
     expect_reject(&s, 1, m_bin_trunc, CUZK_ERR_TRUNCATED, "vanilla_proofs[1]: (bincode) at byte");
     expect_reject(&s, 4, m_none, CUZK_ERR_FORMAT, "vanilla_proofs[0]: (bincode) at byte");
     expect_reject(&s, 4, m_none, CUZK_ERR_FORMAT, "trailing bytes after the sector proof");
