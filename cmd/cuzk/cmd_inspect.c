@@ -15,6 +15,8 @@
  * prefix is, so that a file of the right size that is not one is reported as such; the
  * big point vectors are not (use prove --check-key for that).
  *
+ * `cuzk inspect circuit --kind K --sector-size S` is cmd_inspect_circuit.c's.
+ *
  * Exit: 0 printed, 2 unreadable or malformed file, or not one cuzk reads.
  * Threading: single-threaded.
  */
@@ -36,7 +38,9 @@ void cmd_inspect_usage(FILE *out)
             "Prints what a file cuzk reads holds: a snarkjs .zkey / .r1cs / .wtns (from its\n"
             "headers only), a snarkjs verification key, proof or public inputs (JSON), a\n"
             "bellperson .params (headers and verifying key) / .vk / 192-byte proof.\n"
-            "Exit 2 if malformed or not a file cuzk reads.\n");
+            "Exit 2 if malformed or not a file cuzk reads.\n"
+            "\n");
+    cmd_inspect_circuit_usage(out);
 }
 
 static void print_size(uint64_t n)
@@ -285,6 +289,9 @@ static int inspect_bellperson(const mapped_file *mf, const char *path)
 
 int cmd_inspect(int argc, char **argv)
 {
+    /* `inspect circuit --kind ...`; a file named "circuit" is still inspected alone */
+    if (argc >= 3 && strcmp(argv[1], "circuit") == 0 && argv[2][0] == '-')
+        return cmd_inspect_circuit(argc - 1, argv + 1);
     if (argc != 2 || argv[1][0] == '-') {
         fprintf(stderr, "cuzk inspect: takes one FILE (try 'cuzk help inspect')\n");
         return CUZK_EXIT_USAGE;

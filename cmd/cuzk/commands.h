@@ -33,6 +33,9 @@ int cmd_setup(int argc, char **argv);
 void cmd_setup_usage(FILE *out);
 int cmd_inspect(int argc, char **argv);
 void cmd_inspect_usage(FILE *out);
+/* `cuzk inspect circuit ...` (cmd_inspect_circuit.c), reached through cmd_inspect */
+int cmd_inspect_circuit(int argc, char **argv);
+void cmd_inspect_circuit_usage(FILE *out);
 /* cuzkd client commands (cmd_client_*.c) */
 int cmd_submit(int argc, char **argv);
 void cmd_submit_usage(FILE *out);

@@ -12,6 +12,9 @@
 #   messages     the missing option is named, `cuzk CMD --help` = `cuzk help CMD`, a path is
 #                printed once per error, verify takes --threads
 #   inspect      every kind cuzk reads is named; other files are "not a file cuzk reads"
+#   circuit      `inspect circuit --kind porep`: the 2 KiB partition's counts (Filecoin's
+#                2 KiB parameters: 2,687,961 constraints, 2,685,673 aux, 40 inputs, 2^22),
+#                sizes as bytes, an unknown kind or size or a missing option is exit 2
 #   backend      --backend cpu proves through the prover interface; an unknown backend,
 #                or gpu:N past the devices present (every N on a machine without a GPU), is
 #                exit 2 with the reason and nothing written
@@ -367,8 +370,31 @@ group_backend() {
   absent x.bin
 }
 
+group_circuit() {
+  expect 0 "inspect circuit porep 2KiB" "$CUZK" inspect circuit --kind porep --sector-size 2KiB
+  grep -q "^constraints: 2687961 " last.out && grep -q "^aux: *2685673$" last.out &&
+    grep -q "^inputs: *40 " last.out && grep -q "^domain: *2^22$" last.out &&
+    ok "2 KiB counts" || bad "$(cat last.out)"
+  grep -q "^A-aux: *2674908 " last.out && grep -q "^B-aux: *685521 " last.out &&
+    ok "2 KiB densities (a/b query sizes less the inputs)" || bad "$(cat last.out)"
+  cp last.out kib.out
+  expect 0 "sector size in bytes" "$CUZK" inspect circuit --kind porep --sector-size 2048
+  if diff <(grep -v "counted in" kib.out) <(grep -v "counted in" last.out) >/dev/null; then
+    ok "2048 = 2KiB"; else bad "2048 differs from 2KiB"; fi
+  expect 2 "unknown kind" "$CUZK" inspect circuit --kind nope --sector-size 2KiB
+  says "unknown kind 'nope'"
+  expect 2 "unsupported size" "$CUZK" inspect circuit --kind porep --sector-size 4KiB
+  says "no circuit for sector size 4096"
+  expect 2 "bad size" "$CUZK" inspect circuit --kind porep --sector-size 2XB
+  says "bad sector size"
+  expect 2 "missing kind" "$CUZK" inspect circuit --sector-size 2KiB
+  says "missing --kind"
+  expect 0 "help inspect" "$CUZK" help inspect
+  grep -q "inspect circuit --kind KIND" last.out && ok "usage names it" || bad "$(cat last.out)"
+}
+
 case "$GROUP" in
-unsatisfied | selfcheck | outputs | messages | inspect | backend) "group_$GROUP" ;;
+unsatisfied | selfcheck | outputs | messages | inspect | backend | circuit) "group_$GROUP" ;;
 *) echo "unknown group $GROUP"; exit 1 ;;
 esac
 finish

@@ -1,0 +1,181 @@
+/*
+ * cmd_inspect_circuit.c — `cuzk inspect circuit --kind K --sector-size S`: the shape of one
+ * partition of a circuit cuzk builds, from the counting backend (nothing is stored per
+ * row, so a 32 GiB or 64 GiB PoRep partition counts in a few hundred MiB of memory):
+ * constraints including bellperson's input rows, aux and input variables, non-zeros of
+ * A, B, C, the aux variables in A and in B (the a / b_g1 query sizes less the inputs),
+ * the NTT domain and the share of aux variables that are bits.
+ *
+ * Kinds are rows of k_kinds: a name, a description, and a function that counts one
+ * partition for a sector size and describes it. A new circuit kind (window-post,
+ * winning-post, snap) adds one row and its count function.
+ *
+ * Exit: 0 printed, 2 bad command line / unknown kind / unsupported size.
+ * Threading: single-threaded.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "commands.h"
+#include "cuzk/circuits.h"
+#include "cuzk/porep.h"
+#include "progress.h"
+
+/* Counts one partition of the kind for the sector size; desc gets one line about it. */
+typedef cuzk_status (*count_fn)(uint64_t sector_size, cuzk_circuit_counts *out, char *desc,
+                                size_t desc_len, cuzk_error *err);
+
+static cuzk_status count_porep(uint64_t sector_size, cuzk_circuit_counts *out, char *desc,
+                               size_t desc_len, cuzk_error *err)
+{
+    cuzk_porep_circuit *c = NULL;
+    cuzk_status st = cuzk_porep_circuit_placeholder(sector_size, &c, err);
+    if (st != CUZK_OK)
+        return st;
+    const cuzk_porep_shape *s = cuzk_porep_circuit_shape(c);
+    snprintf(desc, desc_len,
+             "StackedDRG PoRep C2, %u layers, %u challenges per partition, tree D %u levels, "
+             "trees R/C %u-%u-%u (%u base levels)",
+             s->layers, s->challenges, s->tree_d_levels, s->base_arity, s->sub_arity,
+             s->top_arity, s->base_levels);
+    st = cuzk_circuit_count(cuzk_porep_circuit_synthesize, c, out, err);
+    cuzk_porep_circuit_free(c);
+    return st;
+}
+
+static const struct {
+    const char *name;
+    const char *summary;
+    count_fn count;
+} k_kinds[] = {
+    {"porep", "PoRep C2 (StackedDRG), one partition", count_porep},
+};
+
+void cmd_inspect_circuit_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: cuzk inspect circuit --kind KIND --sector-size SIZE\n"
+            "\n"
+            "Counts one partition of a circuit cuzk builds (no witness, nothing stored per\n"
+            "row) and prints constraints (with the input rows), aux and input variables,\n"
+            "non-zeros of A/B/C, aux variables in A and B, the NTT domain and the share of\n"
+            "aux variables that are bits. SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes.\n"
+            "Kinds:\n");
+    for (size_t i = 0; i < sizeof k_kinds / sizeof *k_kinds; i++)
+        fprintf(out, "  %-12s %s\n", k_kinds[i].name, k_kinds[i].summary);
+}
+
+/* "2KiB", "2 KiB", "32GiB", "2048": bytes; false for anything else. */
+static bool parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !isdigit((unsigned char)*s))
+        return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    static const struct { const char *suffix; unsigned shift; } units[] = {
+        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        if (strcasecmp(end, units[i].suffix) != 0)
+            continue;
+        if (v == 0 || v > (UINT64_MAX >> units[i].shift))
+            return false;
+        *out = (uint64_t)v << units[i].shift;
+        return true;
+    }
+    return false;
+}
+
+static unsigned log2_ceil(uint64_t n)
+{
+    unsigned k = 0;
+    while (k < 63 && ((uint64_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+int cmd_inspect_circuit(int argc, char **argv)
+{
+    const char *kind = NULL, *size_arg = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char **dst = strcmp(argv[i], "--kind") == 0          ? &kind
+                           : strcmp(argv[i], "--sector-size") == 0 ? &size_arg
+                                                                   : NULL;
+        if (!dst) {
+            fprintf(stderr, "cuzk inspect circuit: unknown option '%s' (try 'cuzk help inspect')\n",
+                    argv[i]);
+            return CUZK_EXIT_USAGE;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "cuzk inspect circuit: %s needs a value\n", argv[i]);
+            return CUZK_EXIT_USAGE;
+        }
+        *dst = argv[++i];
+    }
+    if (!kind || !size_arg) {
+        fprintf(stderr, "cuzk inspect circuit: missing %s (try 'cuzk help inspect')\n",
+                !kind ? "--kind" : "--sector-size");
+        return CUZK_EXIT_USAGE;
+    }
+    size_t k = 0, n_kinds = sizeof k_kinds / sizeof *k_kinds;
+    while (k < n_kinds && strcmp(k_kinds[k].name, kind) != 0)
+        k++;
+    if (k == n_kinds) {
+        fprintf(stderr, "cuzk inspect circuit: unknown kind '%s' (kinds:", kind);
+        for (size_t i = 0; i < n_kinds; i++)
+            fprintf(stderr, " %s", k_kinds[i].name);
+        fprintf(stderr, ")\n");
+        return CUZK_EXIT_USAGE;
+    }
+    uint64_t size;
+    if (!parse_size(size_arg, &size)) {
+        fprintf(stderr, "cuzk inspect circuit: bad sector size '%s' (e.g. 2KiB, 32GiB or bytes)\n",
+                size_arg);
+        return CUZK_EXIT_USAGE;
+    }
+
+    cuzk_circuit_counts c;
+    char desc[256] = "";
+    cuzk_error e = {0};
+    double t0 = now();
+    cuzk_status st = k_kinds[k].count(size, &c, desc, sizeof desc, &e);
+    double t = now() - t0;
+    if (st != CUZK_OK)
+        return cli_fail("inspect circuit", "", st, &e);
+    uint64_t rows = cuzk_circuit_counts_rows_with_inputs(&c);
+    printf("circuit:     %s, sector size %llu bytes\n", k_kinds[k].name,
+           (unsigned long long)size);
+    printf("shape:       %s\n", desc);
+    printf("constraints: %llu (%llu circuit rows + %llu input rows)\n", (unsigned long long)rows,
+           (unsigned long long)c.n_constraints, (unsigned long long)(c.n_public + 1));
+    printf("aux:         %llu\n", (unsigned long long)c.n_aux);
+    printf("inputs:      %llu (ONE + %llu public)\n", (unsigned long long)(c.n_public + 1),
+           (unsigned long long)c.n_public);
+    printf("non-zeros:   A %llu, B %llu, C %llu (circuit rows)\n", (unsigned long long)c.nnz[0],
+           (unsigned long long)c.nnz[1], (unsigned long long)c.nnz[2]);
+    printf("A-aux:       %llu (%.2f%% of aux)\n", (unsigned long long)c.a_aux_density,
+           pct(c.a_aux_density, c.n_aux));
+    printf("B-aux:       %llu (%.2f%% of aux); B-inputs %llu\n",
+           (unsigned long long)c.b_aux_density, pct(c.b_aux_density, c.n_aux),
+           (unsigned long long)c.b_input_density);
+    printf("domain:      2^%u\n", log2_ceil(rows));
+    printf("bits:        %llu aux are bits (%.2f%%)\n", (unsigned long long)c.n_bits,
+           pct(c.n_bits, c.n_aux));
+    printf("counted in:  %.2f s\n", t);
+    return CUZK_EXIT_OK;
+}
