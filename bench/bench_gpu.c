@@ -31,6 +31,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk/circuits.h"
 #include "cuzk/gpu.h"
@@ -41,6 +42,14 @@
 #define MIN_RUNS 5u
 #define MAX_RUNS 64u
 #define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* Host preparation (random points, scalars, the synthetic circuit and random key) runs on
+ * every CPU: at 2^27 the key alone is ~47 GiB of points, minutes on one thread. */
+static unsigned host_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > CUZK_POOL_MAX_THREADS ? CUZK_POOL_MAX_THREADS : (unsigned)n;
+}
 
 static size_t log2_list(const bench_sized_opts *o, unsigned *out, const unsigned *def, size_t nd)
 {
@@ -173,7 +182,7 @@ static void gpu_ntt_group(const bench_sized_opts *o)
     unsigned ks[BENCH_SIZED_MAX_LIST];
     size_t nk = log2_list(o, ks, def, sizeof def / sizeof def[0]);
     cuzk_pool *pool = NULL;
-    bench_sized_pool(&pool, 0);
+    bench_sized_pool(&pool, host_threads());
     cudaStream_t s;
     cudaStreamCreate(&s);
     for (size_t i = 0; i < nk; i++) {
@@ -321,7 +330,7 @@ static void gpu_msm_group(const bench_sized_opts *o)
     unsigned ks[BENCH_SIZED_MAX_LIST];
     size_t nk = log2_list(o, ks, def, sizeof def / sizeof def[0]);
     cuzk_pool *pool = NULL;
-    bench_sized_pool(&pool, 0);
+    bench_sized_pool(&pool, host_threads());
     cudaStream_t s;
     cudaStreamCreate(&s);
     for (size_t i = 0; i < nk; i++)
@@ -568,7 +577,7 @@ static void gpu_prove_group(const bench_sized_opts *o)
     unsigned ks[BENCH_SIZED_MAX_LIST];
     size_t nk = log2_list(o, ks, def, sizeof def / sizeof def[0]);
     cuzk_pool *pool = NULL;
-    bench_sized_pool(&pool, 0);
+    bench_sized_pool(&pool, host_threads());
     cuzk_prover *p = NULL;
     cuzk_error err;
     if (cuzk_prover_open(&p, "gpu", pool, &err) != CUZK_OK) {

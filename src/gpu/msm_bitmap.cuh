@@ -45,10 +45,23 @@ __global__ void msm_bitmap_word_kernel(gpu_xyzz<F> *out, const gpu_aff<F> *point
         word &= ((uint64_t)1 << rest) - 1; /* bits at positions >= n are ignored */
     gpu_xyzz<F> acc;
     gpu_xyzz_set_inf(&acc);
-    while (word) {
-        unsigned i = (unsigned)__ffsll((long long)word) - 1;
+    if (word) {
+        /* the next selected point is loaded before the current addition, so its latency
+         * hides behind the arithmetic instead of stalling each iteration */
+        const gpu_aff<F> *base = points + t * 64;
+        gpu_aff<F> next = base[__ffsll((long long)word) - 1];
         word &= word - 1;
-        acc = gpu_xyzz_add_aff(acc, points[t * 64 + i]);
+        for (;;) {
+            gpu_aff<F> cur = next;
+            bool more = word != 0;
+            if (more) {
+                next = base[__ffsll((long long)word) - 1];
+                word &= word - 1;
+            }
+            acc = gpu_xyzz_add_aff(acc, cur);
+            if (!more)
+                break;
+        }
     }
     out[t] = acc;
 }

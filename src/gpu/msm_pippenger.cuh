@@ -46,10 +46,15 @@
 #include "gpu/msm_scalar.cuh"
 #include "gpu/prof.cuh"
 
-/* Pairs per thread in the bucket accumulation, and entries per thread in later passes
- * and in tree reductions: long enough to amortise the border slots (2 per chunk), short
- * enough that 2^27 points still give 4M threads. */
+/* Pairs per thread in the bucket accumulation (at least; see msm_chunk), and entries per
+ * thread in tree reductions. */
 #define MSM_CHUNK 32u
+/* The accumulation's chunk grows with the batch, up to MSM_CHUNK_MAX pairs, as long as
+ * the batch still gives MSM_ACC_THREADS threads (a few times what the device holds at
+ * once): every chunk whose bucket runs past its borders costs two slot additions in the
+ * "cut runs" passes, which at 32 pairs per chunk and 2^27 pairs were ~10% of the MSM. */
+#define MSM_CHUNK_MAX 256u
+#define MSM_ACC_THREADS ((size_t)1 << 17)
 /* Entries per thread in the passes over cut runs (see the file comment). */
 #define MSM_CHUNK2 8u
 /* Bucket groups per window in the reduction: at least 2048 (with ~16 windows, ~32K
@@ -73,6 +78,30 @@ static inline size_t msm_align_up(size_t x)
 static inline size_t msm_div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static inline unsigned msm_gpu_num_windows(unsigned c) { return (256u + c - 1) / c; }
+
+/* Pairs per accumulation thread for a batch of m pairs: MSM_CHUNK doubled while m still
+ * leaves more than MSM_ACC_THREADS threads, at most MSM_CHUNK_MAX. A function of m only. */
+static inline unsigned msm_chunk(size_t m)
+{
+    unsigned t = MSM_CHUNK;
+    while (t < MSM_CHUNK_MAX && m / (2 * t) >= MSM_ACC_THREADS)
+        t *= 2;
+    return t;
+}
+
+/* Slots (2 per chunk) that any batch of m <= cap pairs can need. With t = msm_chunk(m):
+ * chunks = ceil(m / t) <= ceil(cap / MSM_CHUNK); when t < MSM_CHUNK_MAX the doubling stopped
+ * because m / (2t) < MSM_ACC_THREADS, so chunks <= 2 MSM_ACC_THREADS + 2; when
+ * t = MSM_CHUNK_MAX, chunks <= ceil(cap / MSM_CHUNK_MAX). Not monotone in m, hence the
+ * bound rather than msm_chunk(cap). */
+static inline size_t msm_slots_cap(size_t cap)
+{
+    size_t grow = msm_div_up(cap, MSM_CHUNK);
+    size_t lim = 2 * MSM_ACC_THREADS + 2;
+    size_t a = grow < lim ? grow : lim;
+    size_t b = msm_div_up(cap, MSM_CHUNK_MAX);
+    return 2 * (a > b ? a : b);
+}
 
 /* Window width for n points: minimises W(c) * (n + 8 * 2^(c-1)), the sorted pairs plus
  * the bucket reduction (two XYZZ additions per bucket, ~1.4 mixed additions each, and
@@ -138,7 +167,7 @@ static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_byte
         pl->key_bits++;
 
     /* layout: from cap_n only */
-    pl->cap_a = 2 * msm_div_up(pairs_cap, MSM_CHUNK);
+    pl->cap_a = msm_slots_cap(pairs_cap);
     pl->cap_b = 2 * msm_div_up(pl->cap_a, MSM_CHUNK2);
     cub::DoubleBuffer<uint32_t> kd(NULL, NULL), vd(NULL, NULL);
     size_t cub_bytes = 0;
@@ -393,10 +422,11 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
         CUZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(base + pl->off_cub, cub_bytes, kd, vd,
                                                            (int)m, 0, (int)pl->key_bits, s));
         gpu_xyzz<F> *bw = bk + (size_t)w0 * (pl->nb + 1);
-        size_t nch = msm_div_up(m, MSM_CHUNK);
+        const unsigned chunk = msm_chunk(m);
+        size_t nch = msm_div_up(m, chunk);
         gpu_prof_mark(s, "msm: accumulate");
         msm_accumulate_kernel<F, true><<<msm_blocks(nch, bs), bs, 0, s>>>(
-            bw, ida, pa, kd.Current(), vd.Current(), points, NULL, m, MSM_CHUNK);
+            bw, ida, pa, kd.Current(), vd.Current(), points, NULL, m, chunk);
         CUZK_CUDA_TRY(err, cudaGetLastError());
         /* cut runs: repeat on the slot list until one chunk holds it all */
         gpu_prof_mark(s, "msm: cut runs");
