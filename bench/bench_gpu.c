@@ -468,7 +468,7 @@ static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *poo
         wk[w].p = p;
         wk[w].pk = &pk;
         wk[w].r1cs = c.r1cs;
-        wk[w].w = cuzk_witness_dense(c.witness, c.r1cs->n_vars);
+        wk[w].w = cuzk_synthetic_compact(&c); /* what crosses PCIe in the real path */
         wk[w].real_key = real_key;
     }
     /* first proof: uploads the key and circuit (reported), then single-partition runs */

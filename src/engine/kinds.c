@@ -121,12 +121,18 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
         cuzk_synthetic_free(&syn);
         return st;
     }
-    /* the key keeps the circuit; the witness (dense and compact) goes now */
+    /* the key keeps the circuit and the compact witness; the dense witness goes now */
+    memset(key, 0, sizeof *key);
+    key->wmap = syn.map;
+    key->wbits = syn.bit_values;
+    key->wdense = syn.dense;
+    memset(&syn.map, 0, sizeof syn.map);
+    syn.bit_values = NULL;
+    syn.dense = NULL;
     cuzk_r1cs *r1cs = syn.r1cs;
     syn.r1cs = NULL;
     cuzk_synthetic_free(&syn);
     syn.r1cs = r1cs;
-    memset(key, 0, sizeof *key);
     if (k <= e->cfg.synthetic_setup_max_log2n) {
         st = cuzk_groth16_setup_dev(&key->pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON, NULL,
                                     pool, err);
@@ -137,10 +143,17 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
     }
     if (st != CUZK_OK) {
         cuzk_r1cs_destroy(syn.r1cs);
+        cuzk_witness_map_free(&key->wmap);
+        free(key->wbits);
+        free(key->wdense);
+        memset(key, 0, sizeof *key);
         return st;
     }
     key->r1cs = syn.r1cs;
-    key->bytes = engine_pk_bytes(&key->pk) + engine_r1cs_bytes(syn.r1cs);
+    uint64_t n_bits = key->wmap.n_bits;
+    key->bytes = engine_pk_bytes(&key->pk) + engine_r1cs_bytes(syn.r1cs) +
+                 (n_bits + 63) / 64 * 8 + (syn.r1cs->n_vars - n_bits) * sizeof(cuzk_fr) +
+                 (uint64_t)syn.r1cs->n_vars / 4; /* the map: bit flags and ranks */
     return CUZK_OK;
 }
 
@@ -158,24 +171,14 @@ static cuzk_status synthetic_synthesize(const cuzk_engine *e, const ereq *q, con
                                         cuzk_error *err)
 {
     (void)e;
+    (void)q;
     (void)part;
-    cuzk_synthetic syn = {0};
-    cuzk_status st = cuzk_synthetic_porep(&syn, q->log2n, q->seed, pool, err);
-    if (st != CUZK_OK) {
-        cuzk_synthetic_free(&syn);
-        return st;
-    }
-    /* only the dense witness is kept: the circuit copy and the compact form go now */
-    cuzk_fr *w = syn.witness;
-    syn.witness = NULL;
-    cuzk_synthetic_free(&syn);
-    if (!key->r1cs || key->r1cs->n_vars == 0) {
-        free(w);
+    (void)pool;
+    /* the key's witness (see srs_key): the partition holds the key while it runs */
+    if (!key->r1cs || key->r1cs->n_vars == 0 || !key->wdense)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "synthetic key has no circuit");
-    }
-    out->w_owned = w;
-    out->w = cuzk_witness_dense(w, key->r1cs->n_vars);
-    out->bytes = (uint64_t)key->r1cs->n_vars * sizeof(cuzk_fr);
+    out->w = cuzk_witness_compact(&key->wmap, key->wbits, key->wdense);
+    out->bytes = 0;
     return CUZK_OK;
 }
 

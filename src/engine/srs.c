@@ -128,6 +128,9 @@ void engine_srs_bury(cuzk_engine *e)
             cuzk_prover_forget(e->devs[d].prover, &g->key.pk, g->key.r1cs);
         cuzk_groth16_pk_free(&g->key.pk);
         cuzk_r1cs_destroy(g->key.r1cs);
+        cuzk_witness_map_free(&g->key.wmap);
+        free(g->key.wbits);
+        free(g->key.wdense);
         free(g);
         g = next;
     }
