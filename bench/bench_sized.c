@@ -52,7 +52,12 @@ void bench_sized_usage(FILE *out)
             "                      key is cached in /tmp/cuzk-bench-prove-v*-<k>.params)\n"
             "  --backend B         prove: through the prover backend interface (cpu, gpu,\n"
             "                      gpu:N, auto; finalize then includes the self-check);\n"
-            "                      default: the CPU groth16 prover called directly\n");
+            "                      default: the CPU groth16 prover called directly\n"
+            "  --kind porep        synth: the circuit (only porep so far)\n"
+            "  --sector-size S[,S...]\n"
+            "                      synth: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes\n"
+            "                      (default 2KiB); one partition of a generated C1 (test data)\n"
+            "  --witness-only      synth: skip the record and A.w/B.w/C.w (large sizes)\n");
 }
 
 /* "16,20" -> {16, 20}; every value in [lo, hi]. */
@@ -79,6 +84,37 @@ static bool parse_list(const char *s, unsigned *out, size_t *n, unsigned lo, uns
     return *n > 0;
 }
 
+/* "2KiB,512MiB" -> {2048, 536870912}: a number with an optional KiB / MiB / GiB suffix. */
+static bool parse_sizes(const char *s, uint64_t *out, size_t *n)
+{
+    if (!s || !*s)
+        return false;
+    *n = 0;
+    while (*s) {
+        char *end;
+        errno = 0;
+        if (*s < '0' || *s > '9' || *n == BENCH_SIZED_MAX_LIST)
+            return false;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno || end == s || v == 0 || v > (1ull << 40))
+            return false;
+        static const char *const unit[] = {"KiB", "MiB", "GiB"};
+        for (unsigned u = 0; u < 3; u++)
+            if (strncmp(end, unit[u], 3) == 0) {
+                v <<= 10 * (u + 1);
+                end += 3;
+                break;
+            }
+        out[(*n)++] = v;
+        s = end;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return false;
+    }
+    return *n > 0;
+}
+
 int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i)
 {
     const char *a = argv[*i];
@@ -89,6 +125,10 @@ int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i)
     }
     if (strcmp(a, "--no-cache") == 0) {
         o->no_cache = true;
+        return 1;
+    }
+    if (strcmp(a, "--witness-only") == 0) {
+        o->witness_only = true;
         return 1;
     }
     const char *err = NULL;
@@ -118,6 +158,15 @@ int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i)
             err = "--backend needs cpu, gpu, gpu:N or auto";
         else
             o->backend = val;
+    } else if (strcmp(a, "--kind") == 0) {
+        if (val && strcmp(val, "porep") == 0)
+            o->kind = val;
+        else
+            err = "--kind needs porep";
+    } else if (strcmp(a, "--sector-size") == 0) {
+        if (!parse_sizes(val, o->sector_size, &o->nsector))
+            err = "--sector-size needs sizes (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes) "
+                  "separated by commas";
     } else if (strcmp(a, "--flavour") == 0) {
         if (val && strcmp(val, "bellperson") == 0)
             o->flavour = BENCH_FLAVOUR_BELLPERSON;

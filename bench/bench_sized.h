@@ -44,6 +44,10 @@ typedef struct bench_sized_opts {
     const char *backend; /* prove: NULL = the groth16 prover directly; else a prover
                             backend spec (cuzk/prover.h) */
     bool no_cache;      /* prove: always run the dev setup, never read/write /tmp keys */
+    const char *kind;   /* synth: the circuit (NULL: porep) */
+    uint64_t sector_size[BENCH_SIZED_MAX_LIST]; /* synth: bytes; nsector == 0: 2 KiB */
+    size_t nsector;
+    bool witness_only;  /* synth: no record and no A.w/B.w/C.w (sizes too large to record) */
     unsigned runs;      /* minimum timed runs per measurement */
     double min_time_s;  /* minimum time spent per measurement (after the warm-up) */
     bool json;          /* results are printed by bench_sized_json, not as they come */
@@ -76,6 +80,7 @@ extern const bench_sized_group bench_group_msm;
 extern const bench_sized_group bench_group_ntt;
 extern const bench_sized_group bench_group_prove;
 extern const bench_sized_group bench_group_pipeline; /* bench_pipeline.c, explicit-only */
+extern const bench_sized_group bench_group_synth;    /* bench_synth.c, explicit-only */
 #ifdef CUZK_HAVE_CUDA
 extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu.c */
 extern const bench_sized_group bench_group_gpu_msm;

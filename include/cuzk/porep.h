@@ -28,7 +28,7 @@
  * (the witness backend refuses it). Counting a 32 GiB partition stores nothing per row.
  *
  * Threading: a cuzk_porep_circuit is immutable once made; any number of threads may run it
- * at once (each on its own backend). It borrows the C1 output, which must outlive it.
+ * at once (each on its own backend). cuzk_porep_witness_* run on a caller's pool. It borrows the C1 output, which must outlive it.
  */
 #ifndef CUZK_POREP_H
 #define CUZK_POREP_H
@@ -92,6 +92,17 @@ const cuzk_porep_shape *cuzk_porep_circuit_shape(const cuzk_porep_circuit *c);
  * cuzk_circuit_count(cuzk_porep_circuit_synthesize, circuit, &counts, &err). On the
  * witness backend a placeholder circuit fails with INVALID_ARG. */
 cuzk_status cuzk_porep_circuit_synthesize(cuzk_cs *cs, const void *circuit, cuzk_error *err);
+
+/* The partition's witness, fast: the same assignment as cuzk_circuit_witness_dense /
+ * _compact(cuzk_porep_circuit_synthesize, c, ...) bit for bit, with the challenges' segments
+ * spread over pool's threads (NULL: the calling thread). This is the PoRep witness entry
+ * point (the prover's); the generic runners stay the single-threaded reference. Results
+ * as those runners' (malloc'd; release with free / cuzk_compact_assignment_free).
+ * Errors: INVALID_ARG (NULL; a placeholder circuit), NOMEM, the pool's. */
+cuzk_status cuzk_porep_witness_dense(const cuzk_porep_circuit *c, cuzk_pool *pool,
+                                     cuzk_fr **values, uint32_t *n_vars, cuzk_error *err);
+cuzk_status cuzk_porep_witness_compact(const cuzk_porep_circuit *c, cuzk_pool *pool,
+                                       cuzk_compact_assignment *out, cuzk_error *err);
 
 /* The public inputs of partition `partition` (Montgomery Fr, ONE excluded) into out[n],
  * n = cuzk_porep_public_input_count: from comm_d, comm_r, replica_id, each challenge's node

@@ -114,7 +114,7 @@ cs_var cs_alloc(cuzk_cs *cs, const cuzk_fr *value)
     return CUZK_R1CS_VAR_AUX(j);
 }
 
-cs_var cs_alloc_bit(cuzk_cs *cs, bool value)
+cs_var cs_alloc_bit_slow(cuzk_cs *cs, bool value)
 {
     uint64_t j = cs->n_aux;
     if (!room_for_var(cs))

@@ -103,7 +103,22 @@ void cs_fail(cuzk_cs *cs, cuzk_status code, const char *fmt, ...)
 
 /* Allocations. value may be NULL when !cs->values. */
 cs_var cs_alloc(cuzk_cs *cs, const cuzk_fr *value);
-cs_var cs_alloc_bit(cuzk_cs *cs, bool value); /* an aux the circuit keeps 0/1: marked */
+cs_var cs_alloc_bit_slow(cuzk_cs *cs, bool value);
+/* An aux the circuit keeps 0/1: marked. Inline because SHA-256 gadgets allocate ~one bit
+ * per row: the compact witness's common case (room in the bitmap, no failure, far from
+ * 2^32 variables) is one OR into the bitmap; everything else takes cs_alloc_bit_slow. */
+static inline cs_var cs_alloc_bit(cuzk_cs *cs, bool value)
+{
+    uint64_t j = cs->n_aux, b = cs->n_bits;
+    if (cs->compact && (b >> 6) < cs->aux_bits.cap && cs->status == CUZK_OK &&
+        1 + cs->n_public + j + 1 < UINT32_MAX) {
+        cs->aux_bits.w[b >> 6] |= (uint64_t)value << (b & 63);
+        cs->n_aux = j + 1;
+        cs->n_bits = b + 1;
+        return CUZK_R1CS_VAR_AUX(j);
+    }
+    return cs_alloc_bit_slow(cs, value);
+}
 cs_var cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value);
 
 /* ---- linear combinations ---- */

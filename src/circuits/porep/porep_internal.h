@@ -39,6 +39,66 @@ gad_num porep_create_label(cuzk_cs *cs, const gad_bool replica_id[POREP_NODE_BIT
  * layer count fails the cs with CUZK_ERR_INTERNAL. */
 gad_num porep_column_hash(cuzk_cs *cs, const gad_num *rows, unsigned layers);
 
+#define POREP_PARENTS 14u   /* 6 DRG + 8 expander parents per challenge */
+#define POREP_MAX_LAYERS 11u
+
+/* What every challenge reads from the partition's common part (values, and variables for
+ * the rows): set by porep_preamble, read-only afterwards. */
+typedef struct porep_ctx {
+    const cuzk_porep_shape *s;
+    gad_merkle_shape tree_d, tree_rc;
+    gad_num comm_d, comm_c, comm_r_last;
+    gad_bool replica_id[POREP_NODE_BITS];
+} porep_ctx;
+
+/* One challenge's values that later segments read: what the data, parent and node
+ * segments allocate and what the label segments compute. */
+typedef struct porep_chal {
+    gad_num data;
+    gad_num cols[POREP_PARENTS][POREP_MAX_LAYERS];
+    gad_bool node[64];
+    gad_num labels[POREP_MAX_LAYERS];
+} porep_chal;
+
+/* A challenge's sub-circuit (Proof::synthesize) in allocation order, as segments:
+ *   DATA        data leaf + tree D path
+ *   PARENT0+j   parent j's column (layers values), its hash, tree C path (j < 14)
+ *   NODE        the challenge as 64 bits, packed into an input
+ *   LABEL1+l-1  layer l's parent stream bits (6 or 14 x 255 bits) and label (SHA-256)
+ *   TAIL        encoding + tree R path, the labels' column hash + tree C path
+ * Each segment's allocation counts are fixed by the shape. A LABEL segment reads ch's
+ * cols and node, TAIL reads data and labels; so with those values known up front
+ * (porep_chal_prefill) every segment but TAIL can be run independently, for a witness. */
+enum {
+    POREP_SEG_DATA = 0,
+    POREP_SEG_PARENT0 = 1,
+    POREP_SEG_NODE = 1 + POREP_PARENTS,
+    POREP_SEG_LABEL1 = 2 + POREP_PARENTS,
+};
+static inline unsigned porep_segments(const cuzk_porep_shape *s)
+{
+    return POREP_SEG_LABEL1 + s->layers + 1;
+}
+static inline bool porep_segment_is_tail(const cuzk_porep_shape *s, unsigned seg)
+{
+    return seg == POREP_SEG_LABEL1 + s->layers;
+}
+
+struct cuzk_porep_circuit;
+
+/* The partition's common part (replica_id, comm_d, comm_r inputs; comm_r_last, comm_c;
+ * comm_r = Poseidon-2(comm_c, comm_r_last)) into *x; *proofs = the partition's challenge
+ * proofs when cs computes values (else NULL). Error INTERNAL for a bad layer count. */
+cuzk_status porep_preamble(cuzk_cs *cs, const struct cuzk_porep_circuit *c, porep_ctx *x,
+                           const cuzk_c1_challenge_proof **proofs, cuzk_error *err);
+/* Runs segment seg of the challenge whose proof is p (NULL: no values) on cs. pbits:
+ * POREP_PARENTS x 256 scratch Booleans. */
+void porep_segment(cuzk_cs *cs, const porep_ctx *x, porep_chal *ch,
+                   const cuzk_c1_challenge_proof *p, unsigned seg,
+                   gad_bool (*pbits)[POREP_NODE_BITS]);
+/* ch's data, cols and node values from p (variables left 0: only for the witness). */
+void porep_chal_prefill(porep_chal *ch, const porep_ctx *x, const cuzk_c1_challenge_proof *p);
+
 /* The circuit handle of cuzk/porep.h. c1 == NULL: the placeholder circuit (no values). */
 struct cuzk_porep_circuit {
     cuzk_porep_shape shape;
