@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "engine/engine_internal.h"
+#include "engine/fil_keys.h"
 #include "engine/engine_testing.h"
 #include "engine/journal.h"
 
@@ -393,6 +394,12 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already_lo
     if (!k) {
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
+    }
+    /* a Filecoin key without its .params (and no dev keys) is not found, whatever its size */
+    cuzk_status avail = !s && fil_owns(id) ? fil_key_available(e, id, err) : CUZK_OK;
+    if (avail != CUZK_OK) {
+        pthread_mutex_unlock(&e->mu);
+        return avail;
     }
     if (!s && !(s = engine_srs_get(e, id, k, NULL, true))) {
         pthread_mutex_unlock(&e->mu);

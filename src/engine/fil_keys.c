@@ -296,12 +296,16 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
     if (!fil_parse_id(id, &c, &size))
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
     memset(key, 0, sizeof *key);
+    /* before recording: a 32 GiB circuit takes minutes and gigabytes to record */
+    cuzk_status st = map ? CUZK_OK : fil_key_available(e, id, err);
+    if (st != CUZK_OK)
+        return st;
     cuzk_witness_map *wm = calloc(1, sizeof *wm);
     if (!wm)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
     cuzk_r1cs *r1cs = NULL;
     double t0 = engine_now_ms();
-    cuzk_status st = record(c, size, &r1cs, wm, err);
+    st = record(c, size, &r1cs, wm, err);
     if (st == CUZK_OK)
         engine_log(e, CUZK_LOG_INFO, "srs: %s circuit recorded (%u variables) in %.1f s", id,
                    r1cs->n_vars, (engine_now_ms() - t0) / 1e3);
@@ -313,17 +317,11 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
     } else if (st == CUZK_OK) {
         char path[4096];
         bool cached = fil_dev_key_path(e->cfg.dev_key_dir, id, path, sizeof path);
-        if (!e->cfg.dev_key_dir) {
-            st = fil_key_available(e, id, err);
-            if (st == CUZK_OK)
-                st = cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no key file for %s", id);
-        } else {
-            engine_log(e, CUZK_LOG_WARN,
-                       "srs: %s: using a DEV KEY (%s) — NOT Filecoin's trusted setup; its "
-                       "proofs verify only against this dev key, never on chain",
-                       id, cached ? path : "in memory");
-            st = fil_dev_key(e, cached ? path : NULL, r1cs, &key->pk, pool, err);
-        }
+        engine_log(e, CUZK_LOG_WARN,
+                   "srs: %s: using a DEV KEY (%s) — NOT Filecoin's trusted setup; its proofs "
+                   "verify only against this dev key, never on chain",
+                   id, cached ? path : "in memory");
+        st = fil_dev_key(e, cached ? path : NULL, r1cs, &key->pk, pool, err);
     }
     if (st != CUZK_OK) {
         cuzk_r1cs_destroy(r1cs);
