@@ -8,6 +8,8 @@
 #   verify    RelWithDebInfo build with -DCUZK_VERIFY=ON (invariant checks at the layer
 #             boundaries: reduced field elements, on-curve points, scratch sizes); ctest
 #   asan      RelWithDebInfo build with -DCUZK_SANITIZE=ON (ASan + UBSan, leaks checked); ctest
+#             with CUZK_POREP_PROVE=0 (the 2 KiB PoRep dev setup + prove, minutes in Release,
+#             are skipped under the sanitizers; everything before proving still runs)
 #   fuzz      clang build with -DCUZK_FUZZ=ON; the fuzz smoke ctests, then each libFuzzer
 #             target for FUZZ_SECONDS from its seed corpus (seeds-<target>, made by the build)
 # Every stage runs even when an earlier one failed; the exit status is non-zero if any did.
@@ -130,7 +132,8 @@ stage_verify() {
 stage_asan() {
   configure_build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_SANITIZE=ON \
     -DCUZK_CUDA=OFF &&
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 \
+    CUZK_POREP_PROVE=0 \
+      ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 run_ctest build-asan
 }
 

@@ -62,8 +62,9 @@ typedef struct cli_job {
     "  --zkey F --wtns F [--r1cs F]                    snarkjs circuit\n"                 \
     "  --params F --r1cs F --wtns F                    bellperson circuit\n"              \
     "      (paths are read by the daemon; --send-files sends the bytes instead)\n"        \
-    "  --kind porep|snap|wpost|winning --vanilla F [--sector-size N]\n"                   \
+    "  --kind porep|window-post|winning-post|snap --vanilla F [--sector-size N]\n"        \
     "      [--registered-proof N] [--sector-number N] [--miner-id N]   Filecoin proofs\n" \
+    "      (porep: the C1 output; PoSt: the job document of cuzk/post.h)\n"              \
     "  --priority low|normal|high|critical  --request-id ID (idempotency key)\n"
 
 void cli_job_init(cli_job *j);

@@ -104,6 +104,7 @@ static const struct {
     const char *name;
     int value;
 } k_kinds[] = {{"porep", 1}, {"snap", 2}, {"wpost", 3}, {"winning", 4},
+               {"window-post", 3}, {"winning-post", 4},
                {"groth16", 100}, {"synthetic", 101}},
   k_prios[] = {{"low", 1}, {"normal", 2}, {"high", 3}, {"critical", 4}};
 

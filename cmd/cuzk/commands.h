@@ -36,6 +36,13 @@ void cmd_inspect_usage(FILE *out);
 /* `cuzk inspect circuit ...` (cmd_inspect_circuit.c), reached through cmd_inspect */
 int cmd_inspect_circuit(int argc, char **argv);
 void cmd_inspect_circuit_usage(FILE *out);
+/* local Filecoin proving through the engine (cmd_fil_prove.c) */
+int cmd_porep_prove(int argc, char **argv);
+void cmd_porep_prove_usage(FILE *out);
+int cmd_window_post(int argc, char **argv);
+void cmd_window_post_usage(FILE *out);
+int cmd_winning_post(int argc, char **argv);
+void cmd_winning_post_usage(FILE *out);
 /* cuzkd client commands (cmd_client_*.c) */
 int cmd_submit(int argc, char **argv);
 void cmd_submit_usage(FILE *out);

@@ -64,6 +64,9 @@ static const option k_opts[] = {
      "a collected result is kept this long (a client may ask again)"},
     {"srs", "param_cache", O_STR, OFF(param_cache), "/var/tmp/filecoin-proof-parameters", 0, 0,
      "directory of the Filecoin .params files"},
+    {"srs", "dev_key_dir", O_STR, OFF(dev_key_dir), "", 0, 0,
+     "without a circuit's .params: make and cache a DEV key here (NOT Filecoin's trusted "
+     "setup; proofs never verify on chain); empty = refuse such jobs"},
     {"srs", "synthetic_setup_max_log2n", O_UINT, OFF(synthetic_setup_max_log2n), "12", 2, 20,
      "synthetic jobs up to 2^N get a dev setup (verifiable); larger: random keys (bench only)"},
 };
@@ -290,6 +293,7 @@ cuzk_status cuzkd_config_engine(const cuzkd_config *c, cuzk_engine_config *e, cu
     e->device_queue_depth = (unsigned)c->device_queue_depth;
     e->state_dir = c->state_dir[0] ? c->state_dir : NULL;
     e->param_dir = c->param_cache[0] ? c->param_cache : NULL;
+    e->dev_key_dir = c->dev_key_dir[0] ? c->dev_key_dir : NULL;
     e->result_ttl_s = c->result_ttl_s;
     e->collected_ttl_s = c->collected_ttl_s;
     e->eviction_min_idle_s = c->eviction_min_idle_s;

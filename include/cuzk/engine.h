@@ -45,9 +45,18 @@
  *   result is COMPLETED with benchmark_only set, no proof bytes, and the timings.
  *
  * Kinds
- *   POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION and WINNING_POST go through
- *   a per-kind synthesizer (src/engine/kinds.h); until the Filecoin circuits exist their
- *   submit fails with CUZK_ERR_UNSUPPORTED ("PoRep circuit not built yet").
+ *   POREP_SEAL_COMMIT: vanilla_proof = the C1 output (cuzk/c1.h: filecoin-ffi's JSON or
+ *     curio's base64 wrapper), parsed and checked (paths, labels, commitments, challenges)
+ *     at submit; one partition per C1 partition (cuzk/porep.h). sector_size, when given,
+ *     must equal the C1's.
+ *   WINDOW_POST_PARTITION, WINNING_POST: either vanilla_proof = the PoSt job document of
+ *     cuzk/post.h, or the cuzk.v1 fields: registered_proof (Go abi number), randomness (32
+ *     bytes), partition_index and vanilla_proofs (one per sector: bincode bytes as
+ *     filecoin-ffi takes them, or serde JSON); parsed and checked (paths, comm_r,
+ *     challenges) at submit; one partition. The registered proof must be of the job's kind.
+ *   A malformed Filecoin input fails submit with the parser's message (CUZK_ERR_FORMAT,
+ *   LENGTH, NONCANONICAL, INVALID_PROOF ...), before any proving work.
+ *   SNAP_DEALS_UPDATE: submit fails with CUZK_ERR_UNSUPPORTED (circuit not built yet).
  *   GROTH16: a circuit given as files or bytes, one partition:
  *     snarkjs:    zkey + wtns (+ optional r1cs to name a failing constraint);
  *     bellperson: params + r1cs + wtns.
@@ -57,7 +66,10 @@
  *   Keys are named by circuit id: "synthetic-<log2n>" (dev setup, or random key above
  *   synthetic_setup_max_log2n), "zkey:<absolute path>" and "params:<absolute path>" for
  *   GROTH16 jobs given by path (a key given as bytes belongs to its job alone), and the
- *   Filecoin ids ("porep-32g", ...) once those circuits exist. Tiers: HOT (decoded in
+ *   Filecoin ids "porep-<s>", "wpost-<s>", "winning-<s>" (s = 2k, 8m, 512m, 32g, 64g):
+ *   the circuit recorded once per id (kept with the key) and the .params of param_dir
+ *   (Filecoin's file name; checked against the circuit), else the dev key cached in
+ *   dev_key_dir (made on first use, logged as NOT Filecoin's trusted setup). Tiers: HOT (decoded in
  *   memory, ready), WARM (file mapped, pages not yet decoded), COLD (on disk only).
  *   A key is loaded on demand, reference-counted while a partition uses it, and evicted
  *   least-recently-used when idle (eviction_min_idle_s) and the budget is short.
@@ -160,7 +172,13 @@ typedef struct cuzk_engine_config {
     unsigned device_queue_depth;
 
     const char *state_dir;          /* journal; NULL or "" = jobs do not survive a restart */
-    const char *param_dir;          /* Filecoin .params files (the Filecoin kinds' keys) */
+    const char *param_dir;          /* Filecoin .params files (the Filecoin kinds' keys),
+                                       named as Filecoin names them (v28-...params) */
+    /* Where the Filecoin kinds may make and cache a DEV key (cuzk's own setup over the
+     * recorded circuit, NOT Filecoin's trusted setup: its proofs verify only against that
+     * dev key, never on chain) for a circuit whose .params is not in param_dir. NULL or
+     * "" = no dev keys: a Filecoin job without its .params is refused at submit. */
+    const char *dev_key_dir;
     uint64_t result_ttl_s;          /* keep an uncollected result this long; 0 = 3600 */
     uint64_t collected_ttl_s;       /* keep a collected result this long; 0 = 300 */
     uint64_t eviction_min_idle_s;   /* a key idle less than this is not evicted; 0 = none */

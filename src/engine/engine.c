@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "engine/engine_internal.h"
+#include "engine/fil_keys.h"
 #include "engine/engine_testing.h"
 #include "engine/journal.h"
 
@@ -271,6 +272,7 @@ static void engine_free(cuzk_engine *e, bool threads_started)
     free(e->args);
     free(e->devices_s);
     free(e->state_dir_s);
+    free(e->dev_key_dir_s);
     free(e->param_dir_s);
     free(e->timeline_s);
     pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->dev_cv, &e->room_cv,
@@ -298,6 +300,7 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     e->cfg.devices = e->devices_s = dup_or_null(e->cfg.devices);
     e->cfg.state_dir = e->state_dir_s = dup_or_null(e->cfg.state_dir);
     e->cfg.param_dir = e->param_dir_s = dup_or_null(e->cfg.param_dir);
+    e->cfg.dev_key_dir = e->dev_key_dir_s = dup_or_null(e->cfg.dev_key_dir);
     e->cfg.timeline_path = e->timeline_s = dup_or_null(e->cfg.timeline_path);
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->dev_cv, &e->room_cv,
@@ -391,6 +394,12 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already_lo
     if (!k) {
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
+    }
+    /* a Filecoin key without its .params (and no dev keys) is not found, whatever its size */
+    cuzk_status avail = !s && fil_owns(id) ? fil_key_available(e, id, err) : CUZK_OK;
+    if (avail != CUZK_OK) {
+        pthread_mutex_unlock(&e->mu);
+        return avail;
     }
     if (!s && !(s = engine_srs_get(e, id, k, NULL, true))) {
         pthread_mutex_unlock(&e->mu);

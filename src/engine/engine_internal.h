@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cuzk/circuits.h"
 #include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
@@ -41,13 +42,15 @@ typedef struct ekind ekind;
 typedef struct srs_key {
     cuzk_groth16_pk pk;
     cuzk_r1cs *r1cs;       /* NULL: each partition brings its own circuit */
+    cuzk_witness_map *wmap; /* with r1cs from a recorded circuit: its bit variables (the
+                               partitions' compact witnesses are laid out by it); malloc'd */
     bool benchmark_only;   /* a random key: proofs cannot verify */
-    /* Synthetic keys only: the circuit's witness in compact form, computed once at load.
-     * Every partition of the synthetic workload has this same witness, so synthesis is a
-     * view of it: the benchmark measures the engine and the prover, not the generator
-     * (whose full circuit + witness run took 5.5 s per 2^27 partition on 16 cores, twice
-     * the GPU's time). Real circuits' witness cost is what `cuzk bench synth` measures. */
-    cuzk_witness_map wmap;
+    /* Synthetic keys only: the circuit's witness in compact form (laid out by wmap),
+     * computed once at load. Every partition of the synthetic workload has this same
+     * witness, so synthesis is a view of it: the benchmark measures the engine and the
+     * prover, not the generator (whose full circuit + witness run took 5.5 s per 2^27
+     * partition on 16 cores, twice the GPU's time). Real circuits' witness cost is what
+     * `cuzk bench synth` measures. */
     uint64_t *wbits;
     cuzk_fr *wdense;
     uint64_t bytes;        /* what it occupies in memory (charged to the budget) */
@@ -86,12 +89,15 @@ typedef struct ekind_plan {
     bool job_own_key;          /* the key is in the request's bytes */
     uint64_t partition_bytes;  /* witness + own circuit + prover scratch, upper bound */
     uint64_t key_bytes;        /* decoded key + shared circuit, upper bound */
+    void *parsed;              /* the kind's parsed inputs, kept for synthesis (owned by
+                                  the job; released by the kind's plan_free) */
 } ekind_plan;
 
 /* A synthesized partition: the witness (and the circuit when it is the partition's own). */
 typedef struct esynth {
     cuzk_witness w;
     cuzk_fr *w_owned;          /* freed with free() */
+    cuzk_compact_assignment ca; /* a compact witness's arrays (cuzk_compact_assignment_free) */
     cuzk_r1cs *r1cs_owned;     /* NULL: the key's circuit */
     uint64_t bytes;            /* what the above occupy */
 } esynth;
@@ -113,9 +119,13 @@ struct ekind {
                             cuzk_pool *pool, cuzk_error *err);
     /* The file a key is decoded from (written into path), or false if generated. */
     bool (*key_file)(const cuzk_engine *e, const char *circuit_id, char *path, size_t cap);
-    /* Synthesizes partition part of the job: its witness (and own circuit, if any). */
-    cuzk_status (*synthesize)(const cuzk_engine *e, const ereq *req, const srs_key *key,
-                              uint32_t part, cuzk_pool *pool, esynth *out, cuzk_error *err);
+    /* Synthesizes partition part of the job: its witness (and own circuit, if any). plan
+     * is the job's (its parsed inputs included), read-only here. */
+    cuzk_status (*synthesize)(const cuzk_engine *e, const ereq *req, const ekind_plan *plan,
+                              const srs_key *key, uint32_t part, cuzk_pool *pool, esynth *out,
+                              cuzk_error *err);
+    /* Releases plan->parsed (NULL: the kind keeps nothing there). */
+    void (*plan_free)(ekind_plan *plan);
 };
 
 const ekind *engine_kind_find(cuzk_proof_kind k);
@@ -198,7 +208,7 @@ typedef struct worker_arg {
 
 struct cuzk_engine {
     cuzk_engine_config cfg;    /* strings point into the owned copies below */
-    char *devices_s, *state_dir_s, *param_dir_s, *timeline_s;
+    char *devices_s, *state_dir_s, *param_dir_s, *timeline_s, *dev_key_dir_s;
 
     pthread_mutex_t mu;
     pthread_cond_t dispatch_cv; /* dispatcher: new job, budget freed, worker free, stop */

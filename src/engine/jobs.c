@@ -79,6 +79,8 @@ static void job_free(ejob *j)
         j->watches = w->next;
         free(w);
     }
+    if (j->kind && j->kind->plan_free)
+        j->kind->plan_free(&j->plan);
     ereq_free(j->req);
     free(j->proof);
     free(j);

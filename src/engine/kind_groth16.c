@@ -184,10 +184,12 @@ static cuzk_status load_wtns(const ereq *q, cuzk_fr **w, uint32_t *n, cuzk_error
     return st;
 }
 
-static cuzk_status g16_synthesize(const cuzk_engine *e, const ereq *q, const srs_key *key,
-                                  uint32_t part, cuzk_pool *pool, esynth *out, cuzk_error *err)
+static cuzk_status g16_synthesize(const cuzk_engine *e, const ereq *q, const ekind_plan *plan,
+                                  const srs_key *key, uint32_t part, cuzk_pool *pool,
+                                  esynth *out, cuzk_error *err)
 {
     (void)e;
+    (void)plan;
     (void)part;
     (void)pool;
     cuzk_fr *w = NULL;

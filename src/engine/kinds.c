@@ -1,7 +1,7 @@
 /*
  * kinds.c — the per-kind synthesizers (engine_internal.h, struct ekind): the registry, the
- * SYNTHETIC kind, and the Filecoin kinds' entry points, which refuse cleanly until their
- * circuits exist (src/circuits). The GROTH16 kind is in kind_groth16.c.
+ * SYNTHETIC kind, and SNAP_DEALS_UPDATE, which refuses cleanly until its circuit exists.
+ * GROTH16 is in kind_groth16.c, PoRep C2 in kind_porep.c, the PoSt kinds in kind_post.c.
  *
  * SYNTHETIC: the circuit is cuzk_synthetic_porep(log2n, seed); its key (circuit id
  * "synthetic-<log2n>", or "synthetic-<log2n>-<seed>" for a seed other than 0) holds the
@@ -21,6 +21,7 @@
 void esynth_free(esynth *s)
 {
     free(s->w_owned);
+    cuzk_compact_assignment_free(&s->ca);
     cuzk_r1cs_destroy(s->r1cs_owned);
     memset(s, 0, sizeof *s);
 }
@@ -123,7 +124,12 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
     }
     /* the key keeps the circuit and the compact witness; the dense witness goes now */
     memset(key, 0, sizeof *key);
-    key->wmap = syn.map;
+    key->wmap = malloc(sizeof *key->wmap);
+    if (!key->wmap) {
+        cuzk_synthetic_free(&syn);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "synthetic key: out of memory");
+    }
+    *key->wmap = syn.map;
     key->wbits = syn.bit_values;
     key->wdense = syn.dense;
     memset(&syn.map, 0, sizeof syn.map);
@@ -143,14 +149,15 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
     }
     if (st != CUZK_OK) {
         cuzk_r1cs_destroy(syn.r1cs);
-        cuzk_witness_map_free(&key->wmap);
+        cuzk_witness_map_free(key->wmap);
+        free(key->wmap);
         free(key->wbits);
         free(key->wdense);
         memset(key, 0, sizeof *key);
         return st;
     }
     key->r1cs = syn.r1cs;
-    uint64_t n_bits = key->wmap.n_bits;
+    uint64_t n_bits = key->wmap->n_bits;
     key->bytes = engine_pk_bytes(&key->pk) + engine_r1cs_bytes(syn.r1cs) +
                  (n_bits + 63) / 64 * 8 + (syn.r1cs->n_vars - n_bits) * sizeof(cuzk_fr) +
                  (uint64_t)syn.r1cs->n_vars / 4; /* the map: bit flags and ranks */
@@ -166,18 +173,20 @@ static bool no_key_file(const cuzk_engine *e, const char *id, char *path, size_t
     return false;
 }
 
-static cuzk_status synthetic_synthesize(const cuzk_engine *e, const ereq *q, const srs_key *key,
+static cuzk_status synthetic_synthesize(const cuzk_engine *e, const ereq *q,
+                                        const ekind_plan *plan, const srs_key *key,
                                         uint32_t part, cuzk_pool *pool, esynth *out,
                                         cuzk_error *err)
 {
     (void)e;
     (void)q;
+    (void)plan;
     (void)part;
     (void)pool;
     /* the key's witness (see srs_key): the partition holds the key while it runs */
-    if (!key->r1cs || key->r1cs->n_vars == 0 || !key->wdense)
+    if (!key->r1cs || key->r1cs->n_vars == 0 || !key->wmap || !key->wdense)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "synthetic key has no circuit");
-    out->w = cuzk_witness_compact(&key->wmap, key->wbits, key->wdense);
+    out->w = cuzk_witness_compact(key->wmap, key->wbits, key->wdense);
     out->bytes = 0;
     return CUZK_OK;
 }
@@ -193,92 +202,63 @@ static const ekind k_synthetic = {
     .synthesize = synthetic_synthesize,
 };
 
-/* ---- Filecoin kinds: entry points until the circuits land --------------------------------- */
+/* ---- SNAP_DEALS_UPDATE: refused until its circuit exists ---------------------------------- */
 
-typedef struct filecoin_kind {
-    cuzk_proof_kind kind;
-    const char *what;      /* in the refusal */
-    const char *prefix;    /* circuit ids: "porep-32g", ... */
-} filecoin_kind;
-
-static const filecoin_kind k_fil[] = {
-    {CUZK_PROOF_POREP_SEAL_COMMIT, "PoRep", "porep-"},
-    {CUZK_PROOF_SNAP_DEALS_UPDATE, "SnapDeals", "snap-"},
-    {CUZK_PROOF_WINDOW_POST_PARTITION, "WindowPoSt", "wpost-"},
-    {CUZK_PROOF_WINNING_POST, "WinningPoSt", "winning-"},
-};
-
-static const filecoin_kind *fil_for(cuzk_proof_kind k)
-{
-    for (size_t i = 0; i < sizeof k_fil / sizeof k_fil[0]; i++)
-        if (k_fil[i].kind == k)
-            return &k_fil[i];
-    return NULL;
-}
-
-static cuzk_status fil_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, cuzk_error *err)
+static cuzk_status snap_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, cuzk_error *err)
 {
     (void)e;
+    (void)q;
     (void)p;
-    const filecoin_kind *f = fil_for(q->kind);
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s circuit not built yet",
-                          f ? f->what : "Filecoin");
+    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "SnapDeals circuit not built yet");
 }
 
-static bool fil_owns(const char *id)
-{
-    static const char *ids[] = {"porep-2k", "porep-8m", "porep-512m", "porep-32g",
-                                "porep-64g", "snap-32g", "snap-64g", "wpost-32g",
-                                "wpost-64g", "winning-32g", "winning-64g"};
-    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
-        if (strcmp(id, ids[i]) == 0)
-            return true;
-    return false;
-}
+static bool snap_owns(const char *id) { return strncmp(id, "snap-", 5) == 0; }
 
-static cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
-                                const uint8_t *map, size_t map_len, srs_key *key,
-                                cuzk_pool *pool, cuzk_error *err)
+static cuzk_status snap_load_key(const cuzk_engine *e, const char *id, const ereq *req,
+                                 const uint8_t *map, size_t map_len, srs_key *key,
+                                 cuzk_pool *pool, cuzk_error *err)
 {
     (void)e;
+    (void)id;
     (void)req;
     (void)map;
     (void)map_len;
     (void)key;
     (void)pool;
-    for (size_t i = 0; i < sizeof k_fil / sizeof k_fil[0]; i++)
-        if (strncmp(id, k_fil[i].prefix, strlen(k_fil[i].prefix)) == 0)
-            return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "%s circuit not built yet",
-                                  k_fil[i].what);
-    return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
+    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "SnapDeals circuit not built yet");
 }
 
-static cuzk_status fil_synthesize(const cuzk_engine *e, const ereq *q, const srs_key *key,
-                                  uint32_t part, cuzk_pool *pool, esynth *out, cuzk_error *err)
+static cuzk_status snap_synthesize(const cuzk_engine *e, const ereq *q, const ekind_plan *plan,
+                                   const srs_key *key, uint32_t part, cuzk_pool *pool,
+                                   esynth *out, cuzk_error *err)
 {
-    (void)e;
     (void)key;
     (void)part;
     (void)pool;
     (void)out;
-    return fil_plan(NULL, q, NULL, err);
+    (void)plan;
+    return snap_plan(e, q, NULL, err);
 }
 
-#define FIL_KIND(K, NAME, PRIO)                                                               \
-    {.kind = K, .name = NAME, .default_priority = PRIO, .plan = fil_plan,                    \
-     .owns_circuit = fil_owns, .load_key = fil_load_key, .key_file = no_key_file,             \
-     .synthesize = fil_synthesize}
-
-static const ekind k_filecoin[] = {
-    FIL_KIND(CUZK_PROOF_POREP_SEAL_COMMIT, "porep_seal_commit", CUZK_PRIORITY_NORMAL),
-    FIL_KIND(CUZK_PROOF_SNAP_DEALS_UPDATE, "snap_deals_update", CUZK_PRIORITY_NORMAL),
-    FIL_KIND(CUZK_PROOF_WINDOW_POST_PARTITION, "window_post_partition", CUZK_PRIORITY_HIGH),
-    FIL_KIND(CUZK_PROOF_WINNING_POST, "winning_post", CUZK_PRIORITY_CRITICAL),
+static const ekind k_snap = {
+    .kind = CUZK_PROOF_SNAP_DEALS_UPDATE,
+    .name = "snap_deals_update",
+    .default_priority = CUZK_PRIORITY_NORMAL,
+    .plan = snap_plan,
+    .owns_circuit = snap_owns,
+    .load_key = snap_load_key,
+    .key_file = no_key_file,
+    .synthesize = snap_synthesize,
 };
 
 /* ---- registry ----------------------------------------------------------------------------- */
 
 extern const ekind engine_kind_groth16;
+extern const ekind engine_kind_porep;
+extern const ekind engine_kind_window_post;
+extern const ekind engine_kind_winning_post;
+static const ekind *const k_filecoin[] = {&engine_kind_porep, &k_snap,
+                                          &engine_kind_window_post, &engine_kind_winning_post};
 
 const ekind *engine_kind_find(cuzk_proof_kind k)
 {
@@ -287,8 +267,8 @@ const ekind *engine_kind_find(cuzk_proof_kind k)
     if (k == CUZK_PROOF_GROTH16)
         return &engine_kind_groth16;
     for (size_t i = 0; i < sizeof k_filecoin / sizeof k_filecoin[0]; i++)
-        if (k_filecoin[i].kind == k)
-            return &k_filecoin[i];
+        if (k_filecoin[i]->kind == k)
+            return k_filecoin[i];
     return NULL;
 }
 
@@ -298,8 +278,9 @@ const ekind *engine_kind_for_circuit(const char *id)
         return &k_synthetic;
     if (engine_kind_groth16.owns_circuit(id))
         return &engine_kind_groth16;
-    if (fil_owns(id))
-        return &k_filecoin[0];
+    for (size_t i = 0; i < sizeof k_filecoin / sizeof k_filecoin[0]; i++)
+        if (k_filecoin[i]->owns_circuit(id))
+            return k_filecoin[i];
     return NULL;
 }
 

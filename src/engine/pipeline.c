@@ -299,7 +299,7 @@ void *engine_synth_main(void *arg)
 
         p->t_synth0 = engine_now_ms();
         st = fault ? cuzk_error_set(&err, CUZK_ERR_INTERNAL, "injected synthesis fault")
-                   : j->kind->synthesize(e, j->req, key, p->idx, e->pool, &p->syn, &err);
+                   : j->kind->synthesize(e, j->req, &j->plan, key, p->idx, e->pool, &p->syn, &err);
         p->t_synth1 = engine_now_ms();
         const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
         uint64_t scratch = st == CUZK_OK && circuit

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "engine/engine_internal.h"
+#include "engine/fil_keys.h"
 #include "formats/formats_export.h"
 
 typedef struct srs_grave {
@@ -31,6 +32,10 @@ uint64_t engine_key_estimate(const char *id, uint64_t file_size)
     unsigned k;
     if (sscanf(id, "synthetic-%u", &k) == 1 && k >= 2 && k <= 28)
         return 1000 * (1ull << k) + (4u << 20);
+    fil_circuit c;
+    uint64_t size;
+    if (fil_parse_id(id, &c, &size))
+        return fil_key_bytes(c, size); /* points (from the file or a dev setup) + circuit */
     return 2 * file_size + (1u << 20);
 }
 
@@ -128,7 +133,8 @@ void engine_srs_bury(cuzk_engine *e)
             cuzk_prover_forget(e->devs[d].prover, &g->key.pk, g->key.r1cs);
         cuzk_groth16_pk_free(&g->key.pk);
         cuzk_r1cs_destroy(g->key.r1cs);
-        cuzk_witness_map_free(&g->key.wmap);
+        cuzk_witness_map_free(g->key.wmap);
+        free(g->key.wmap);
         free(g->key.wbits);
         free(g->key.wdense);
         free(g);

@@ -381,6 +381,21 @@ group_circuit() {
   expect 0 "sector size in bytes" "$CUZK" inspect circuit --kind porep --sector-size 2048
   if diff <(grep -v "counted in" kib.out) <(grep -v "counted in" last.out) >/dev/null; then
     ok "2048 = 2KiB"; else bad "2048 differs from 2KiB"; fi
+  # PoSt rows: rust-fil-proofs' figures (filecoin-proofs constants: 32 GiB WindowPoSt
+  # 125,279,217 rows, extended from 1-3 counted sectors; WinningPoSt counted in full)
+  expect 0 "inspect circuit window-post 32GiB" "$CUZK" inspect circuit --kind window-post \
+    --sector-size 32GiB
+  grep -q "^constraints: 125305057 (125279217 circuit rows + 25840 input rows)" last.out &&
+    grep -q "extended exactly to 2349" last.out && grep -q "^domain: *2^27$" last.out &&
+    ok "32 GiB WindowPoSt rows" || bad "$(cat last.out)"
+  expect 0 "inspect circuit winning-post 2KiB" "$CUZK" inspect circuit --kind winning-post \
+    --sector-size 2KiB
+  grep -q "(90750 circuit rows + 133 input rows)" last.out && ok "2 KiB WinningPoSt rows" ||
+    bad "$(cat last.out)"
+  expect 0 "inspect circuit window-post 2KiB" "$CUZK" inspect circuit --kind window-post \
+    --sector-size 2KiB
+  grep -q "(21866 circuit rows + 23 input rows)" last.out && ok "2 KiB WindowPoSt rows" ||
+    bad "$(cat last.out)"
   expect 2 "unknown kind" "$CUZK" inspect circuit --kind nope --sector-size 2KiB
   says "unknown kind 'nope'"
   expect 2 "unsupported size" "$CUZK" inspect circuit --kind porep --sector-size 4KiB

@@ -424,16 +424,21 @@ static void test_keys(void **state)
     assert_false(was);
     cuzk_error err = {0};
     assert_int_equal(cuzk_engine_preload(e, "nope", NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
-    assert_int_equal(cuzk_engine_preload(e, "porep-32g", NULL, NULL, &err), CUZK_ERR_UNSUPPORTED);
-    assert_non_null(strstr(err.msg, "PoRep circuit not built yet"));
+    /* no param_dir, no dev keys: a Filecoin key is refused before its circuit is recorded */
+    assert_int_equal(cuzk_engine_preload(e, "porep-32g", NULL, NULL, &err), CUZK_ERR_NOT_FOUND);
+    assert_non_null(strstr(err.msg, "no Filecoin parameters for porep-32g"));
 
-    /* the Filecoin kinds refuse cleanly at submit */
+    /* the Filecoin kinds refuse requests without their inputs at submit (more in
+     * test_engine_filecoin); SnapDeals is not built yet */
     cuzk_job_request r = {.kind = CUZK_PROOF_POREP_SEAL_COMMIT};
     cuzk_job_ticket t;
-    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_UNSUPPORTED);
-    assert_string_equal(err.msg, "PoRep circuit not built yet");
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_string_equal(err.msg, "PoRep job: vanilla_proof (the C1 output) is required");
     r.kind = CUZK_PROOF_WINNING_POST;
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    r.kind = CUZK_PROOF_SNAP_DEALS_UPDATE;
     assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_UNSUPPORTED);
+    assert_string_equal(err.msg, "SnapDeals circuit not built yet");
     r.kind = (cuzk_proof_kind)77;
     assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
     r = synth_req(1, 1, CUZK_PRIORITY_DEFAULT);

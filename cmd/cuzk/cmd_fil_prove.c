@@ -1,0 +1,197 @@
+/*
+ * cmd_fil_prove.c — local Filecoin proving, no daemon: the same engine and job kinds cuzkd
+ * runs (cuzk/engine.h), on this machine's devices.
+ *   cuzk porep-prove  --c1 FILE      (PoRep C2: a C1 output, filecoin-ffi JSON)
+ *   cuzk window-post  --vanilla FILE (the PoSt job document of cuzk/post.h)
+ *   cuzk winning-post --vanilla FILE
+ * with --params-dir DIR (Filecoin's .params, named as Filecoin names them), --out PROOF
+ * (partitions x 192 bytes), and the dev-key fallback: without the .params in DIR a dev key
+ * (cuzk's own setup, NOT Filecoin's trusted setup) is made once and cached in
+ * --dev-key-dir (default $XDG_CACHE_HOME/cuzk/dev-keys or ~/.cache/cuzk/dev-keys);
+ * --no-dev-key refuses instead. Every proof is verified by the engine before it is written.
+ * Threading: main thread; the engine runs its own threads.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "cuzk/engine.h"
+#include "cuzk/formats.h"
+
+static int g_dev_key_used;
+
+static void log_line(void *ctx, cuzk_log_level l, const char *m)
+{
+    (void)ctx;
+    if (strstr(m, "DEV KEY"))
+        g_dev_key_used = 1;
+    if (l <= CUZK_LOG_INFO)
+        fprintf(stderr, "cuzk: %s\n", m);
+}
+
+static void mkdirs(const char *path)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(p, 0755);
+            *s = '/';
+        }
+    mkdir(p, 0755);
+}
+
+static const struct {
+    const char *cmd, *input;
+    cuzk_proof_kind kind;
+} k_cmds[] = {
+    {"porep-prove", "c1", CUZK_PROOF_POREP_SEAL_COMMIT},
+    {"window-post", "vanilla", CUZK_PROOF_WINDOW_POST_PARTITION},
+    {"winning-post", "vanilla", CUZK_PROOF_WINNING_POST},
+};
+
+static void usage_of(FILE *out, int i)
+{
+    fprintf(out,
+            "usage: cuzk %s --%s FILE --out PROOF [--params-dir DIR] [--dev-key-dir DIR]\n"
+            "       [--no-dev-key] [--devices SPEC] [--threads N]\n"
+            "%s locally with the engine cuzkd uses; writes partitions x 192 bytes to PROOF.\n"
+            "  --%s FILE        %s\n"
+            "  --params-dir DIR  Filecoin's .params (default $FIL_PROOFS_PARAMETER_CACHE, else\n"
+            "                    /var/tmp/filecoin-proof-parameters)\n"
+            "  --dev-key-dir DIR without the .params: a DEV key (NOT Filecoin's trusted setup;\n"
+            "                    proofs that never verify on chain) made once and cached here\n"
+            "                    (default ~/.cache/cuzk/dev-keys); --no-dev-key refuses instead\n"
+            "  --devices SPEC    cpu | gpu:0 | auto (default auto); --threads N CPU threads\n",
+            k_cmds[i].cmd, k_cmds[i].input,
+            i == 0 ? "PoRep C2 (seal commit)" : i == 1 ? "WindowPoSt" : "WinningPoSt",
+            k_cmds[i].input,
+            i == 0 ? "the C1 output (filecoin-ffi JSON, or curio's base64 wrapper)"
+                   : "the PoSt job document (registered proof, randomness, vanilla proofs)");
+}
+
+void cmd_porep_prove_usage(FILE *out) { usage_of(out, 0); }
+void cmd_window_post_usage(FILE *out) { usage_of(out, 1); }
+void cmd_winning_post_usage(FILE *out) { usage_of(out, 2); }
+
+static int run_kind(int i, int argc, char **argv)
+{
+    const char *cmd = k_cmds[i].cmd;
+    static const struct option opts[] = {
+        {"c1", required_argument, NULL, 'i'},          {"vanilla", required_argument, NULL, 'i'},
+        {"out", required_argument, NULL, 'o'},         {"params-dir", required_argument, NULL, 'p'},
+        {"dev-key-dir", required_argument, NULL, 'd'}, {"no-dev-key", no_argument, NULL, 'n'},
+        {"devices", required_argument, NULL, 'D'},     {"threads", required_argument, NULL, 't'},
+        {NULL, 0, NULL, 0}};
+    const char *in = NULL, *out = NULL, *params = NULL, *devdir = NULL, *devices = NULL;
+    int no_dev = 0, idx = 0, c;
+    unsigned threads = 0;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+        switch (c) {
+        case 'i':
+            if (strcmp(opts[idx].name, k_cmds[i].input) != 0) {
+                fprintf(stderr, "cuzk %s: the input is --%s\n", cmd, k_cmds[i].input);
+                return CUZK_EXIT_USAGE;
+            }
+            in = optarg;
+            break;
+        case 'o': out = optarg; break;
+        case 'p': params = optarg; break;
+        case 'd': devdir = optarg; break;
+        case 'n': no_dev = 1; break;
+        case 'D': devices = optarg; break;
+        case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
+        default:
+            fprintf(stderr, "cuzk %s: unknown option or missing value: %s (try 'cuzk help %s')\n",
+                    cmd, argv[optind - 1], cmd);
+            return CUZK_EXIT_USAGE;
+        }
+    }
+    if (!in || !out || optind != argc) {
+        fprintf(stderr, "cuzk %s: needs --%s FILE and --out PROOF (try 'cuzk help %s')\n", cmd,
+                k_cmds[i].input, cmd);
+        return CUZK_EXIT_USAGE;
+    }
+    if (!params)
+        params = getenv("FIL_PROOFS_PARAMETER_CACHE");
+    if (!params || !*params)
+        params = "/var/tmp/filecoin-proof-parameters";
+    char devbuf[4096];
+    if (!devdir && !no_dev) {
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (xdg && *xdg)
+            snprintf(devbuf, sizeof devbuf, "%s/cuzk/dev-keys", xdg);
+        else
+            snprintf(devbuf, sizeof devbuf, "%s/.cache/cuzk/dev-keys", home ? home : "/tmp");
+        devdir = devbuf;
+    }
+    if (no_dev)
+        devdir = NULL;
+    if (devdir)
+        mkdirs(devdir);
+
+    char *data = NULL;
+    size_t len = 0;
+    cuzk_error err = {0};
+    if (cuzk_file_read_text(&data, &len, in, (size_t)1 << 31, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, in, err.msg);
+        return CUZK_EXIT_FAIL;
+    }
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.devices = devices;
+    cfg.threads = threads;
+    cfg.param_dir = params;
+    cfg.dev_key_dir = devdir;
+    cfg.log = log_line;
+    cfg.workers_per_device = 1;
+    cuzk_engine *e = NULL;
+    int rc = CUZK_EXIT_FAIL;
+    if (cuzk_engine_create(&e, &cfg, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk %s: %s\n", cmd, err.msg);
+        free(data);
+        return CUZK_EXIT_FAIL;
+    }
+    cuzk_job_request r = {0};
+    r.kind = k_cmds[i].kind;
+    r.vanilla_proof = (cuzk_bytes){(const uint8_t *)data, len};
+    cuzk_job_ticket t;
+    cuzk_job_result res = {0};
+    if (cuzk_engine_submit(e, &r, &t, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, in, err.msg);
+    } else if (cuzk_engine_await(e, t.job_id, 0, &res, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk %s: %s\n", cmd, err.msg);
+    } else if (res.state != CUZK_JOB_COMPLETED) {
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, cuzk_job_state_name(res.state), res.error);
+    } else if (cuzk_file_write(out, res.proof, res.proof_len, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, out, err.msg);
+    } else {
+        printf("%s: %u partition(s), %zu bytes, verified, written to %s "
+               "(synthesis %.1f s, prove %.1f s, key %.1f s)\n",
+               cmd, res.partitions, res.proof_len, out, res.t.synthesis_ms / 1e3,
+               res.t.gpu_compute_ms / 1e3, res.t.srs_load_ms / 1e3);
+        rc = CUZK_EXIT_OK;
+    }
+    if (g_dev_key_used)
+        fprintf(stderr,
+                "\n*** WARNING: proved with a DEV KEY made by cuzk (cached in %s), NOT "
+                "Filecoin's\n*** trusted setup: this proof verifies only against that dev key, "
+                "never on chain.\n*** Put Filecoin's .params in --params-dir for real "
+                "proofs.\n\n",
+                devdir);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+    free(data);
+    return rc;
+}
+
+int cmd_porep_prove(int argc, char **argv) { return run_kind(0, argc, argv); }
+int cmd_window_post(int argc, char **argv) { return run_kind(1, argc, argv); }
+int cmd_winning_post(int argc, char **argv) { return run_kind(2, argc, argv); }

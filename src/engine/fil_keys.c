@@ -1,0 +1,337 @@
+/*
+ * fil_keys.c — keys of the Filecoin kinds (fil_keys.h).
+ *
+ * A key is the circuit recorded once per (kind, sector size) — the placeholder PoRep
+ * partition or the blank PoSt partition on the recording backend, with its witness map so
+ * partitions are proved from compact witnesses — plus a proving key:
+ *   - Filecoin's .params from param_dir, named as Filecoin names them
+ *     (v28-<prefix>-<sha256 of the public-params identifier>.params, parameters.json);
+ *     checked against the recorded circuit (inputs, aux, domain, A/B densities) so a wrong
+ *     file is an error, not invalid proofs. PoSt files of one size come in pairs (Window,
+ *     Winning) that differ in their input count, so the file whose vk has the circuit's
+ *     n_ic is taken;
+ *   - else, when dev_key_dir is set, a DEV key (cuzk's own setup, NOT Filecoin's trusted
+ *     setup), loaded from dev_key_dir or made once and cached there (fil_dev_key).
+ * Threading: reentrant; recording is single-threaded, setup and decoding use the pool.
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuzk/formats.h"
+#include "cuzk/porep.h"
+#include "cuzk/post.h"
+#include "engine/fil_keys.h"
+
+uint64_t engine_r1cs_bytes(const cuzk_r1cs *r);
+uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk);
+
+static const struct {
+    uint64_t size;
+    const char *tag;
+} k_sizes[] = {
+    {2048ull, "2k"}, {8ull << 20, "8m"}, {512ull << 20, "512m"}, {32ull << 30, "32g"},
+    {64ull << 30, "64g"},
+};
+#define N_SIZES (sizeof k_sizes / sizeof k_sizes[0])
+static const char *k_prefix[] = {"porep-", "wpost-", "winning-"};
+
+bool fil_circuit_id(fil_circuit c, uint64_t sector_size, char *out, size_t cap)
+{
+    for (size_t i = 0; i < N_SIZES; i++)
+        if (k_sizes[i].size == sector_size)
+            return snprintf(out, cap, "%s%s", k_prefix[c], k_sizes[i].tag) < (int)cap;
+    return false;
+}
+
+bool fil_parse_id(const char *id, fil_circuit *c, uint64_t *sector_size)
+{
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(k_prefix[k]);
+        if (strncmp(id, k_prefix[k], n) != 0)
+            continue;
+        for (size_t i = 0; i < N_SIZES; i++)
+            if (strcmp(id + n, k_sizes[i].tag) == 0) {
+                *c = (fil_circuit)k;
+                *sector_size = k_sizes[i].size;
+                return true;
+            }
+    }
+    return false;
+}
+
+bool fil_owns(const char *id)
+{
+    fil_circuit c;
+    uint64_t s;
+    return fil_parse_id(id, &c, &s);
+}
+
+/* ---- shapes ------------------------------------------------------------------------------ */
+
+static size_t size_index(uint64_t sector_size)
+{
+    for (size_t i = 0; i < N_SIZES; i++)
+        if (k_sizes[i].size == sector_size)
+            return i;
+    return 0;
+}
+
+/* Rows incl. input rows and the input count (ONE included) of one partition. PoRep: the
+ * counts of filecoin.md §1.7 (asserted by test_porep_circuit); PoSt: cuzk/post.h's
+ * per-sector formula 313 + challenges * (levels * 530 + 2) (asserted by test_post_circuit). */
+static void shape(fil_circuit c, uint64_t sector_size, uint64_t *rows, uint64_t *inputs)
+{
+    static const uint64_t porep_rows[N_SIZES] = {2687961, 3844969, 4423473, 130278869,
+                                                 131186177};
+    if (c == FIL_POREP) {
+        *rows = porep_rows[size_index(sector_size)];
+        *inputs = sector_size >= (32ull << 30) ? 328 : 40;
+        return;
+    }
+    cuzk_post_info in;
+    if (cuzk_post_info_get(c == FIL_WPOST ? CUZK_POST_WINDOW : CUZK_POST_WINNING, sector_size,
+                           &in, NULL) != CUZK_OK) {
+        *rows = *inputs = 1;
+        return;
+    }
+    uint64_t per = 313 + (uint64_t)in.challenges * (cuzk_post_info_levels(&in) * 530ull + 2);
+    *inputs = cuzk_post_info_n_inputs(&in) + 1;
+    *rows = in.sectors * per + *inputs;
+}
+
+unsigned fil_log2_domain(fil_circuit c, uint64_t sector_size)
+{
+    uint64_t rows, inputs;
+    shape(c, sector_size, &rows, &inputs);
+    unsigned k = 0;
+    while ((1ull << k) < rows)
+        k++;
+    return k;
+}
+
+/* Per row: the CSR (PoRep ~5.6 non-zeros a row, PoSt ~9.3; 36 bytes each, 3 row pointers)
+ * and about 3.5 G1 points and 0.75 G2 points a row in the key (h over the domain, l and a
+ * over aux, b over ~72 % of PoSt aux / ~25 % of PoRep aux). */
+uint64_t fil_key_bytes(fil_circuit c, uint64_t sector_size)
+{
+    uint64_t rows, inputs;
+    shape(c, sector_size, &rows, &inputs);
+    uint64_t n = 1ull << fil_log2_domain(c, sector_size);
+    uint64_t csr = rows * ((c == FIL_POREP ? 6 : 10) * 36ull + 24);
+    uint64_t pts = n * sizeof(cuzk_g1_affine) + rows * 3 * sizeof(cuzk_g1_affine) +
+                   rows * 3 / 4 * sizeof(cuzk_g2_affine);
+    return csr + pts + rows / 4 + (64u << 20);
+}
+
+/* The compact witness (PoRep ~1.6 % field values, PoSt ~99 %) and the prover's scratch
+ * (a few field elements a domain point plus MSM buckets). */
+uint64_t fil_partition_bytes(fil_circuit c, uint64_t sector_size)
+{
+    uint64_t rows, inputs;
+    shape(c, sector_size, &rows, &inputs);
+    uint64_t n = 1ull << fil_log2_domain(c, sector_size);
+    uint64_t wit = c == FIL_POREP ? rows / 8 + rows / 32 * 32 : rows * 32;
+    return wit + 256 * n + (64u << 20);
+}
+
+/* ---- Filecoin's file names ------------------------------------------------------------- */
+
+#define PFX_POREP "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-"
+#define PFX_POST "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-"
+
+/* parameters.json (rust-fil-proofs) names; PoSt: both files of the size. */
+static const char *const k_porep_files[N_SIZES] = {
+    PFX_POREP "8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f",
+    PFX_POREP "8-0-0-sha256_hasher-ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb",
+    PFX_POREP "8-0-0-sha256_hasher-6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472",
+    PFX_POREP "8-8-0-sha256_hasher-82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820",
+    PFX_POREP "8-8-2-sha256_hasher-96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2",
+};
+static const char *const k_post_files[N_SIZES][2] = {
+    {PFX_POST "8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0",
+     PFX_POST "8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e"},
+    {PFX_POST "8-0-0-50c7368dea9593ed0989e70974d28024efa9d156d585b7eea1be22b2e753f331",
+     PFX_POST "8-0-0-5294475db5237a2e83c3e52fd6c2b03859a1831d45ed08c4f35dbf9a803165a9"},
+    {PFX_POST "8-0-0-0cfb4f178bbb71cf2ecfcd42accce558b27199ab4fb59cb78f2483fe21ef36d9",
+     PFX_POST "8-0-0-7d739b8cf60f1b0709eeebee7730e297683552e4b69cab6984ec0285663c5781"},
+    {PFX_POST "8-8-0-0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc",
+     PFX_POST "8-8-0-559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e"},
+    {PFX_POST "8-8-2-2627e4006b67f99cef990c0a47d5426cb7ab0a0ad58fc1061547bf2d28b09def",
+     PFX_POST "8-8-2-b62098629d07946e9028127e70295ed996fe3ed25b0f9f88eb610a0ab4385a3c"},
+};
+
+/* n_ic of a .params (the u32 BE after the vk's fixed block), 0 if unreadable. */
+static uint32_t file_n_ic(const char *path)
+{
+    uint8_t b[4];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t r = pread(fd, b, 4, CUZK_BELLPERSON_VK_FIXED_BYTES);
+    close(fd);
+    return r == 4 ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]
+                  : 0;
+}
+
+/* The .params for id in dir: path of the file (existing) or, when none exists, of the one
+ * expected (the message names it). */
+static bool params_file(const char *dir, fil_circuit c, uint64_t size, char *path, size_t cap)
+{
+    size_t i = size_index(size);
+    if (c == FIL_POREP) {
+        if (snprintf(path, cap, "%s/%s.params", dir, k_porep_files[i]) >= (int)cap)
+            return false;
+        return access(path, R_OK) == 0;
+    }
+    uint64_t rows, inputs;
+    shape(c, size, &rows, &inputs);
+    for (int f = 0; f < 2; f++) {
+        if (snprintf(path, cap, "%s/%s.params", dir, k_post_files[i][f]) >= (int)cap)
+            return false;
+        if (access(path, R_OK) == 0 && file_n_ic(path) == inputs)
+            return true;
+    }
+    snprintf(path, cap, "%s/%s*.params (the one of %" PRIu64 " public inputs)", dir,
+             c == FIL_POREP ? PFX_POREP : PFX_POST, inputs - 1);
+    return false;
+}
+
+bool fil_key_file(const cuzk_engine *e, const char *id, char *path, size_t cap)
+{
+    fil_circuit c;
+    uint64_t size;
+    return e->cfg.param_dir && fil_parse_id(id, &c, &size) &&
+           params_file(e->cfg.param_dir, c, size, path, cap);
+}
+
+bool fil_dev_key_path(const char *dir, const char *id, char *path, size_t cap)
+{
+    return dir && snprintf(path, cap, "%s/cuzk-DEV-UNTRUSTED-%s.params", dir, id) < (int)cap;
+}
+
+cuzk_status fil_key_available(const cuzk_engine *e, const char *id, cuzk_error *err)
+{
+    char path[4096];
+    if (fil_key_file(e, id, path, sizeof path) || e->cfg.dev_key_dir)
+        return CUZK_OK;
+    if (!e->cfg.param_dir)
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND,
+                              "no Filecoin parameters for %s: the engine has no param_dir "
+                              "(and no dev_key_dir for an untrusted dev key)",
+                              id);
+    return cuzk_error_set(err, CUZK_ERR_NOT_FOUND,
+                          "no Filecoin parameters for %s: %s not found (and no dev_key_dir "
+                          "for an untrusted dev key)",
+                          id, path);
+}
+
+/* ---- the dev key -------------------------------------------------------------------------- */
+
+/* The one place a dev key comes from: loaded from cache_path when it holds a key for this
+ * circuit, else made by cuzk's dev setup and written there (atomically; a failed write is
+ * only logged). To be replaced by the groth16 layer's cuzk_groth16_dev_key_cached, which
+ * does this load-or-make, when it lands. */
+static cuzk_status fil_dev_key(const cuzk_engine *e, const char *cache_path,
+                               const cuzk_r1cs *r1cs, cuzk_groth16_pk *pk, cuzk_pool *pool,
+                               cuzk_error *err)
+{
+    if (cache_path && access(cache_path, R_OK) == 0) {
+        cuzk_error le = {0};
+        if (cuzk_groth16_pk_load_bellperson(pk, cache_path, CUZK_PARAMS_TRUSTED_ONCURVE, pool,
+                                            &le) == CUZK_OK &&
+            cuzk_groth16_pk_check_circuit(pk, r1cs, &le) == CUZK_OK)
+            return CUZK_OK;
+        cuzk_groth16_pk_free(pk);
+        engine_log(e, CUZK_LOG_WARN, "dev key %s unusable (%s): making a new one", cache_path,
+                   le.msg);
+    }
+    cuzk_status st =
+        cuzk_groth16_setup_dev(pk, NULL, r1cs, CUZK_GROTH16_BELLPERSON, NULL, pool, err);
+    if (st != CUZK_OK || !cache_path)
+        return st;
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", cache_path, (long)getpid());
+    cuzk_error we = {0};
+    if (cuzk_groth16_pk_save_bellperson(pk, tmp, &we) != CUZK_OK || rename(tmp, cache_path)) {
+        unlink(tmp);
+        engine_log(e, CUZK_LOG_WARN, "dev key not cached at %s: %s", cache_path,
+                   we.msg[0] ? we.msg : "rename failed");
+    }
+    return CUZK_OK;
+}
+
+/* ---- loading ------------------------------------------------------------------------------ */
+
+static cuzk_status record(fil_circuit c, uint64_t size, cuzk_r1cs **r1cs, cuzk_witness_map *map,
+                          cuzk_error *err)
+{
+    if (c == FIL_POREP) {
+        cuzk_porep_circuit *pc = NULL;
+        cuzk_status st = cuzk_porep_circuit_placeholder(size, &pc, err);
+        if (st == CUZK_OK)
+            st = cuzk_circuit_record(cuzk_porep_circuit_synthesize, pc, r1cs, map, err);
+        cuzk_porep_circuit_free(pc);
+        return st;
+    }
+    cuzk_post_partition blank = {0};
+    cuzk_status st = cuzk_post_info_get(c == FIL_WPOST ? CUZK_POST_WINDOW : CUZK_POST_WINNING,
+                                        size, &blank.info, err);
+    if (st == CUZK_OK)
+        st = cuzk_circuit_record(cuzk_post_circuit, &blank, r1cs, map, err);
+    return st;
+}
+
+cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
+                         const uint8_t *map, size_t map_len, srs_key *key, cuzk_pool *pool,
+                         cuzk_error *err)
+{
+    (void)req;
+    fil_circuit c;
+    uint64_t size;
+    if (!fil_parse_id(id, &c, &size))
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
+    memset(key, 0, sizeof *key);
+    /* before recording: a 32 GiB circuit takes minutes and gigabytes to record */
+    cuzk_status st = map ? CUZK_OK : fil_key_available(e, id, err);
+    if (st != CUZK_OK)
+        return st;
+    cuzk_witness_map *wm = calloc(1, sizeof *wm);
+    if (!wm)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    cuzk_r1cs *r1cs = NULL;
+    double t0 = engine_now_ms();
+    st = record(c, size, &r1cs, wm, err);
+    if (st == CUZK_OK)
+        engine_log(e, CUZK_LOG_INFO, "srs: %s circuit recorded (%u variables) in %.1f s", id,
+                   r1cs->n_vars, (engine_now_ms() - t0) / 1e3);
+    if (st == CUZK_OK && map) {
+        st = cuzk_groth16_pk_from_bellperson(&key->pk, map, map_len,
+                                             CUZK_PARAMS_TRUSTED_ONCURVE, pool, err);
+        if (st == CUZK_OK && (st = cuzk_groth16_pk_check_circuit(&key->pk, r1cs, err)) != CUZK_OK)
+            cuzk_groth16_pk_free(&key->pk);
+    } else if (st == CUZK_OK) {
+        char path[4096];
+        bool cached = fil_dev_key_path(e->cfg.dev_key_dir, id, path, sizeof path);
+        engine_log(e, CUZK_LOG_WARN,
+                   "srs: %s: using a DEV KEY (%s) — NOT Filecoin's trusted setup; its proofs "
+                   "verify only against this dev key, never on chain",
+                   id, cached ? path : "in memory");
+        st = fil_dev_key(e, cached ? path : NULL, r1cs, &key->pk, pool, err);
+    }
+    if (st != CUZK_OK) {
+        cuzk_r1cs_destroy(r1cs);
+        cuzk_witness_map_free(wm);
+        free(wm);
+        return st;
+    }
+    key->r1cs = r1cs;
+    key->wmap = wm;
+    key->bytes = engine_pk_bytes(&key->pk) + engine_r1cs_bytes(r1cs) +
+                 (uint64_t)(r1cs->n_vars / 64 + 1) * 12;
+    return CUZK_OK;
+}

@@ -1,0 +1,112 @@
+/*
+ * kind_porep.c — the POREP_SEAL_COMMIT job kind (PoRep C2): the request's vanilla_proof is
+ * a C1 output (cuzk/c1.h), parsed and checked at submit (Merkle paths, labels, comm_r, and
+ * the challenges the verifier derives), so a malformed or inconsistent input is refused
+ * with the parser's message before any proving work. The parsed C1 stays with the job
+ * (plan.parsed); partition p is the StackedDRG circuit of C1 partition p (cuzk/porep.h),
+ * its compact witness laid out by the key's recorded circuit. Proofs are concatenated in
+ * partition order by the pipeline. Keys: fil_keys.h ("porep-<size>").
+ * Threading: reentrant; the parsed C1 is immutable and read by every synthesis worker.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/c1.h"
+#include "cuzk/porep.h"
+#include "engine/fil_keys.h"
+
+static cuzk_status porep_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
+                              cuzk_error *err)
+{
+    if (!q->vanilla_proof.len)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "PoRep job: vanilla_proof (the C1 output) is required");
+    cuzk_c1_output *c1 = NULL;
+    cuzk_status st = cuzk_c1_parse((const char *)q->vanilla_proof.data, q->vanilla_proof.len,
+                                   &c1, err);
+    if (st != CUZK_OK)
+        return st;
+    if (q->sector_size && q->sector_size != c1->info.sector_size)
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "PoRep job: sector_size %llu but the C1 output is %s (%llu bytes)",
+                            (unsigned long long)q->sector_size, c1->info.name,
+                            (unsigned long long)c1->info.sector_size);
+    if (st == CUZK_OK)
+        st = cuzk_c1_check(c1, err);
+    /* synthetic PoRep's ChaCha20 challenge set is not derived here (cuzk/c1.h) */
+    if (st == CUZK_OK && c1->info.variant != CUZK_POREP_SYNTHETIC)
+        st = cuzk_c1_check_challenges(c1, err);
+    if (st == CUZK_OK && !fil_circuit_id(FIL_POREP, c1->info.sector_size, p->circuit_id,
+                                         sizeof p->circuit_id))
+        st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "PoRep job: sector size %llu",
+                            (unsigned long long)c1->info.sector_size);
+    if (st == CUZK_OK)
+        st = fil_key_available(e, p->circuit_id, err);
+    if (st != CUZK_OK) {
+        cuzk_c1_free(c1);
+        return st;
+    }
+    p->partitions = c1->info.partitions;
+    p->key_bytes = fil_key_bytes(FIL_POREP, c1->info.sector_size);
+    p->partition_bytes = fil_partition_bytes(FIL_POREP, c1->info.sector_size);
+    p->parsed = c1;
+    return CUZK_OK;
+}
+
+static void porep_plan_free(ekind_plan *p)
+{
+    cuzk_c1_free(p->parsed);
+    p->parsed = NULL;
+}
+
+/* The witness of one partition in compact form, checked against the key's circuit. */
+cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
+                               esynth *out, cuzk_error *err);
+cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
+                               esynth *out, cuzk_error *err)
+{
+    if (!key->r1cs || !key->wmap)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "Filecoin key has no recorded circuit");
+    cuzk_compact_assignment ca = {0};
+    cuzk_status st = cuzk_circuit_witness_compact(fn, ctx, &ca, err);
+    if (st == CUZK_OK && (ca.n_vars != key->r1cs->n_vars || ca.n_bits != key->wmap->n_bits))
+        st = cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                            "the partition's witness (%u variables, %u bits) does not fit the "
+                            "recorded circuit (%u, %u)",
+                            ca.n_vars, ca.n_bits, key->r1cs->n_vars, key->wmap->n_bits);
+    if (st != CUZK_OK) {
+        cuzk_compact_assignment_free(&ca);
+        return st;
+    }
+    out->ca = ca;
+    out->w = cuzk_witness_compact(key->wmap, ca.bits, ca.dense);
+    out->bytes = (uint64_t)(ca.n_bits / 64 + 1) * 8 + (uint64_t)(ca.n_vars - ca.n_bits) * 32;
+    return CUZK_OK;
+}
+
+static cuzk_status porep_synthesize(const cuzk_engine *e, const ereq *q, const ekind_plan *plan,
+                                    const srs_key *key, uint32_t part, cuzk_pool *pool,
+                                    esynth *out, cuzk_error *err)
+{
+    (void)e;
+    (void)q;
+    (void)pool;
+    cuzk_porep_circuit *c = NULL;
+    cuzk_status st = cuzk_porep_circuit_make(plan->parsed, part, &c, err);
+    if (st == CUZK_OK)
+        st = engine_fil_witness(key, cuzk_porep_circuit_synthesize, c, out, err);
+    cuzk_porep_circuit_free(c);
+    return st;
+}
+
+const ekind engine_kind_porep = {
+    .kind = CUZK_PROOF_POREP_SEAL_COMMIT,
+    .name = "porep_seal_commit",
+    .default_priority = CUZK_PRIORITY_NORMAL,
+    .plan = porep_plan,
+    .owns_circuit = fil_owns,
+    .load_key = fil_load_key,
+    .key_file = fil_key_file,
+    .synthesize = porep_synthesize,
+    .plan_free = porep_plan_free,
+};

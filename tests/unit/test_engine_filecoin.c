@@ -1,0 +1,377 @@
+/*
+ * test_engine_filecoin.c — the engine's Filecoin job kinds at 2 KiB on CPU devices, with
+ * dev keys (made by the engine in CUZK_DEV_KEY_DIR, or a fresh temporary directory, and
+ * cached there; the test reads the verifying key back from that file):
+ *   window_post   a WindowPoSt job given as the cuzk.v1 fields (per-sector vanilla proofs,
+ *                 abi registered proof, randomness) and one given as a job document: each
+ *                 proof (192 bytes) verifies against cuzk_post_public_inputs and not
+ *                 against other randomness;
+ *   post_reject   malformed PoSt inputs are refused at submit with the parser's message
+ *                 (a path that misses its root, randomness that does not challenge the
+ *                 leaves, a WinningPoSt proof submitted as WindowPoSt, sector_size);
+ *                 WinningPoSt jobs default to CRITICAL priority;
+ *   porep_reject  a malformed or inconsistent C1 output (JSON error, a label that does not
+ *                 match its parents, another sector_size) is refused at submit with its
+ *                 message; with no params and no dev_key_dir the submit names the missing
+ *                 Filecoin .params file;
+ *   porep_prove   a generated 2 KiB C1 output through the engine: one partition, 192
+ *                 bytes, verifying against cuzk_porep_public_inputs. The 2 KiB PoRep dev
+ *                 setup takes minutes on 2 cores (a 2^22 domain; cached in the key dir
+ *                 afterwards): CUZK_POREP_PROVE=0 skips this test.
+ * Threading: the engine's threads; the test itself is single-threaded.
+ */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "c1_gen.h"
+#include "cuzk/c1.h"
+#include "cuzk/engine.h"
+#include "cuzk/formats.h"
+#include "cuzk/groth16.h"
+#include "cuzk/porep.h"
+#include "cuzk/post.h"
+#include "engine/engine_testing.h"
+#include "post_fixture.h"
+
+static char g_keys[4096];
+
+static void quiet(void *ctx, cuzk_log_level l, const char *m)
+{
+    (void)ctx;
+    if (l <= CUZK_LOG_WARN)
+        fprintf(stderr, "engine: %s\n", m);
+}
+
+static cuzk_engine *make(const char *param_dir, const char *dev_dir)
+{
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    c.devices = "cpu";
+    c.threads = 2;
+    c.param_dir = param_dir;
+    c.dev_key_dir = dev_dir;
+    c.log = quiet;
+    cuzk_engine *e = NULL;
+    cuzk_error err = {0};
+    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK)
+        fail_msg("create: %s", err.msg);
+    return e;
+}
+
+static cuzk_job_result run(cuzk_engine *e, const cuzk_job_request *r)
+{
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    if (cuzk_engine_submit(e, r, &t, &err) != CUZK_OK)
+        fail_msg("submit: %s", err.msg);
+    cuzk_job_result res;
+    assert_int_equal(cuzk_engine_await(e, t.job_id, 0, &res, &err), CUZK_OK);
+    if (res.state != CUZK_JOB_COMPLETED)
+        fail_msg("job: %s", res.error);
+    return res;
+}
+
+static void expect_refused(cuzk_engine *e, const cuzk_job_request *r, cuzk_status code,
+                           const char *msg)
+{
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_submit(e, r, &t, &err);
+    if (st != code || !strstr(err.msg, msg))
+        fail_msg("expected %d \"%s\", got %d \"%s\"", (int)code, msg, (int)st, err.msg);
+}
+
+/* The vk of the engine's cached dev key for id (the .params begins with the .vk bytes);
+ * pvk borrows vk->ic, so vk is the caller's to free after use. */
+static void dev_vk(const char *id, cuzk_groth16_vk *vk, cuzk_groth16_pvk *pvk)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.params", g_keys, id);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("no dev key at %s", path);
+    static uint8_t buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    size_t used = 0;
+    cuzk_error err = {0};
+    if (cuzk_groth16_vk_from_bellperson(vk, buf, n, &used, &err) != CUZK_OK)
+        fail_msg("vk: %s", err.msg);
+    assert_int_equal(cuzk_groth16_pvk_prepare(pvk, vk), CUZK_OK);
+}
+
+static void verify(const cuzk_groth16_pvk *pvk, const cuzk_job_result *res, const cuzk_fr *x,
+                   size_t n, cuzk_status want)
+{
+    assert_int_equal(res->proof_len, CUZK_GROTH16_PROOF_BYTES);
+    cuzk_groth16_proof proof;
+    assert_int_equal(cuzk_groth16_proof_from_bellperson(&proof, res->proof, res->proof_len, NULL),
+                     CUZK_OK);
+    assert_int_equal(cuzk_groth16_verify(pvk, x, n, &proof, NULL), want);
+}
+
+/* ---- PoSt -------------------------------------------------------------------------------- */
+
+static void window_set(pf_set *s)
+{
+    cuzk_post_info info;
+    assert_int_equal(cuzk_post_info_get(CUZK_POST_WINDOW, 2048, &info, NULL), CUZK_OK);
+    assert_int_equal(pf_make(s, &info, 0, 2, 1000 + test_rng_u64() % 1000), 0);
+}
+
+/* The cuzk.v1 form of s: per-sector JSON (owned by *doc), abi number, randomness. */
+static cuzk_job_request fields_req(const pf_set *s, json_t **doc, cuzk_bytes *vps)
+{
+    char *txt = pf_job_json(s, 0);
+    *doc = json_loads(txt, 0, NULL);
+    free(txt);
+    assert_non_null(*doc);
+    json_t *arr = json_object_get(*doc, "vanilla_proofs");
+    for (size_t i = 0; i < s->n; i++) {
+        char *one = json_dumps(json_array_get(arr, i), JSON_COMPACT);
+        vps[i] = (cuzk_bytes){(const uint8_t *)one, strlen(one)};
+    }
+    cuzk_job_request r = {0};
+    r.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
+    r.registered_proof = 10; /* Go abi StackedDrgWindow2KiBV1_1 = rust V1_2 */
+    r.randomness = (cuzk_bytes){s->randomness, 32};
+    r.vanilla_proofs = vps;
+    r.n_vanilla_proofs = s->n;
+    return r;
+}
+
+static void free_fields(json_t *doc, cuzk_bytes *vps, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free((void *)vps[i].data);
+    json_decref(doc);
+}
+
+static void test_window_post(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make(NULL, g_keys);
+    pf_set s;
+    window_set(&s);
+    cuzk_post_partition p = pf_partition(&s);
+    size_t n = cuzk_post_info_n_inputs(&s.info);
+    cuzk_fr *x = calloc(n, sizeof *x);
+    assert_int_equal(cuzk_post_public_inputs(&p, s.randomness, x, n, NULL), CUZK_OK);
+    json_t *doc;
+    cuzk_bytes vps[2];
+    cuzk_job_request r = fields_req(&s, &doc, vps);
+    cuzk_job_result res = run(e, &r);
+    free_fields(doc, vps, s.n);
+    assert_int_equal(res.priority, CUZK_PRIORITY_HIGH);
+    assert_int_equal(res.partitions, 1);
+    cuzk_groth16_vk vk;
+    cuzk_groth16_pvk pvk;
+    dev_vk("wpost-2k", &vk, &pvk);
+    verify(&pvk, &res, x, n, CUZK_OK);
+    cuzk_job_result_free(&res);
+
+    /* the job document form, bincode vanilla proofs; other randomness does not verify */
+    char *txt = pf_job_json(&s, 1);
+    cuzk_job_request d = {0};
+    d.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
+    d.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
+    res = run(e, &d);
+    free(txt);
+    verify(&pvk, &res, x, n, CUZK_OK);
+    uint8_t other[32];
+    memcpy(other, s.randomness, 32);
+    other[0] ^= 1;
+    assert_int_equal(cuzk_post_public_inputs(&p, other, x, n, NULL), CUZK_OK);
+    verify(&pvk, &res, x, n, CUZK_ERR_INVALID_PROOF);
+    cuzk_job_result_free(&res);
+    cuzk_groth16_vk_free(&vk);
+    free(x);
+    pf_free(&s);
+    cuzk_engine_destroy(e);
+}
+
+static void test_post_reject(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make(NULL, g_keys);
+    pf_set s;
+    window_set(&s);
+    json_t *doc;
+    cuzk_bytes vps[2];
+    cuzk_job_request r = fields_req(&s, &doc, vps);
+
+    uint8_t rnd[32];
+    memcpy(rnd, s.randomness, 32);
+    rnd[5] ^= 0x10;
+    r.randomness = (cuzk_bytes){rnd, 32};
+    expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "challenge");
+    r.randomness = (cuzk_bytes){s.randomness, 32};
+    r.sector_size = 8u << 20;
+    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "sector_size 8388608");
+    r.sector_size = 0;
+    r.kind = CUZK_PROOF_WINNING_POST;
+    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "is a WindowPoSt proof");
+    r.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
+    r.randomness = (cuzk_bytes){0};
+    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "randomness (32 bytes) is required");
+    r.randomness = (cuzk_bytes){s.randomness, 32};
+    /* one hash of a path changed: it misses its root */
+    s.sectors[1].proofs[3].siblings[0][4] ^= 1;
+    free_fields(doc, vps, s.n);
+    r = fields_req(&s, &doc, vps);
+    expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "sector");
+    /* two sector proofs in one element are not spliced as two: it is taken as bincode */
+    char both[1 << 16];
+    int m = snprintf(both, sizeof both, "%.*s,%.*s", (int)vps[0].len, vps[0].data,
+                     (int)vps[1].len, vps[1].data);
+    assert_true(m > 0 && (size_t)m < sizeof both);
+    r.vanilla_proofs = (cuzk_bytes[]){{(const uint8_t *)both, (size_t)m}};
+    r.n_vanilla_proofs = 1;
+    expect_refused(e, &r, CUZK_ERR_LENGTH, "PoSt .vanilla_proofs[0]: (bincode)");
+    free_fields(doc, vps, s.n);
+    pf_free(&s);
+
+    /* WinningPoSt: CRITICAL by default (held in the queue, then cancelled) */
+    cuzk_engine_pause(e, true);
+    cuzk_post_info wi;
+    assert_int_equal(cuzk_post_info_get(CUZK_POST_WINNING, 2048, &wi, NULL), CUZK_OK);
+    assert_int_equal(pf_make(&s, &wi, 0, 1, 77), 0);
+    char *txt = pf_job_json(&s, 0);
+    cuzk_job_request w = {0};
+    w.kind = CUZK_PROOF_WINNING_POST;
+    w.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    if (cuzk_engine_submit(e, &w, &t, &err) != CUZK_OK)
+        fail_msg("submit: %s", err.msg);
+    cuzk_job_result info;
+    assert_int_equal(cuzk_engine_job_info(e, t.job_id, &info, &err), CUZK_OK);
+    assert_int_equal(info.priority, CUZK_PRIORITY_CRITICAL);
+    assert_int_equal(info.kind, CUZK_PROOF_WINNING_POST);
+    cuzk_job_result_free(&info);
+    assert_int_equal(cuzk_engine_cancel(e, t.job_id, NULL, &err), CUZK_OK);
+    free(txt);
+    pf_free(&s);
+    cuzk_engine_destroy(e);
+}
+
+/* ---- PoRep ------------------------------------------------------------------------------- */
+
+static char *c1_json(int flaw)
+{
+    static gen g;
+    make_gen(&g, flaw);
+    json_t *root = gen_json(&g);
+    char *s = json_dumps(root, JSON_COMPACT);
+    json_decref(root);
+    return s;
+}
+
+static void test_porep_reject(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make(NULL, g_keys);
+    cuzk_job_request r = {0};
+    r.kind = CUZK_PROOF_POREP_SEAL_COMMIT;
+    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "vanilla_proof (the C1 output) is required");
+    char *bad = c1_json(GEN_BAD_LABEL);
+    r.vanilla_proof = (cuzk_bytes){(const uint8_t *)bad, strlen(bad)};
+    expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "label");
+    free(bad);
+    char *ok = c1_json(GEN_OK);
+    r.vanilla_proof = (cuzk_bytes){(const uint8_t *)ok, strlen(ok) - 1}; /* cut '}' */
+    expect_refused(e, &r, CUZK_ERR_FORMAT, "C1");
+    r.vanilla_proof.len++;
+    r.sector_size = 32ull << 30;
+    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "sector_size 34359738368");
+    r.sector_size = 2048;
+    cuzk_engine_status st;
+    assert_int_equal(cuzk_engine_get_status(e, &st, NULL), CUZK_OK);
+    assert_int_equal(st.n_queues, 0); /* nothing was queued */
+    cuzk_engine_status_free(&st);
+    cuzk_engine_destroy(e);
+
+    /* no params and no dev keys: refused at submit, naming the file Filecoin names */
+    char empty[] = "/tmp/cuzk-params-XXXXXX";
+    assert_non_null(mkdtemp(empty));
+    e = make(empty, NULL);
+    expect_refused(e, &r, CUZK_ERR_NOT_FOUND,
+                   "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-"
+                   "sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b"
+                   "06832f.params not found");
+    cuzk_engine_destroy(e);
+    rmdir(empty);
+    free(ok);
+}
+
+static void test_porep_prove(void **state)
+{
+    (void)state;
+    const char *env = getenv("CUZK_POREP_PROVE");
+    if (env && strcmp(env, "0") == 0) {
+        printf("CUZK_POREP_PROVE=0: skipped\n");
+        skip();
+    }
+    char *txt = c1_json(GEN_OK);
+    cuzk_c1_output *c1 = NULL;
+    assert_int_equal(cuzk_c1_parse(txt, strlen(txt), &c1, NULL), CUZK_OK);
+    cuzk_fr x[39];
+    assert_int_equal(cuzk_porep_public_inputs(c1, 0, x, 39, NULL), CUZK_OK);
+    cuzk_engine *e = make(NULL, g_keys);
+    cuzk_job_request r = {0};
+    r.kind = CUZK_PROOF_POREP_SEAL_COMMIT;
+    r.sector_size = 2048;
+    r.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
+    cuzk_job_result res = run(e, &r);
+    assert_int_equal(res.partitions, 1);
+    assert_int_equal(res.priority, CUZK_PRIORITY_NORMAL);
+    cuzk_groth16_vk vk;
+    cuzk_groth16_pvk pvk;
+    dev_vk("porep-2k", &vk, &pvk);
+    verify(&pvk, &res, x, 39, CUZK_OK);
+    cuzk_fr_add(&x[2], &x[2], &CUZK_FR_ONE); /* another comm_r */
+    verify(&pvk, &res, x, 39, CUZK_ERR_INVALID_PROOF);
+    printf("PoRep 2 KiB through the engine: key %.1f s, synthesis %.1f s, prove %.1f s\n",
+           res.t.srs_load_ms / 1e3, res.t.synthesis_ms / 1e3, res.t.gpu_compute_ms / 1e3);
+    cuzk_job_result_free(&res);
+    cuzk_groth16_vk_free(&vk);
+    cuzk_engine_destroy(e);
+    cuzk_c1_free(c1);
+    free(txt);
+}
+
+int main(void)
+{
+    test_rng_init("test_engine_filecoin");
+    const char *dir = getenv("CUZK_DEV_KEY_DIR");
+    bool tmp = !(dir && *dir);
+    if (!tmp) {
+        mkdir(dir, 0755);
+        snprintf(g_keys, sizeof g_keys, "%s", dir);
+    } else {
+        snprintf(g_keys, sizeof g_keys, "/tmp/cuzk-devkeys-XXXXXX");
+        if (!mkdtemp(g_keys))
+            return 1;
+    }
+    printf("dev keys in %s\n", g_keys);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_post_reject),
+        cmocka_unit_test(test_porep_reject),
+        cmocka_unit_test(test_window_post),
+        cmocka_unit_test(test_porep_prove),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    if (tmp) {
+        static const char *ids[] = {"wpost-2k", "winning-2k", "porep-2k"};
+        char path[4200];
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.params", g_keys, ids[i]);
+            unlink(path);
+        }
+        rmdir(g_keys);
+    }
+    return rc;
+}
