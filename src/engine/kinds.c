@@ -86,7 +86,6 @@ static bool synthetic_owns(const char *id)
 static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
                                   cuzk_error *err)
 {
-    (void)e;
     if (q->log2n < 2 || q->log2n > 28)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "synthetic job: log2n must be 2..28, not %u", q->log2n);
@@ -97,11 +96,19 @@ static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_pla
     p->partitions = q->partitions;
     synthetic_id(p->circuit_id, sizeof p->circuit_id, q->log2n, q->seed);
     /* Upper bounds with margin, from the generator's shape (cuzk/circuits.h: ~0.97 n rows,
-     * ~3.8 terms a row at 36 bytes, 3 row-pointer arrays) and the CPU prover's scratch
-     * (~10 field elements a domain point plus MSM buckets per thread): the circuit takes
-     * ~170 n bytes, the witness 32 n, the key 5 point vectors of ~n points (~600 n). */
-    p->key_bytes = 1000 * n + (4u << 20);
-    p->partition_bytes = 900 * n + (64u << 20);
+     * ~3.8 terms a row at 36 bytes, 3 row-pointer arrays): the circuit takes ~170 n bytes,
+     * the key's point vectors (A, L, H of ~n G1 points, B of ~n/4 in G1 and G2) ~390 n,
+     * the compact witness the key keeps ~0.6 n (measured at 2^27: 69.9 GiB peak RSS for
+     * key, circuit and a dense witness, 520 n). A partition holds no witness of its own
+     * (synthetic_synthesize); its host memory is the prover's scratch: on a CPU device
+     * ~10 field elements a domain point plus MSM buckets per thread (900 n), on a GPU the
+     * pinned staging and results only, the working set being on the device. */
+    bool cpu = false;
+    for (unsigned d = 0; d < e->n_devs; d++)
+        if (!e->devs[d].is_gpu)
+            cpu = true;
+    p->key_bytes = 600 * n + (4u << 20);
+    p->partition_bytes = (cpu ? 900 * n : 16 * n) + (64u << 20);
     return CUZK_OK;
 }
 

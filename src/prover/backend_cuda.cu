@@ -38,6 +38,7 @@
 #include "cuzk/gpu.h"
 #include "gpu/gpu_export.h"
 #include "prover/cuda_resident.h"
+#include "prover/host_pin.h"
 #include "prover/prover_internal.h"
 
 enum { EV_START, EV_EVAL, EV_NTT, EV_H, EV_L, EV_A, EV_B1, EV_B2, EV_COUNT };
@@ -231,7 +232,7 @@ static void run_release(run *R)
     if (R->h_res)
         CUZK_CUDA_IGNORE(cudaFreeHost(R->h_res));
     for (size_t i = 0; i < R->n_reg; i++)
-        CUZK_CUDA_IGNORE(cudaHostUnregister(R->reg[i]));
+        host_pin_drop(R->reg[i]);
     free(R->reg);
     for (int b = 0; b < 2; b++) {
         if (R->uploaded[b])
@@ -393,19 +394,16 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         CUZK_CUDA_TRY(err, cudaEventRecord(R.consumed[1], R.copy));
     }
     for (size_t i = 0; i < job->n; i++) {
-        /* Pinned in place so the copies run at full PCIe speed and asynchronously; a
-         * buffer that cannot be pinned (already pinned, or special memory) is copied
-         * from pageable memory, which is slower but correct. */
+        /* Pinned in place so the copies run at full PCIe speed and asynchronously
+         * (counted: host_pin.h); a buffer that cannot be pinned is copied from pageable
+         * memory, which is slower but correct. */
         const void *part[2];
         witness_parts(&job->ws[i], part);
         for (int k = 0; k < 2; k++) {
             if (!up_bytes[k])
                 continue;
-            if (cudaHostRegister((void *)part[k], up_bytes[k], cudaHostRegisterDefault) ==
-                cudaSuccess)
+            if (host_pin_take(part[k], up_bytes[k]))
                 R.reg[R.n_reg++] = (void *)part[k];
-            else
-                (void)cudaGetLastError();
         }
     }
     for (size_t i = 0; i < job->n && i < 2; i++)
