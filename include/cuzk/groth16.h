@@ -79,6 +79,11 @@ typedef struct cuzk_groth16_pk {
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
     cuzk_g1_affine *h, *l, *a, *b_g1; /* owned */
     cuzk_g2_affine *b_g2;             /* owned */
+    /* Set by cuzk_groth16_pk_random only: the points are random, no proof made with the key
+     * verifies, and the self-check says so at once (CUZK_ERR_INVALID_PROOF) instead of
+     * diagnosing, which would scan the circuit and check every key point (minutes at
+     * 2^27). Loaders leave it false. */
+    bool benchmark_only;
 } cuzk_groth16_pk;
 
 typedef struct cuzk_groth16_proof {

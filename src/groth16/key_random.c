@@ -216,6 +216,7 @@ cuzk_status cuzk_groth16_pk_random(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
     pk->flavour = flavour;
     pk->log2n = sh.log2n;
     pk->append_input_rows = true;
+    pk->benchmark_only = true;
     /* the verifying key: random too, but valid group elements */
     pk->vk.alpha_g1 = t.g1_t1[1];
     pk->vk.beta_g1 = t.g1_t1[2];

@@ -123,6 +123,10 @@ cuzk_status cuzk_groth16_proof_selfcheck(const cuzk_groth16_pk *pk,
                               "groth16 self-check: witness has %u values, the key has %zu "
                               "inputs (ONE included)",
                               w->n_vars, pk->vk.n_ic);
+    if (pk->benchmark_only)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                              "groth16 self-check: the key is a random benchmark key "
+                              "(cuzk_groth16_pk_random); its proofs cannot verify");
     cuzk_groth16_pvk local;
     if (!pvk) {
         if (cuzk_groth16_pvk_prepare(&local, &pk->vk) != CUZK_OK)

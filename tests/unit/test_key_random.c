@@ -43,6 +43,19 @@ static void test_key_shape_and_points(void **state)
             assert_true(cuzk_g2_affine_on_curve(&pk.b_g2[i]));
             assert_true(cuzk_g2_affine_in_subgroup(&pk.b_g2[i]));
         }
+        /* a proof with it is refused by the self-check as a benchmark key's, not diagnosed
+         * (which at PoRep scale would scan the circuit and every point for minutes) */
+        assert_true(pk.benchmark_only);
+        cuzk_witness w = cuzk_witness_dense(c.witness, c.r1cs->n_vars);
+        cuzk_groth16_proof proof;
+        size_t ssz = cuzk_groth16_prove_scratch_size(&pk, c.r1cs, 1);
+        void *scr = malloc(ssz);
+        assert_non_null(scr);
+        /* the prover self-checks before it returns */
+        assert_int_equal(cuzk_groth16_prove(&proof, &pk, c.r1cs, &w, scr, ssz, NULL, &e),
+                         CUZK_ERR_INVALID_PROOF);
+        assert_non_null(strstr(e.msg, "random benchmark key"));
+        free(scr);
         cuzk_groth16_pk_free(&pk);
     }
     cuzk_synthetic_free(&c);
