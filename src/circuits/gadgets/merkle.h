@@ -48,4 +48,11 @@ unsigned gad_merkle_index_bits(const gad_merkle_shape *s);
 void gad_por(cuzk_cs *cs, const gad_merkle_shape *s, const gad_num *leaf, const gad_num *root,
              const unsigned *index, const cuzk_fr *siblings);
 
+/* por_no_challenge_input (storage-proofs-core por.rs, as storage-proofs-update uses it):
+ * the index bits (gad_merkle_index_bits(s) of them, LSB first, allocated by the caller)
+ * and the siblings (path[], level by level, allocated by the caller) are given; per level
+ * insert and hash; then computed_root * ONE = root. No input. */
+void gad_por_bits(cuzk_cs *cs, const gad_merkle_shape *s, const gad_bool *bits,
+                  const gad_num *leaf, const gad_num *path, const gad_num *root);
+
 #endif

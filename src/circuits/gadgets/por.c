@@ -75,3 +75,22 @@ void gad_por(cuzk_cs *cs, const gad_merkle_shape *s, const gad_num *leaf, const 
     gad_pack_into_inputs(cs, bits, nbits);
     gad_equal(cs, &cur, root);
 }
+
+void gad_por_bits(cuzk_cs *cs, const gad_merkle_shape *s, const gad_bool *bits,
+                  const gad_num *leaf, const gad_num *path, const gad_num *root)
+{
+    if (!shape_ok(s)) {
+        cs_fail(cs, CUZK_ERR_INTERNAL, "merkle path: unsupported tree shape");
+        return;
+    }
+    gad_num cur = *leaf;
+    for (unsigned l = 0; l < gad_merkle_levels(s); l++) {
+        unsigned arity = gad_merkle_level_arity(s, l), w = log2u(arity);
+        gad_num children[MAX_ARITY];
+        gad_insert(cs, &cur, bits, w, path, children);
+        bits += w;
+        path += arity - 1;
+        cur = gad_hash_leaves(cs, s->hasher, children, arity);
+    }
+    gad_equal(cs, &cur, root);
+}

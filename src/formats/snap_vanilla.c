@@ -1,0 +1,248 @@
+/*
+ * snap_vanilla.c — the SnapDeals job document of cuzk/snap.h: registered update proof,
+ * comm_r_old / comm_r_new / comm_d_new, h, and one storage-proofs-update PartitionProof per
+ * partition, each as serde_json writes it (comm_c, apex_leafs, challenge_proofs[{proof_r_old,
+ * proof_d_new, proof_r_new}], MerkleProof as for C1) or as base64 of its bincode bytes (the
+ * PartitionProofBytes filecoin-ffi's GenerateUpdateProofWithVanilla receives).
+ *
+ * Strict like the C1 and PoSt parsers: every count is checked against the registered proof
+ * before anything is allocated for it, so the arena is bounded by the input size. Then
+ * cuzk_snap_partition_check runs on every partition: a path that misses its root, a
+ * commitment that does not match, a path to a node the challenges do not name, or a new
+ * replica leaf that is not old + data * rho is rejected naming partition and challenge.
+ *
+ * Without jansson cuzk_snap_job_parse returns CUZK_ERR_UNSUPPORTED.
+ *
+ * Threading: pure functions; no global state.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/snap.h"
+
+#ifdef CUZK_HAVE_JANSSON
+#include "formats/bincode_walk.h"
+
+typedef struct sctx {
+    jw_ctx j;
+    const cuzk_snap_info *info;
+    jw_tree_shape r, d;
+} sctx;
+
+static cuzk_status alloc_parts(sctx *c, cuzk_snap_partition_proof *pp)
+{
+    const cuzk_snap_info *in = c->info;
+    pp->n_apex = in->apex_leaves;
+    pp->n_challenges = in->challenges;
+    pp->apex_leaves = jw_arena_alloc(c->j.arena, in->apex_leaves ? in->apex_leaves * 32u : 1u);
+    pp->challenges = jw_arena_alloc(c->j.arena, in->challenges * sizeof *pp->challenges);
+    if (!pp->apex_leaves || !pp->challenges)
+        return jw_fail(&c->j, CUZK_ERR_NOMEM, "out of memory");
+    return CUZK_OK;
+}
+
+static cuzk_status get_part_json(sctx *c, const json_t *v, cuzk_snap_partition_proof *pp)
+{
+    jw_ctx *j = &c->j;
+    json_t *apex = NULL, *cps = NULL;
+    size_t o1 = 0;
+    cuzk_status st;
+    if ((st = jw_get_bytes_field(j, v, "comm_c", pp->comm_c, 1)))
+        return st;
+    if ((st = jw_field(j, v, "apex_leafs", &apex, &o1)) ||
+        (st = jw_expect_array(j, apex, c->info->apex_leaves)) || (st = alloc_parts(c, pp)))
+        return st;
+    for (uint32_t i = 0; i < pp->n_apex; i++) {
+        size_t o = jw_push(j, "[%u]", i);
+        if ((st = jw_get_bytes32(j, json_array_get(apex, i), pp->apex_leaves[i], 1)))
+            return st;
+        jw_pop(j, o);
+    }
+    jw_pop(j, o1);
+    if ((st = jw_field(j, v, "challenge_proofs", &cps, &o1)) ||
+        (st = jw_expect_array(j, cps, c->info->challenges)))
+        return st;
+    for (uint32_t i = 0; i < pp->n_challenges; i++) {
+        size_t o = jw_push(j, "[%u]", i);
+        const json_t *cp = json_array_get(cps, i);
+        if (!json_is_object(cp))
+            return jw_fail(j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(cp));
+        cuzk_snap_challenge_proof *x = &pp->challenges[i];
+        if ((st = jw_get_merkle(j, cp, "proof_r_old", &c->r, &x->r_old)) ||
+            (st = jw_get_merkle(j, cp, "proof_d_new", &c->d, &x->d_new)) ||
+            (st = jw_get_merkle(j, cp, "proof_r_new", &c->r, &x->r_new)))
+            return st;
+        jw_pop(j, o);
+    }
+    jw_pop(j, o1);
+    return CUZK_OK;
+}
+
+static cuzk_status get_part_bincode(sctx *c, const json_t *v, cuzk_snap_partition_proof *pp)
+{
+    char *bytes = NULL;
+    size_t n = 0;
+    cuzk_status st = jw_b64_decode(&c->j, json_string_value(v), json_string_length(v), &bytes, &n);
+    if (st)
+        return st;
+    bw_reader r = {&c->j, (const uint8_t *)bytes, n, 0};
+    if ((st = bw_fr(&r, pp->comm_c)) || (st = bw_len(&r, c->info->apex_leaves, "apex_leafs")) ||
+        (st = alloc_parts(c, pp)))
+        goto out;
+    for (uint32_t i = 0; i < pp->n_apex && !st; i++)
+        st = bw_fr(&r, pp->apex_leaves[i]);
+    if (st || (st = bw_len(&r, c->info->challenges, "challenge_proofs")))
+        goto out;
+    for (uint32_t i = 0; i < pp->n_challenges && !st; i++) {
+        cuzk_snap_challenge_proof *x = &pp->challenges[i];
+        if (!(st = bw_merkle(&r, &c->r, &x->r_old)) && !(st = bw_merkle(&r, &c->d, &x->d_new)))
+            st = bw_merkle(&r, &c->r, &x->r_new);
+    }
+    if (!st && r.off != r.n)
+        st = bw_fail(&r, CUZK_ERR_FORMAT, "trailing bytes after the partition proof");
+out:
+    free(bytes);
+    return st;
+}
+
+static cuzk_status get_info(sctx *c, const json_t *root, cuzk_snap_info *info)
+{
+    json_t *v = NULL;
+    size_t old = 0;
+    cuzk_status st = jw_field(&c->j, root, "registered_proof", &v, &old);
+    if (st)
+        return st;
+    if (json_is_string(v))
+        st = cuzk_snap_info_from_name(json_string_value(v), info, NULL);
+    else if (json_is_integer(v) && json_integer_value(v) >= 0)
+        st = cuzk_snap_info_from_abi((uint64_t)json_integer_value(v), info, NULL);
+    else
+        return jw_fail(&c->j, CUZK_ERR_FORMAT, "expected a name or an abi number, got %s",
+                       jw_type_name(v));
+    if (st && json_is_string(v))
+        return jw_fail(&c->j, CUZK_ERR_UNSUPPORTED, "unknown registered update proof \"%.64s\"",
+                       json_string_value(v));
+    if (st)
+        return jw_fail(&c->j, CUZK_ERR_UNSUPPORTED, "unknown registered update proof number %lld",
+                       (long long)json_integer_value(v));
+    jw_pop(&c->j, old);
+    return CUZK_OK;
+}
+
+static cuzk_status parse_doc(sctx *c, const json_t *root, cuzk_snap_job *o)
+{
+    jw_ctx *j = &c->j;
+    if (!json_is_object(root))
+        return jw_fail(j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(root));
+    cuzk_status st = get_info(c, root, &o->info);
+    if (st || (st = jw_get_bytes_field(j, root, "comm_r_old", o->comm_r_old, 1)) ||
+        (st = jw_get_bytes_field(j, root, "comm_r_new", o->comm_r_new, 1)) ||
+        (st = jw_get_bytes_field(j, root, "comm_d_new", o->comm_d_new, 1)))
+        return st;
+    const cuzk_snap_info *in = c->info = &o->info;
+    o->h = in->h;
+    if (json_object_get(root, "h")) {
+        uint64_t h = 0;
+        if ((st = jw_get_uint_field(j, root, "h", 64, &h)))
+            return st;
+        if (!cuzk_snap_h_select(in, (uint32_t)h)) {
+            size_t old = jw_push(j, ".h");
+            st = jw_fail(j, CUZK_ERR_FORMAT, "h = %llu is not one of %s's allowed values",
+                         (unsigned long long)h, in->name);
+            jw_pop(j, old);
+            return st;
+        }
+        o->h = (uint32_t)h;
+    }
+    c->r = (jw_tree_shape){in->base_levels, in->base_arity, in->sub_arity, in->top_arity,
+                           in->name};
+    c->d = (jw_tree_shape){in->challenge_bits, 2, 0, 0, in->name};
+    json_t *vps = NULL;
+    size_t o1 = 0;
+    if ((st = jw_field(j, root, "vanilla_proofs", &vps, &o1)))
+        return st;
+    if (!json_is_array(vps))
+        return jw_fail(j, CUZK_ERR_FORMAT, "expected an array, got %s", jw_type_name(vps));
+    size_t n = json_array_size(vps);
+    if (n != in->partitions)
+        return jw_fail(j, CUZK_ERR_LENGTH, "%s takes %u partition proofs, got %zu", in->name,
+                       in->partitions, n);
+    o->n_partitions = (uint32_t)n;
+    o->partitions = jw_arena_alloc(j->arena, n * sizeof *o->partitions);
+    if (!o->partitions)
+        return jw_fail(j, CUZK_ERR_NOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        size_t o2 = jw_push(j, "[%zu]", k);
+        const json_t *v = json_array_get(vps, k);
+        if (json_is_string(v))
+            st = get_part_bincode(c, v, &o->partitions[k]);
+        else if (json_is_object(v))
+            st = get_part_json(c, v, &o->partitions[k]);
+        else
+            st = jw_fail(j, CUZK_ERR_FORMAT, "expected an object or a base64 string, got %s",
+                         jw_type_name(v));
+        if (st)
+            return st;
+        cuzk_snap_partition p = cuzk_snap_job_partition(o, (uint32_t)k);
+        cuzk_error e = {0};
+        if ((st = cuzk_snap_partition_check(&p, &e)))
+            return jw_fail(j, st, "%s", e.msg);
+        jw_pop(j, o2);
+    }
+    jw_pop(j, o1);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **out,
+                                cuzk_error *err)
+{
+    if (!json || !out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "SnapDeals parse: NULL argument");
+    *out = NULL;
+    cuzk_snap_job *o = calloc(1, sizeof *o);
+    if (!o)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "SnapDeals parse: out of memory");
+    sctx c = {.j = {.err = err, .arena = &o->arena_, .what = "SnapDeals"}};
+    json_error_t jerr;
+    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+    cuzk_status st;
+    if (!root)
+        st = jw_fail(&c.j, CUZK_ERR_FORMAT, "JSON error at line %d column %d: %.60s", jerr.line,
+                     jerr.column, jerr.text);
+    else
+        st = parse_doc(&c, root, o);
+    json_decref(root);
+    if (st) {
+        cuzk_snap_job_free(o);
+        return st;
+    }
+    *out = o;
+    return CUZK_OK;
+}
+
+void cuzk_snap_job_free(cuzk_snap_job *job)
+{
+    if (!job)
+        return;
+    jw_arena_free(job->arena_);
+    free(job);
+}
+
+#else /* !CUZK_HAVE_JANSSON */
+
+cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **out,
+                                cuzk_error *err)
+{
+    (void)json;
+    (void)len;
+    if (out)
+        *out = NULL;
+    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "SnapDeals parse: built without jansson");
+}
+
+void cuzk_snap_job_free(cuzk_snap_job *job)
+{
+    free(job);
+}
+
+#endif /* CUZK_HAVE_JANSSON */
