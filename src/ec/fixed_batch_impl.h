@@ -15,9 +15,11 @@
  * 5M + 1S + 1/FB_CHUNK inversion instead of a mixed Jacobian addition's 7M + 4S, and no
  * final conversion to affine is needed. The first non-zero digit of a scalar sets its
  * accumulator (no addition). When an accumulator and the entry share x (a doubling or
- * P + (-P); impossible for digits of a random scalar but reachable in principle near the
- * top window after the mod-r wrap) that one addition goes through the Jacobian formulas
- * and its own inversion.
+ * P + (-P)) that one addition goes through the Jacobian formulas and its own inversion.
+ * For canonical scalars that should not happen: the partial sums are integers of
+ * magnitude below 2^(w*i) while the entries of window i are at least 2^(w*i) and, below
+ * the top windows, less than r. The check stays so that a flaw in that argument costs
+ * speed, not a wrong key.
  *
  * Variable-time in the scalars (branches on zero digits, table addresses follow digits).
  * That is acceptable only where the caller accepts it (a development setup, whose toxic

@@ -600,8 +600,9 @@ static void TN(test_fixed_table)(void **state)
 
 /* The scalars for one width: 0 between the others (accumulators that stay infinity, or
  * start late), 1, 2, r-1, r-2, every digit boundary of width w (2^(w-1) +- 1, 2^w - 1,
- * 2^w, carries rippling through all windows), 2^255 - r and 2^256 - 2r (the sums whose
- * top window wraps mod r), then random ones; more than one 512-point chunk. */
+ * 2^w, carries rippling through all windows), 2^255 - r and 2^256 - 2r (the scalars
+ * whose partial sums would meet a table entry mod r if the top windows could wrap), then
+ * random ones; more than one 512-point chunk. */
 static size_t TN(wide_scalars)(uint64_t (*k)[4], size_t cap, unsigned w)
 {
     static const uint64_t wrap[2][4] = {
