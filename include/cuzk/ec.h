@@ -117,6 +117,29 @@ size_t cuzk_g1_fixed_table_size(void);
 cuzk_status cuzk_g1_fixed_table_init(cuzk_g1_fixed_table *t, const cuzk_g1_affine *base);
 void cuzk_g1_fixed_mul(cuzk_g1_jac *r, const cuzk_g1_fixed_table *t, const cuzk_fr *k);
 
+/*
+ * Batched fixed-base multiplication for key generation (src/ec/fixed_batch_impl.h):
+ * r[i] = k[i] * B, affine, from a table of w-bit signed windows (ceil(256/w) windows of
+ * 2^(w-1) affine multiples; cuzk_g1_fixed_wide_size(w) bytes of caller memory, 0 when w
+ * is outside [CUZK_FIXED_WIDE_MIN_W, CUZK_FIXED_WIDE_MAX_W]; w = 16: 48 MiB, w = 12:
+ * 4.1 MiB). No doublings: about ceil(256/w) affine additions per point, 512 of them
+ * sharing one inversion. VARIABLE-TIME in k (branches and table addresses follow the
+ * digits): for a development setup only, never for secrets that must stay secret.
+ * The table is read-only after init and may be shared by threads; each call needs
+ * cuzk_g1s_fixed_mul_var_scratch_size() bytes of its own scratch, which it wipes.
+ * Errors: CUZK_ERR_INVALID_ARG (NULL, bad w, base at infinity, short scratch).
+ */
+#define CUZK_FIXED_WIDE_MIN_W 2u
+#define CUZK_FIXED_WIDE_MAX_W 20u
+typedef struct cuzk_g1_fixed_wide cuzk_g1_fixed_wide;
+size_t cuzk_g1_fixed_wide_size(unsigned w);
+cuzk_status cuzk_g1_fixed_wide_init(cuzk_g1_fixed_wide *t, unsigned w,
+                                    const cuzk_g1_affine *base);
+size_t cuzk_g1s_fixed_mul_var_scratch_size(void);
+cuzk_status cuzk_g1s_fixed_mul_var(cuzk_g1_affine *r, const cuzk_g1_fixed_wide *t,
+                                   const cuzk_fr *k, size_t n, void *scratch,
+                                   size_t scratch_size);
+
 /* Encodings. */
 void cuzk_g1_affine_to_zcash_compressed(uint8_t out[CUZK_G1_COMPRESSED_BYTES],
                                         const cuzk_g1_affine *p);
@@ -182,6 +205,16 @@ typedef struct cuzk_g2_fixed_table cuzk_g2_fixed_table;
 size_t cuzk_g2_fixed_table_size(void);
 cuzk_status cuzk_g2_fixed_table_init(cuzk_g2_fixed_table *t, const cuzk_g2_affine *base);
 void cuzk_g2_fixed_mul(cuzk_g2_jac *r, const cuzk_g2_fixed_table *t, const cuzk_fr *k);
+
+/* Batched fixed-base multiplication, as for G1 (w = 16: 96 MiB). VARIABLE-TIME. */
+typedef struct cuzk_g2_fixed_wide cuzk_g2_fixed_wide;
+size_t cuzk_g2_fixed_wide_size(unsigned w);
+cuzk_status cuzk_g2_fixed_wide_init(cuzk_g2_fixed_wide *t, unsigned w,
+                                    const cuzk_g2_affine *base);
+size_t cuzk_g2s_fixed_mul_var_scratch_size(void);
+cuzk_status cuzk_g2s_fixed_mul_var(cuzk_g2_affine *r, const cuzk_g2_fixed_wide *t,
+                                   const cuzk_fr *k, size_t n, void *scratch,
+                                   size_t scratch_size);
 
 void cuzk_g2_affine_to_zcash_compressed(uint8_t out[CUZK_G2_COMPRESSED_BYTES],
                                         const cuzk_g2_affine *p);

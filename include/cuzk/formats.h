@@ -314,6 +314,40 @@ cuzk_status cuzk_file_read_text(char **out, size_t *len, const char *path, size_
 /* Writes len bytes to path (truncating). CUZK_ERR_IO with the path on failure. */
 cuzk_status cuzk_file_write(const char *path, const void *data, size_t len, cuzk_error *err);
 
+
+/* =======================================================================================
+ * Development key cache (src/formats/dev_key_cache.c) — NOT Filecoin's trusted setup.
+ *
+ * cuzk_groth16_dev_key_cached gives a BELLPERSON key for r1cs from the cache file path,
+ * making it with cuzk_groth16_setup_dev (fresh random toxic waste) when the file is absent
+ * or does not belong to r1cs. path must end in ".dev.params" (CUZK_ERR_INVALID_ARG
+ * otherwise) so the name says what it is; the file itself is a plain bellperson .params.
+ * Beside it, path + ".info" is a text note: a banner saying it is a development setup
+ * whose maker knew the toxic waste (NOT Filecoin's trusted setup, proofs convince nobody
+ * else), the SHA-256 of r1cs's shape (sizes, every CSR row pointer, column and
+ * coefficient) and the .params size in bytes.
+ *
+ * Load: taken only when the note is byte-for-byte the one this r1cs and the file's size
+ * give, the file parses (points on the curve: CUZK_PARAMS_TRUSTED_ONCURVE; no subgroup
+ * checks, the file is our own) and cuzk_groth16_pk_check_circuit accepts it. Anything
+ * else (missing, other circuit, truncated, corrupt) makes a new key, which is written
+ * all-or-nothing through cuzk/outfiles.h (temporaries, fsync, rename; the note is renamed
+ * last, so it is the commit mark). Two processes filling the same cache at once each
+ * write a complete valid pair.
+ *
+ * pk (and vk, may be NULL) are allocated on success; *made (may be NULL) says whether the
+ * key was made now. Errors: INVALID_ARG, those of the setup, IO (cannot write the cache;
+ * nothing is left behind), UNSUPPORTED without OpenSSL (the digest is SHA-256).
+ * Threading: setup and decoding run on pool (NULL: the calling thread).
+ * ======================================================================================= */
+#define CUZK_DEV_KEY_SUFFIX ".dev.params"
+#define CUZK_DEV_KEY_NOTE_SUFFIX ".info"
+cuzk_status cuzk_groth16_dev_key_cached(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,
+                                        const cuzk_r1cs *r1cs, const char *path,
+                                        cuzk_pool *pool, bool *made, cuzk_error *err);
+/* The SHA-256 of r1cs's shape that the note records (hex, NUL-terminated). */
+cuzk_status cuzk_r1cs_shape_digest(char hex[65], const cuzk_r1cs *r1cs, cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -273,7 +273,13 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk,
  * a 32-byte seed derives them deterministically (tests; the expansion is not a
  * cryptographic PRF). The toxic waste lives in memory only during the call: it and the
  * arrays derived from it (Lagrange values, A/B/C(tau), scalar buffers) are wiped with
- * explicit_bzero before it returns; a few single-element stack temporaries are not. Sets pk->append_input_rows. Allocates the keys (not math scratch).
+ * explicit_bzero before it returns; a few single-element stack temporaries are not. Sets
+ * pk->append_input_rows. Allocates the keys and its temporaries (generator tables of
+ * 7.5 + 15 MiB, one ec scratch per pool thread, the scalar vectors); not math scratch.
+ * The point multiplications (cuzk_g1s/g2s_fixed_mul_var) are variable-time in the toxic
+ * waste: acceptable for a key whose maker can forge proofs anyway. Parallel on pool.
+ * A 2 KiB PoRep key (2^22) takes ~80 s of CPU; cuzk_groth16_dev_key_cached (formats.h)
+ * keeps one on disk.
  * Errors: CUZK_ERR_FORMAT if a variable the key needs is unconstrained (bellperson refuses
  * an identity point in l), CUZK_ERR_UNSUPPORTED if the domain is too large, NOMEM.
  * The caller (CLI) must print a loud warning that the keys are for testing only.

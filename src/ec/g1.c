@@ -28,6 +28,7 @@
 #define CURVE_MUL_B(r, a) (cuzk_fp_dbl((r), (a)), cuzk_fp_dbl((r), (r)))
 #include "ec/curve_impl.h"
 #include "ec/curve_mul_impl.h"
+#include "ec/fixed_batch_impl.h"
 
 /* The standard generator (zcash / IETF), Montgomery form (value * 2^384 mod p) of
  *   x = 0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb

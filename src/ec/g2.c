@@ -30,6 +30,7 @@
     (cuzk_fp2_mul_by_nonresidue((r), (a)), cuzk_fp2_dbl((r), (r)), cuzk_fp2_dbl((r), (r)))
 #include "ec/curve_impl.h"
 #include "ec/curve_mul_impl.h"
+#include "ec/fixed_batch_impl.h"
 
 /* The standard generator (zcash / IETF), Montgomery form (value * 2^384 mod p) of
  *   x.c0 = 0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8

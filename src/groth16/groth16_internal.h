@@ -23,6 +23,10 @@ typedef struct g16_shape {
 cuzk_status g16_shape_of(g16_shape *sh, const cuzk_r1cs *r1cs, cuzk_groth16_flavour flavour,
                          bool append_input_rows, cuzk_error *err);
 
+/* The toxic waste (tau, alpha, beta, gamma, delta) that cuzk_groth16_setup_dev derives from
+ * a 32-byte test seed, for tests that rebuild the key the slow, straightforward way. */
+void g16_setup_dev_waste(cuzk_fr waste[5], const uint8_t seed[32]);
+
 /* Fills buf with n bytes from getrandom(2) (retries on EINTR / short reads). */
 cuzk_status g16_random_bytes(void *buf, size_t n, cuzk_error *err);
 

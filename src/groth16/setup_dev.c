@@ -14,12 +14,19 @@
  *      h: BELLPERSON tau^i (tau^n - 1)/delta, i < n-1;
  *         SNARKJS   L^{2n}_{2j+1}(tau)/delta = (tau^{2n} - 1)/(2n) * x_j/(tau - x_j)/delta
  *                   with x_j = g omega^j the odd 2n-th roots (g = the snarkjs domain shift).
- *   4. Fixed-base comb multiplications of G1/G2 generators, batched to affine.
+ *   4. Fixed-base multiplications of the G1/G2 generators: cuzk_g{1,2}s_fixed_mul_var
+ *      (ec layer) with 13-bit signed windows (20 table additions per point, no doublings)
+ *      and affine accumulators sharing one inversion per 512 points. They are
+ *      variable-time in the secret scalars, which a dev setup can afford: its runner
+ *      could forge proofs anyway. This step is ~95% of the time (2 KiB PoRep, 2^22:
+ *      ~10.2 M G1 + 0.7 M G2 points); docs/perf.md has the profile.
  * The domain is the one the prover uses (cuzk_domain_init_* of the flavour), so the roots
  * (7- or 5-based) agree by construction.
  *
- * Threading: the point multiplications are spread over pool; everything else runs on the
- * caller. Allocates the keys and its own temporaries (this is key generation, not proving).
+ * Threading: the point multiplications are spread over pool in chunks (per-worker scratch
+ * indexed by the pool's worker id); everything else runs on the caller. Allocates the keys
+ * and its own temporaries (this is key generation, not proving): the generator tables
+ * (7.5 + 15 MiB), one ec scratch per pool thread, and the scalar vectors.
  */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 
@@ -65,54 +72,35 @@ static cuzk_status draw(cuzk_fr *x, const uint8_t *seed, uint64_t label, cuzk_er
 
 /* ---- fixed-base batches over the pool ------------------------------------------------ */
 
-#define FB_BLOCK 128 /* points converted to affine per shared inversion */
+/* Window width of the generator tables: measured on the 2-core dev box (Release, 20k
+ * random scalars, one thread), us per point G1 / G2: w = 8 6.7 / 18.1, w = 12 4.8 / 13.1,
+ * w = 13 4.5 / 12.1, w = 14 7.1 / 16.7, w = 16 6.6 / 13.3 — past 13 the tables (7.5 / 15
+ * MiB at 13) stop fitting the cache and every lookup misses. */
+#define FB_W 13
+#define FB_GRAIN 2048 /* points per pool chunk: four of the ec layer's 512-point batches */
 
 typedef struct fb_job {
     const void *table;
     const cuzk_fr *scalars;
     void *out;
+    uint8_t *scratch; /* per worker, scratch_size bytes each */
+    size_t scratch_size;
 } fb_job;
 
 static void fb_g1(void *ctx, size_t begin, size_t end, unsigned wid)
 {
     const fb_job *j = ctx;
-    cuzk_g1_jac jac[FB_BLOCK];
-    cuzk_fp sc[FB_BLOCK];
-    for (size_t i = begin; i < end; i += FB_BLOCK) {
-        size_t k = end - i < FB_BLOCK ? end - i : FB_BLOCK;
-        for (size_t t = 0; t < k; t++)
-            cuzk_g1_fixed_mul(&jac[t], j->table, &j->scalars[i + t]);
-        cuzk_g1s_jac_to_affine((cuzk_g1_affine *)j->out + i, jac, k, sc);
-    }
-    explicit_bzero(jac, sizeof jac);
+    (void)cuzk_g1s_fixed_mul_var((cuzk_g1_affine *)j->out + begin, j->table, j->scalars + begin,
+                                 end - begin, j->scratch + (size_t)wid * j->scratch_size,
+                                 j->scratch_size);
 }
 
 static void fb_g2(void *ctx, size_t begin, size_t end, unsigned wid)
 {
     const fb_job *j = ctx;
-    cuzk_g2_jac jac[FB_BLOCK];
-    cuzk_fp2 sc[FB_BLOCK];
-    for (size_t i = begin; i < end; i += FB_BLOCK) {
-        size_t k = end - i < FB_BLOCK ? end - i : FB_BLOCK;
-        for (size_t t = 0; t < k; t++)
-            cuzk_g2_fixed_mul(&jac[t], j->table, &j->scalars[i + t]);
-        cuzk_g2s_jac_to_affine((cuzk_g2_affine *)j->out + i, jac, k, sc);
-    }
-    explicit_bzero(jac, sizeof jac);
-}
-
-static cuzk_status fixed_g1s(cuzk_g1_affine *out, const cuzk_fr *sc, size_t n, const void *t,
-                             cuzk_pool *pool)
-{
-    fb_job j = {t, sc, out};
-    return cuzk_pool_for(pool, n, fb_g1, &j, FB_BLOCK);
-}
-
-static cuzk_status fixed_g2s(cuzk_g2_affine *out, const cuzk_fr *sc, size_t n, const void *t,
-                             cuzk_pool *pool)
-{
-    fb_job j = {t, sc, out};
-    return cuzk_pool_for(pool, n, fb_g2, &j, FB_BLOCK);
+    (void)cuzk_g2s_fixed_mul_var((cuzk_g2_affine *)j->out + begin, j->table, j->scalars + begin,
+                                 end - begin, j->scratch + (size_t)wid * j->scratch_size,
+                                 j->scratch_size);
 }
 
 /* ---- the setup -------------------------------------------------------------------- */
@@ -128,6 +116,8 @@ typedef struct temps {
     size_t n_lag, n_vars, n_sc;
     void *t1, *t2;
     size_t t1_size, t2_size;
+    uint8_t *fb_scratch; /* per pool worker, fb_scratch_size bytes each */
+    size_t fb_scratch_size, n_workers;
 } temps;
 
 static void temps_free(temps *T)
@@ -141,6 +131,32 @@ static void temps_free(temps *T)
     free(T->sc);
     free(T->t1);
     free(T->t2);
+    free(T->fb_scratch);
+}
+
+static cuzk_status fixed_g1s(cuzk_g1_affine *out, const cuzk_fr *sc, size_t n, temps *T,
+                             cuzk_pool *pool)
+{
+    fb_job j = {T->t1, sc, out, T->fb_scratch, T->fb_scratch_size};
+    return cuzk_pool_for(pool, n, fb_g1, &j, FB_GRAIN);
+}
+
+static cuzk_status fixed_g2s(cuzk_g2_affine *out, const cuzk_fr *sc, size_t n, temps *T,
+                             cuzk_pool *pool)
+{
+    fb_job j = {T->t2, sc, out, T->fb_scratch, T->fb_scratch_size};
+    return cuzk_pool_for(pool, n, fb_g2, &j, FB_GRAIN);
+}
+
+/* One point off the same tables (the verifying key's alpha, beta, gamma, delta). */
+static void fixed_g1(cuzk_g1_affine *out, const cuzk_fr *k, temps *T)
+{
+    (void)cuzk_g1s_fixed_mul_var(out, T->t1, k, 1, T->fb_scratch, T->fb_scratch_size);
+}
+
+static void fixed_g2(cuzk_g2_affine *out, const cuzk_fr *k, temps *T)
+{
+    (void)cuzk_g2s_fixed_mul_var(out, T->t2, k, 1, T->fb_scratch, T->fb_scratch_size);
 }
 
 /* lag[j] = c * x_j / (tau - x_j) for x_j = g * omega^j, j < n (g = 1 for the plain
@@ -202,16 +218,21 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
     T->lag = calloc(n, sizeof(cuzk_fr));
     T->u = calloc(3 * (size_t)nv, sizeof(cuzk_fr));
     T->sc = calloc(mx, sizeof(cuzk_fr));
-    T->t1_size = cuzk_g1_fixed_table_size();
-    T->t2_size = cuzk_g2_fixed_table_size();
+    T->t1_size = cuzk_g1_fixed_wide_size(FB_W);
+    T->t2_size = cuzk_g2_fixed_wide_size(FB_W);
     T->t1 = malloc(T->t1_size);
     T->t2 = malloc(T->t2_size);
-    if (!T->lag || !T->u || !T->sc || !T->t1 || !T->t2)
+    T->fb_scratch_size = cuzk_g1s_fixed_mul_var_scratch_size();
+    if (cuzk_g2s_fixed_mul_var_scratch_size() > T->fb_scratch_size)
+        T->fb_scratch_size = cuzk_g2s_fixed_mul_var_scratch_size();
+    T->n_workers = cuzk_pool_nthreads(pool);
+    T->fb_scratch = malloc(T->n_workers * T->fb_scratch_size);
+    if (!T->lag || !T->u || !T->sc || !T->t1 || !T->t2 || !T->fb_scratch)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "setup: no memory for temporaries");
     T->v = T->u + nv;
     T->w = T->v + nv;
-    if ((st = cuzk_g1_fixed_table_init(T->t1, &CUZK_G1_GENERATOR)) != CUZK_OK ||
-        (st = cuzk_g2_fixed_table_init(T->t2, &CUZK_G2_GENERATOR)) != CUZK_OK)
+    if ((st = cuzk_g1_fixed_wide_init(T->t1, FB_W, &CUZK_G1_GENERATOR)) != CUZK_OK ||
+        (st = cuzk_g2_fixed_wide_init(T->t2, FB_W, &CUZK_G2_GENERATOR)) != CUZK_OK)
         return cuzk_error_set(err, st, "setup: fixed-base tables");
 
     /* 1. Lagrange basis at tau: c = (tau^n - 1)/n */
@@ -255,10 +276,10 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
                                       var - aux0, var);
         }
         if (var + 1 == aux0 &&
-            (st = fixed_g1s(pk->vk.ic, T->sc, sh->n_inputs, T->t1, pool)) != CUZK_OK)
+            (st = fixed_g1s(pk->vk.ic, T->sc, sh->n_inputs, T, pool)) != CUZK_OK)
             return st;
     }
-    if ((st = fixed_g1s(pk->l, T->sc, sh->n_l, T->t1, pool)) != CUZK_OK)
+    if ((st = fixed_g1s(pk->l, T->sc, sh->n_l, T, pool)) != CUZK_OK)
         return st;
 
     /* 3b. a and b, filtered for BELLPERSON */
@@ -268,7 +289,7 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
             T->sc[k++] = T->u[var];
     if (k != pk->n_a)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "setup: a count");
-    if ((st = fixed_g1s(pk->a, T->sc, k, T->t1, pool)) != CUZK_OK)
+    if ((st = fixed_g1s(pk->a, T->sc, k, T, pool)) != CUZK_OK)
         return st;
     k = 0;
     for (uint32_t var = 0; var < nv; var++)
@@ -276,8 +297,8 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
             T->sc[k++] = T->v[var];
     if (k != pk->n_b_g1)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "setup: b count");
-    if ((st = fixed_g1s(pk->b_g1, T->sc, k, T->t1, pool)) != CUZK_OK ||
-        (st = fixed_g2s(pk->b_g2, T->sc, k, T->t2, pool)) != CUZK_OK)
+    if ((st = fixed_g1s(pk->b_g1, T->sc, k, T, pool)) != CUZK_OK ||
+        (st = fixed_g2s(pk->b_g2, T->sc, k, T, pool)) != CUZK_OK)
         return st;
 
     /* 3c. h */
@@ -302,27 +323,25 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
                                 err)) != CUZK_OK)
             return st;
     }
-    if ((st = fixed_g1s(pk->h, T->sc, sh->n_h, T->t1, pool)) != CUZK_OK)
+    if ((st = fixed_g1s(pk->h, T->sc, sh->n_h, T, pool)) != CUZK_OK)
         return st;
 
     /* 3d. the verifying key's fixed points */
-    cuzk_g1_jac j1;
-    cuzk_g2_jac j2;
-    cuzk_g1_fixed_mul(&j1, T->t1, &W->alpha);
-    cuzk_g1_jac_to_affine(&pk->vk.alpha_g1, &j1);
-    cuzk_g1_fixed_mul(&j1, T->t1, &W->beta);
-    cuzk_g1_jac_to_affine(&pk->vk.beta_g1, &j1);
-    cuzk_g1_fixed_mul(&j1, T->t1, &W->delta);
-    cuzk_g1_jac_to_affine(&pk->vk.delta_g1, &j1);
-    cuzk_g2_fixed_mul(&j2, T->t2, &W->beta);
-    cuzk_g2_jac_to_affine(&pk->vk.beta_g2, &j2);
-    cuzk_g2_fixed_mul(&j2, T->t2, &W->gamma);
-    cuzk_g2_jac_to_affine(&pk->vk.gamma_g2, &j2);
-    cuzk_g2_fixed_mul(&j2, T->t2, &W->delta);
-    cuzk_g2_jac_to_affine(&pk->vk.delta_g2, &j2);
+    fixed_g1(&pk->vk.alpha_g1, &W->alpha, T);
+    fixed_g1(&pk->vk.beta_g1, &W->beta, T);
+    fixed_g1(&pk->vk.delta_g1, &W->delta, T);
+    fixed_g2(&pk->vk.beta_g2, &W->beta, T);
+    fixed_g2(&pk->vk.gamma_g2, &W->gamma, T);
+    fixed_g2(&pk->vk.delta_g2, &W->delta, T);
     explicit_bzero(&zt, sizeof zt);
     explicit_bzero(&c, sizeof c);
     return CUZK_OK;
+}
+
+void g16_setup_dev_waste(cuzk_fr out[5], const uint8_t seed[32])
+{
+    for (int i = 0; i < 5; i++)
+        (void)draw(&out[i], seed, (uint64_t)i + 1, NULL); /* seeded: cannot fail */
 }
 
 cuzk_status cuzk_groth16_setup_dev(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,

@@ -13,8 +13,9 @@
  *              wrong label leaves it unsatisfied;
  *   malformed  what the circuit layer itself refuses, with its message;
  *   prove      dev setup -> prove -> verify with cuzk_porep_public_inputs (and not with
- *              a changed input). Slow on 2 cores (a 2^22 domain): CUZK_POREP_PROVE=0
- *              skips it.
+ *              a changed input). A fresh seeded setup each run (the fast path of
+ *              setup_dev: ~30 s of a 2^22 key on 2 idle cores, docs/perf.md);
+ *              CUZK_POREP_PROVE=0 skips it.
  * Threading: single-threaded except the prover's pool.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */

@@ -1,7 +1,8 @@
 /*
  * test_scalar_mul.c — scalar multiplication of G1 and G2: the constant-time GLV/GLS
  * windows (jac_mul), the GLV/GLS wNAF (jac_mul_var), the fixed-base table (fixed_mul) and
- * the arbitrary-length sliding window (jac_mul_u64s_var) against a bit-by-bit
+ * the arbitrary-length sliding window (jac_mul_u64s_var), the batched wide-window
+ * fixed-base multiplication (fixed_mul_var: digit edges, zeros, chunk seams) against a bit-by-bit
  * double-and-add written here, on random scalars, on k = 0, 1, 2, r-1, r-2 and high-bit
  * patterns, on the seams and extremes of both decompositions (multiples of lambda, powers
  * of |x|, chosen sub-scalars); points off the subgroup through the generic method;
@@ -183,9 +184,11 @@ static size_t extreme_scalars(uint64_t out[][4], size_t cap)
 #define SM_PASS 1
 #define TN(name) name##_g1
 #define TG(name) cuzk_g1_##name
+#define TGS(name) cuzk_g1s_##name
 #define T_AFF cuzk_g1_affine
 #define T_JAC cuzk_g1_jac
 #define T_TABLE cuzk_g1_fixed_table
+#define T_WIDE cuzk_g1_fixed_wide
 #define T_F cuzk_fp
 #define T_GEN CUZK_G1_GENERATOR
 #define RAND_F test_rand_fp
@@ -196,9 +199,11 @@ static void curve_b_g1(cuzk_fp *b) { cuzk_fp_from_u64(b, 4); }
 #undef SM_PASS
 #undef TN
 #undef TG
+#undef TGS
 #undef T_AFF
 #undef T_JAC
 #undef T_TABLE
+#undef T_WIDE
 #undef T_F
 #undef T_GEN
 #undef RAND_F
@@ -208,9 +213,11 @@ static void curve_b_g1(cuzk_fp *b) { cuzk_fp_from_u64(b, 4); }
 #define SM_PASS 2
 #define TN(name) name##_g2
 #define TG(name) cuzk_g2_##name
+#define TGS(name) cuzk_g2s_##name
 #define T_AFF cuzk_g2_affine
 #define T_JAC cuzk_g2_jac
 #define T_TABLE cuzk_g2_fixed_table
+#define T_WIDE cuzk_g2_fixed_wide
 #define T_F cuzk_fp2
 #define T_GEN CUZK_G2_GENERATOR
 #define RAND_F test_rand_fp2
@@ -314,12 +321,14 @@ int main(void)
         cmocka_unit_test(test_off_subgroup_g1),
         cmocka_unit_test(test_decomposition_extremes_g1),
         cmocka_unit_test(test_fixed_table_g1),
+        cmocka_unit_test(test_fixed_wide_g1),
         cmocka_unit_test(test_special_scalars_g2),
         cmocka_unit_test(test_random_scalars_g2),
         cmocka_unit_test(test_order_and_long_scalars_g2),
         cmocka_unit_test(test_off_subgroup_g2),
         cmocka_unit_test(test_decomposition_extremes_g2),
         cmocka_unit_test(test_fixed_table_g2),
+        cmocka_unit_test(test_fixed_wide_g2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
@@ -585,6 +594,125 @@ static void TN(test_fixed_table)(void **state)
     TG(fixed_mul)(&got, tab, &s);
     assert_true(TG(jac_is_infinity)(&got));
     free(tab);
+}
+
+/* ---- batched wide-window fixed-base multiplication (fixed_mul_var) ---------------- */
+
+/* The scalars for one width: 0 between the others (accumulators that stay infinity, or
+ * start late), 1, 2, r-1, r-2, every digit boundary of width w (2^(w-1) +- 1, 2^w - 1,
+ * 2^w, carries rippling through all windows), 2^255 - r and 2^256 - 2r (the scalars
+ * whose partial sums would meet a table entry mod r if the top windows could wrap), then
+ * random ones; more than one 512-point chunk. */
+static size_t TN(wide_scalars)(uint64_t (*k)[4], size_t cap, unsigned w)
+{
+    static const uint64_t wrap[2][4] = {
+        {0x00000000ffffffffULL, 0xac425bfd0001a401ULL, 0xccc627f7f65e27faULL,
+         0x0c1258acd66282b7ULL},
+        {0x00000001fffffffeULL, 0x5884b7fa00034802ULL, 0x998c4fefecbc4ff5ULL,
+         0x1824b159acc5056fULL}};
+    size_t n = 0;
+    memset(k, 0, cap * sizeof *k);
+    k[n++][0] = 1;
+    n++; /* 0 */
+    k[n++][0] = 2;
+    r_minus(k[n++], 1);
+    r_minus(k[n++], 2);
+    uint64_t half = 1ULL << (w - 1), full = w < 64 ? 1ULL << w : 0;
+    uint64_t edge[5] = {half - 1, half, half + 1, full - 1, full};
+    for (int i = 0; i < 5; i++) {
+        k[n][0] = edge[i];
+        n++;
+        memset(k[n], 0, sizeof k[n]);
+        for (int l = 0; l < 4; l++)  /* the pattern in every 64-bit limb: carries */
+            k[n][l] = edge[i] * 0x0101010101010101ULL;
+        k[n][3] &= 0x3fffffffffffffffULL; /* below r */
+        n++;
+    }
+    memcpy(k[n++], wrap[0], sizeof wrap[0]);
+    memcpy(k[n++], wrap[1], sizeof wrap[1]);
+    n++; /* 0 */
+    while (n < cap) {
+        cuzk_fr s;
+        test_rand_fr(&s);
+        cuzk_fr_to_canonical(k[n++], &s);
+    }
+    return n;
+}
+
+static void TN(test_fixed_wide)(void **state)
+{
+    (void)state;
+    enum { N = 600 };
+    uint64_t(*k)[4] = malloc(N * sizeof *k);
+    cuzk_fr *s = malloc(N * sizeof *s);
+    T_AFF *got = malloc(N * sizeof *got);
+    size_t scr = TGS(fixed_mul_var_scratch_size)();
+    void *scratch = malloc(scr);
+    assert_true(k && s && got && scratch);
+    T_TABLE *ct = TN(gen_table)();
+    /* a random base for one width, the generator for the others */
+    T_JAC g, rb;
+    T_AFF rba;
+    cuzk_fr rs;
+    uint64_t rk[4];
+    TN(gen_jac)(&g);
+    test_rand_fr(&rs);
+    cuzk_fr_to_canonical(rk, &rs);
+    TN(naive_mul)(&rb, &g, rk, 4);
+    TG(jac_to_affine)(&rba, &rb);
+    const unsigned widths[] = {CUZK_FIXED_WIDE_MIN_W, 5, 8, 13};
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+        unsigned w = widths[wi];
+        bool rand_base = w == 8;
+        size_t tsz = TG(fixed_wide_size)(w);
+        assert_true(tsz > 0);
+        T_WIDE *t = malloc(tsz);
+        assert_non_null(t);
+        assert_int_equal(TG(fixed_wide_init)(t, w, rand_base ? &rba : &T_GEN), CUZK_OK);
+        size_t n = TN(wide_scalars)(k, N, w);
+        for (size_t i = 0; i < n; i++)
+            fr_of(&s[i], k[i]);
+        assert_int_equal(TGS(fixed_mul_var)(got, t, s, n, scratch, scr), CUZK_OK);
+        for (size_t i = 0; i < n; i++) {
+            T_JAC want;
+            T_AFF wa;
+            if (rand_base)
+                TN(naive_mul)(&want, &rb, k[i], 4);
+            else
+                TG(fixed_mul)(&want, ct, &s[i]); /* the constant-time table, checked above */
+            TG(jac_to_affine)(&wa, &want);
+            if (!TG(affine_eq)(&got[i], &wa))
+                fail_msg("w = %u, scalar %zu: wrong product", w, i);
+        }
+        /* a short batch in the middle gives the same points */
+        T_AFF few[3];
+        assert_int_equal(TGS(fixed_mul_var)(few, t, s + 7, 3, scratch, scr), CUZK_OK);
+        for (int i = 0; i < 3; i++)
+            assert_true(TG(affine_eq)(&few[i], &got[7 + i]));
+        free(t);
+    }
+    /* bad arguments */
+    assert_int_equal(TG(fixed_wide_size)(CUZK_FIXED_WIDE_MIN_W - 1), 0);
+    assert_int_equal(TG(fixed_wide_size)(CUZK_FIXED_WIDE_MAX_W + 1), 0);
+    T_WIDE *t = malloc(TG(fixed_wide_size)(4));
+    assert_non_null(t);
+    T_AFF inf;
+    TG(affine_set_infinity)(&inf);
+    assert_int_equal(TG(fixed_wide_init)(t, 4, &inf), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TG(fixed_wide_init)(t, 1, &T_GEN), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TG(fixed_wide_init)(NULL, 4, &T_GEN), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TG(fixed_wide_init)(t, 4, NULL), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TG(fixed_wide_init)(t, 4, &T_GEN), CUZK_OK);
+    assert_int_equal(TGS(fixed_mul_var)(got, t, s, 1, scratch, scr - 1), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TGS(fixed_mul_var)(got, t, s, 1, NULL, scr), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TGS(fixed_mul_var)(NULL, t, s, 1, scratch, scr), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(TGS(fixed_mul_var)(NULL, NULL, NULL, 0, NULL, 0), CUZK_OK);
+    free(t);
+    free(ct);
+    free(k);
+    free(s);
+    free(got);
+    free(scratch);
 }
 
 #endif /* SM_PASS */
