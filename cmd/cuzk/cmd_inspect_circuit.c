@@ -7,8 +7,8 @@
  * the NTT domain and the share of aux variables that are bits.
  *
  * Kinds are rows of k_kinds: a name, a description, and a function that counts one
- * partition for a sector size and describes it (porep, window-post, winning-post; snap
- * adds one row when its circuit lands).
+ * partition for a sector size and describes it (porep, window-post, winning-post, snap,
+ * snap-poseidon).
  *
  * Exit: 0 printed, 2 bad command line / unknown kind / unsupported size.
  * Threading: single-threaded.
@@ -25,6 +25,7 @@
 #include "cuzk/circuits.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
+#include "cuzk/snap.h"
 #include "progress.h"
 
 /* Counts one partition of the kind for the sector size; desc gets one line about it. */
@@ -102,6 +103,33 @@ static cuzk_status count_winning(uint64_t sector_size, cuzk_circuit_counts *out,
     return count_post(CUZK_POST_WINNING, sector_size, out, desc, desc_len, err);
 }
 
+static cuzk_status count_snap_variant(cuzk_snap_variant v, uint64_t sector_size,
+                                      cuzk_circuit_counts *out, char *desc, size_t desc_len,
+                                      cuzk_error *err)
+{
+    cuzk_snap_info in;
+    cuzk_status st = cuzk_snap_info_get(sector_size, v, &in, err);
+    if (st != CUZK_OK)
+        return st;
+    snprintf(desc, desc_len,
+             "%s%s: %u partition(s) x %u challenge(s), tree R %u-%u-%u (%u base levels)",
+             in.name, v == CUZK_SNAP_POSEIDON ? " (poseidon variant)" : "", in.partitions,
+             in.challenges, in.base_arity, in.sub_arity, in.top_arity, in.base_levels);
+    return cuzk_snap_circuit_counts(sector_size, v, out, err);
+}
+
+static cuzk_status count_snap(uint64_t sector_size, cuzk_circuit_counts *out, char *desc,
+                              size_t desc_len, cuzk_error *err)
+{
+    return count_snap_variant(CUZK_SNAP_MAIN, sector_size, out, desc, desc_len, err);
+}
+
+static cuzk_status count_snap_poseidon(uint64_t sector_size, cuzk_circuit_counts *out,
+                                       char *desc, size_t desc_len, cuzk_error *err)
+{
+    return count_snap_variant(CUZK_SNAP_POSEIDON, sector_size, out, desc, desc_len, err);
+}
+
 static const struct {
     const char *name;
     const char *summary;
@@ -110,6 +138,8 @@ static const struct {
     {"porep", "PoRep C2 (StackedDRG), one partition", count_porep},
     {"window-post", "WindowPoSt (Fallback PoSt), one partition", count_wpost},
     {"winning-post", "WinningPoSt (Fallback PoSt, 66 challenges)", count_winning},
+    {"snap", "SnapDeals (EmptySectorUpdate), one partition", count_snap},
+    {"snap-poseidon", "SnapDeals, the single-partition Poseidon variant", count_snap_poseidon},
 };
 
 void cmd_inspect_circuit_usage(FILE *out)

@@ -211,7 +211,8 @@ bool fil_key_file(const cuzk_engine *e, const char *id, char *path, size_t cap)
 
 bool fil_dev_key_path(const char *dir, const char *id, char *path, size_t cap)
 {
-    return dir && snprintf(path, cap, "%s/cuzk-DEV-UNTRUSTED-%s.params", dir, id) < (int)cap;
+    return dir &&
+           snprintf(path, cap, "%s/cuzk-DEV-UNTRUSTED-%s.dev.params", dir, id) < (int)cap;
 }
 
 cuzk_status fil_key_available(const cuzk_engine *e, const char *id, cuzk_error *err)
@@ -232,37 +233,30 @@ cuzk_status fil_key_available(const cuzk_engine *e, const char *id, cuzk_error *
 
 /* ---- the dev key -------------------------------------------------------------------------- */
 
-/* The one place a dev key comes from: loaded from cache_path when it holds a key for this
- * circuit, else made by cuzk's dev setup and written there (atomically; a failed write is
- * only logged). To be replaced by the groth16 layer's cuzk_groth16_dev_key_cached, which
- * does this load-or-make, when it lands. */
+/* The one place a dev key comes from: cuzk_groth16_dev_key_cached (loaded from cache_path
+ * when its note's R1CS digest matches this circuit, else made and written atomically with
+ * its "NOT Filecoin's trusted setup" note); in memory only without a cache path, or when
+ * the cache cannot be used (a build without OpenSSL has no digest; an unwritable
+ * directory), which is logged. */
 static cuzk_status fil_dev_key(const cuzk_engine *e, const char *cache_path,
                                const cuzk_r1cs *r1cs, cuzk_groth16_pk *pk, cuzk_pool *pool,
                                cuzk_error *err)
 {
-    if (cache_path && access(cache_path, R_OK) == 0) {
-        cuzk_error le = {0};
-        if (cuzk_groth16_pk_load_bellperson(pk, cache_path, CUZK_PARAMS_TRUSTED_ONCURVE, pool,
-                                            &le) == CUZK_OK &&
-            cuzk_groth16_pk_check_circuit(pk, r1cs, &le) == CUZK_OK)
+    if (cache_path) {
+        cuzk_error ce = {0};
+        bool made = false;
+        cuzk_status st = cuzk_groth16_dev_key_cached(pk, NULL, r1cs, cache_path, pool, &made, &ce);
+        if (st == CUZK_OK) {
+            engine_log(e, CUZK_LOG_INFO, "dev key %s %s", cache_path, made ? "made" : "loaded");
             return CUZK_OK;
-        cuzk_groth16_pk_free(pk);
-        engine_log(e, CUZK_LOG_WARN, "dev key %s unusable (%s): making a new one", cache_path,
-                   le.msg);
+        }
+        if (st != CUZK_ERR_UNSUPPORTED && st != CUZK_ERR_IO) {
+            *err = ce;
+            return st;
+        }
+        engine_log(e, CUZK_LOG_WARN, "dev key not cached at %s: %s", cache_path, ce.msg);
     }
-    cuzk_status st =
-        cuzk_groth16_setup_dev(pk, NULL, r1cs, CUZK_GROTH16_BELLPERSON, NULL, pool, err);
-    if (st != CUZK_OK || !cache_path)
-        return st;
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", cache_path, (long)getpid());
-    cuzk_error we = {0};
-    if (cuzk_groth16_pk_save_bellperson(pk, tmp, &we) != CUZK_OK || rename(tmp, cache_path)) {
-        unlink(tmp);
-        engine_log(e, CUZK_LOG_WARN, "dev key not cached at %s: %s", cache_path,
-                   we.msg[0] ? we.msg : "rename failed");
-    }
-    return CUZK_OK;
+    return cuzk_groth16_setup_dev(pk, NULL, r1cs, CUZK_GROTH16_BELLPERSON, NULL, pool, err);
 }
 
 /* ---- loading ------------------------------------------------------------------------------ */

@@ -396,6 +396,10 @@ group_circuit() {
     --sector-size 2KiB
   grep -q "(21866 circuit rows + 23 input rows)" last.out && ok "2 KiB WindowPoSt rows" ||
     bad "$(cat last.out)"
+  # SnapDeals: rust-fil-proofs' 2 KiB figure (storage-proofs-update tests), 4 inputs + ONE
+  expect 0 "inspect circuit snap 2KiB" "$CUZK" inspect circuit --kind snap --sector-size 2KiB
+  grep -q "(1705039 circuit rows + 5 input rows)" last.out && ok "2 KiB SnapDeals rows" ||
+    bad "$(cat last.out)"
   expect 2 "unknown kind" "$CUZK" inspect circuit --kind nope --sector-size 2KiB
   says "unknown kind 'nope'"
   expect 2 "unsupported size" "$CUZK" inspect circuit --kind porep --sector-size 4KiB

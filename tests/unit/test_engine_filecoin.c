@@ -89,7 +89,7 @@ static void expect_refused(cuzk_engine *e, const cuzk_job_request *r, cuzk_statu
 static void dev_vk(const char *id, cuzk_groth16_vk *vk, cuzk_groth16_pvk *pvk)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.params", g_keys, id);
+    snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.dev.params", g_keys, id);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("no dev key at %s", path);
@@ -368,7 +368,10 @@ int main(void)
         static const char *ids[] = {"wpost-2k", "winning-2k", "porep-2k"};
         char path[4200];
         for (int i = 0; i < 3; i++) {
-            snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.params", g_keys, ids[i]);
+            snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.dev.params", g_keys, ids[i]);
+            unlink(path);
+            snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.dev.params.info", g_keys,
+                     ids[i]);
             unlink(path);
         }
         rmdir(g_keys);
