@@ -59,29 +59,43 @@ static void porep_plan_free(ekind_plan *p)
     p->parsed = NULL;
 }
 
-/* The witness of one partition in compact form, checked against the key's circuit. */
+/* Takes ownership of ca (a partition's compact witness) once it fits the key's circuit. */
+static cuzk_status fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
+                                     esynth *out, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    if (!key->r1cs || !key->wmap)
+        st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "Filecoin key has no recorded circuit");
+    else if (ca->n_vars != key->r1cs->n_vars || ca->n_bits != key->wmap->n_bits)
+        st = cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                            "the partition's witness (%u variables, %u bits) does not fit the "
+                            "recorded circuit (%u, %u)",
+                            ca->n_vars, ca->n_bits, key->r1cs->n_vars, key->wmap->n_bits);
+    if (st != CUZK_OK) {
+        cuzk_compact_assignment_free(ca);
+        return st;
+    }
+    out->ca = *ca;
+    out->w = cuzk_witness_compact(key->wmap, ca->bits, ca->dense);
+    out->bytes = (uint64_t)(ca->n_bits / 64 + 1) * 8 + (uint64_t)(ca->n_vars - ca->n_bits) * 32;
+    memset(ca, 0, sizeof *ca);
+    return CUZK_OK;
+}
+
+/* The witness of one partition in compact form, by the circuit's generic witness backend,
+ * checked against the key's circuit. */
 cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
                                esynth *out, cuzk_error *err);
 cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
                                esynth *out, cuzk_error *err)
 {
-    if (!key->r1cs || !key->wmap)
-        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "Filecoin key has no recorded circuit");
     cuzk_compact_assignment ca = {0};
     cuzk_status st = cuzk_circuit_witness_compact(fn, ctx, &ca, err);
-    if (st == CUZK_OK && (ca.n_vars != key->r1cs->n_vars || ca.n_bits != key->wmap->n_bits))
-        st = cuzk_error_set(err, CUZK_ERR_INTERNAL,
-                            "the partition's witness (%u variables, %u bits) does not fit the "
-                            "recorded circuit (%u, %u)",
-                            ca.n_vars, ca.n_bits, key->r1cs->n_vars, key->wmap->n_bits);
     if (st != CUZK_OK) {
         cuzk_compact_assignment_free(&ca);
         return st;
     }
-    out->ca = ca;
-    out->w = cuzk_witness_compact(key->wmap, ca.bits, ca.dense);
-    out->bytes = (uint64_t)(ca.n_bits / 64 + 1) * 8 + (uint64_t)(ca.n_vars - ca.n_bits) * 32;
-    return CUZK_OK;
+    return fil_witness_adopt(key, &ca, out, err);
 }
 
 static cuzk_status porep_synthesize(const cuzk_engine *e, const ereq *q, const ekind_plan *plan,
@@ -90,11 +104,18 @@ static cuzk_status porep_synthesize(const cuzk_engine *e, const ereq *q, const e
 {
     (void)e;
     (void)q;
-    (void)pool;
     cuzk_porep_circuit *c = NULL;
     cuzk_status st = cuzk_porep_circuit_make(plan->parsed, part, &c, err);
-    if (st == CUZK_OK)
-        st = engine_fil_witness(key, cuzk_porep_circuit_synthesize, c, out, err);
+    if (st == CUZK_OK) {
+        /* the parallel witness path (challenge segments over the pool), bit-identical to
+         * the generic backend (test_porep_witness) */
+        cuzk_compact_assignment ca = {0};
+        st = cuzk_porep_witness_compact(c, pool, &ca, err);
+        if (st == CUZK_OK)
+            st = fil_witness_adopt(key, &ca, out, err);
+        else
+            cuzk_compact_assignment_free(&ca);
+    }
     cuzk_porep_circuit_free(c);
     return st;
 }
