@@ -4,7 +4,8 @@
 # sizes, then the benchmarks, ending with one table. Logs and JSON go to $OUT (the device
 # tool's output folder; ./out here otherwise).
 #   usage: bash bench/gpu.sh [stage...]     stages: build test sanitize bench (default: all)
-#   env:   GPU_NTT_LOG2 / GPU_MSM_LOG2 / GPU_PROVE_LOG2   size lists (comma-separated)
+#   env:   GPU_NTT_LOG2 / GPU_MSM_LOG2 / GPU_PROVE_LOG2 / GPU_PIPE_LOG2   size lists
+#          (comma-separated; the pipeline bench: the engine, 10-partition jobs)
 #          GPU_RUNS    timed runs per item (default 5)
 #          BUILD       build directory (default build-gpu); with a prebuilt one (cuzk and
 #                      tests/gpu/test_gpu_* inside), skip the build stage
@@ -68,8 +69,11 @@ stage_sanitize() {
   return $ok
 }
 
+# The benches run with CUZK_GPU_PROFILE=1: each prints the device time per phase (MSM
+# digits / sort / accumulate / ..., NTT passes, SpMV) next to its row.
 stage_bench() {
   local b="$BUILD/cuzk" opts=(--runs "$RUNS")
+  export CUZK_GPU_PROFILE=1
   CUZK_TRACE="$OUT/timeline" "$b" bench gpu-ntt --log2 "${GPU_NTT_LOG2:-20,22,24,26,27}" "${opts[@]}" \
     2>&1 | tee "$OUT/bench-ntt.txt" >&2 || return 1
   "$b" bench gpu-msm --log2 "${GPU_MSM_LOG2:-20,22,24,26,27}" "${opts[@]}" \
@@ -78,6 +82,8 @@ stage_bench() {
     2>&1 | grep -E "g2|group" | tee "$OUT/bench-msm-g2.txt" >&2 || return 1
   CUZK_TRACE="$OUT/timeline" "$b" bench gpu-prove --log2 "${GPU_PROVE_LOG2:-22,27}" "${opts[@]}" \
     2>&1 | tee "$OUT/bench-prove.txt" >&2 || return 1
+  CUZK_TRACE="$OUT/timeline" "$b" bench pipeline --backend gpu --log2 "${GPU_PIPE_LOG2:-27}" \
+    --runs 1 --threads "$(nproc)" 2>&1 | tee "$OUT/bench-pipeline.txt" >&2 || return 1
 }
 
 for s in "${stages[@]}"; do
@@ -86,8 +92,8 @@ for s in "${stages[@]}"; do
   if "stage_$s"; then echo "stage $s: ok ($((SECONDS - t0)) s)" >&2
   else echo "stage $s: FAILED ($((SECONDS - t0)) s)" >&2; rc=1; fi
 done
-if [ -f "$OUT/bench-ntt.txt" ] || [ -f "$OUT/bench-prove.txt" ]; then
+if [ -f "$OUT/bench-ntt.txt" ] || [ -f "$OUT/bench-prove.txt" ] || [ -f "$OUT/bench-pipeline.txt" ]; then
   printf '\n==== results (%s) ====\n' "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-  cat "$OUT"/bench-*.txt 2>/dev/null | grep -E "^gpu "
+  cat "$OUT"/bench-*.txt 2>/dev/null | grep -E "^(gpu|pipeline) "
 fi
 exit $rc
