@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # run.sh — the README's main command: installs the build dependencies, builds cuzk
 # (Release; the CUDA kernels too when nvcc is found), then
-#   1. the main job: starts the proving daemon cuzkd on its defaults in the background (its
-#      socket and journal in a temporary directory, its timeline in $BUILD_DIR), sends a
-#      synthetic PoRep-shaped job (10 partitions of 2^12 constraints, a dev setup: real
-#      proofs, each pairing-checked by the daemon before it returns) through the CLI client,
-#      prints the result with its timings and where the timeline is; then a Groth16 job on
-#      a small demo circuit whose returned proof `cuzk verify` checks independently (keys
-#      from `cuzk setup`); stops the daemon with SIGTERM;
+#   1. the main job: a 2 KiB PoRep C2 through the proving daemon. `cuzk gen-c1` writes a
+#      C1 output (SYNTHETIC TEST DATA, not a sealed sector; cached in $BUILD_DIR); cuzkd
+#      starts in the background (its socket and journal in a temporary directory, its
+#      timeline in $BUILD_DIR, srs.dev_key_dir = $CUZK_DEV_KEY_DIR); the CLI client
+#      submits the C1 output as a PoRep job and awaits the 192-byte proof, which
+#      `cuzk verify-porep` checks against the key's verifying key and the C1's public
+#      inputs; prints the timings and where the timeline is. The key is a DEV setup made on
+#      the first run (minutes on 2 cores) and loaded from the cache later: NOT Filecoin's
+#      trusted setup (CUZK_PARAMS_DIR = a directory of Filecoin's .params makes cuzkd use
+#      those instead: srs.param_cache). Then a Groth16 job on a small demo circuit whose
+#      proof `cuzk verify` checks (keys from `cuzk setup`); stops the daemon with SIGTERM;
 #   2. the short benchmarks (`cuzk bench`), as before.
 #   usage: bash scripts/run.sh [--no-bench | bench arguments]   (default: every group)
-#   env:   BUILD_DIR (default build), CUZK_JOBS (default: all cores)
+#   env:   BUILD_DIR (default build), CUZK_JOBS (default: all cores), CUZK_DEV_KEY_DIR
+#          (default $XDG_CACHE_HOME or ~/.cache, /cuzk/dev-keys), CUZK_PARAMS_DIR (none)
 # Examples: bash scripts/run.sh pairing --json; bash scripts/run.sh field --min-time 2
 # stdout carries the main job's result lines and what `cuzk bench` prints; with --json
 # stdout is only the bench's JSON object (the main job's lines go to stderr then). Package
@@ -47,6 +52,7 @@ cmake --build "$build" -j "$CUZK_JOBS" --target cuzk cuzkd cuzk_cli_fixture
 cuzk="$CUZK_ROOT/$build/cuzk"
 cuzkd="$CUZK_ROOT/$build/cuzkd"
 tmp=$(mktemp -d /tmp/cuzk-run-XXXXXX)
+devkeys=${CUZK_DEV_KEY_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cuzk/dev-keys}
 daemon=
 cleanup() {
   [ -n "$daemon" ] && kill -TERM "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null
@@ -60,6 +66,13 @@ main_job() {
   local timeline="$CUZK_ROOT/$build/cuzkd-timeline.json"
   local dlog="$CUZK_ROOT/$build/cuzkd.log"
   rm -f "$timeline" "$timeline.1"
+  # the C1 output: synthetic test data, made once per build directory
+  local c1="$CUZK_ROOT/$build/porep-2k.c1.json"
+  if [ ! -s "$c1" ]; then
+    log "cuzk gen-c1 --sector-size 2KiB --out $c1  (SYNTHETIC TEST DATA)"
+    "$cuzk" gen-c1 --sector-size 2KiB --seed 1 --out "$c1" >/dev/null || return 1
+  fi
+  mkdir -p "$devkeys"
   # the defaults (devices: the GPU when present, else the CPU; memory budget: RAM minus
   # a margin) except where the socket, the journal and the timeline go
   cat > "$tmp/cuzkd.toml" <<EOF
@@ -67,6 +80,9 @@ main_job() {
 listen = "$addr"
 state_dir = "$tmp/state"
 timeline = "$timeline"
+[srs]
+dev_key_dir = "$devkeys"
+param_cache = "${CUZK_PARAMS_DIR:-}"
 EOF
   log "cuzkd --config $tmp/cuzkd.toml  (log: $dlog)"
   "$cuzkd" --config "$tmp/cuzkd.toml" > "$dlog" 2>&1 &
@@ -82,20 +98,45 @@ EOF
     return 1
   fi
 
-  local parts=10 log2n=12 id out
-  log "cuzk submit --synthetic $log2n --partitions $parts; cuzk await"
-  id=$("$cuzk" submit --addr "$addr" --synthetic "$log2n" --partitions "$parts") || return 1
-  out=$("$cuzk" await "$id" --addr "$addr" --out "$tmp/synthetic.bin") ||
-    { echo "$out"; return 1; }
-  say "main job: cuzkd, synthetic PoRep-shaped job ($parts partitions of 2^$log2n constraints)"
-  say "$(printf '%s\n' "$out" | grep -v '^proof written')"
-  local bytes
-  bytes=$(stat -c %s "$tmp/synthetic.bin")
-  if [ "$bytes" -ne $((parts * 192)) ]; then
-    echo "expected $((parts * 192)) proof bytes, got $bytes"
-    return 1
+  local id out
+  if [ -s "$devkeys/cuzk-DEV-UNTRUSTED-porep-2k.dev.params" ]; then
+    log "cuzk submit --kind porep --vanilla $c1; cuzk await  (the cached dev key is loaded)"
+  else
+    log "cuzk submit --kind porep --vanilla $c1; cuzk await  (first run: cuzkd makes the" \
+      "dev key, about 1.5 min on 2 cores)"
   fi
-  say "proof: $bytes bytes ($parts x 192), each pairing-checked by cuzkd before it returned"
+  local t0=$SECONDS
+  id=$("$cuzk" submit --addr "$addr" --kind porep --vanilla "$c1") || return 1
+  out=$("$cuzk" await "$id" --addr "$addr" --out "$tmp/porep.bin") ||
+    { echo "$out"; return 1; }
+  say "main job: cuzkd, PoRep C2 of a 2 KiB sector (C1: $c1, synthetic test data)" \
+    "in $((SECONDS - t0)) s"
+  say "$(printf '%s\n' "$out" | grep -v '^proof written')"
+  local key
+  if grep -q "using a DEV KEY" "$dlog"; then
+    key=(--dev-key-dir "$devkeys")
+  elif [ -n "${CUZK_POREP_VK:-}" ]; then
+    key=(--key "$CUZK_POREP_VK")
+  else
+    key=()
+  fi
+  if [ ${#key[@]} -gt 0 ]; then
+    out=$("$cuzk" verify-porep --c1 "$c1" --proof "$tmp/porep.bin" "${key[@]}") ||
+      { echo "the daemon's PoRep proof does not verify: $out"; return 1; }
+    say "verify: the daemon's 192-byte PoRep proof: $out (cuzk verify-porep ${key[*]})"
+  else
+    say "verify: the proof was checked by cuzkd against Filecoin's parameters in" \
+      "$CUZK_PARAMS_DIR (CUZK_POREP_VK=the .vk adds an independent cuzk verify-porep)"
+  fi
+  if grep -q "using a DEV KEY" "$dlog"; then
+    say "************************************************************************************"
+    say "*** DEV KEY: proved and verified with a development setup made by cuzk, cached in"
+    say "***   $devkeys"
+    say "*** It is NOT Filecoin's trusted setup: its proofs never verify on chain. For real"
+    say "*** proofs point cuzkd at Filecoin's .params (srs.param_cache in its config;"
+    say "*** CUZK_PARAMS_DIR=DIR here; --params-dir DIR for cuzk porep-prove)."
+    say "************************************************************************************"
+  fi
 
   # an independent check of a proof from the daemon: a demo circuit, keys from cuzk setup
   local d="$tmp/demo"

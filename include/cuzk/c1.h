@@ -131,6 +131,14 @@ cuzk_status cuzk_c1_parse(const char *json, size_t len, cuzk_c1_output **out,
                           cuzk_error *err);
 void cuzk_c1_free(cuzk_c1_output *c1); /* NULL: no-op */
 
+/* Writes c1 to path as filecoin-ffi's JSON (compact serde_json: fields in Rust order, the
+ * form cuzk_c1_parse reads), so that parse(write(x)) == x. All or nothing: a temporary
+ * beside path, renamed over it once complete (cuzk/outfiles.h). Works without jansson
+ * (src/formats/c1_write.c). Errors: INVALID_ARG (NULL; partitions, challenges or layers
+ * other than the registered proof's, e.g. a one-partition cuzk_c1_synth of 32 GiB),
+ * UNSUPPORTED (unknown registered proof), IO. */
+cuzk_status cuzk_c1_write_json(const cuzk_c1_output *c1, const char *path, cuzk_error *err);
+
 /* The consistency checks (see the file comment). Error INVALID_PROOF naming the partition,
  * challenge and proof part that fails; UNSUPPORTED when built without OpenSSL. */
 cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err);

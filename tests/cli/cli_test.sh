@@ -410,6 +410,34 @@ group_circuit() {
   says "missing --kind"
   expect 0 "help inspect" "$CUZK" help inspect
   grep -q "inspect circuit --kind KIND" last.out && ok "usage names it" || bad "$(cat last.out)"
+  # gen-c1: synthetic C1 test data, said loudly, reproducible from --seed
+  expect 0 "help gen-c1" "$CUZK" help gen-c1
+  grep -q "SYNTHETIC TEST DATA, NOT A SEALED SECTOR" last.out && ok "help says synthetic" ||
+    bad "$(cat last.out)"
+  local seed=$((RANDOM * 32768 + RANDOM))
+  expect 0 "gen-c1 2KiB seed $seed" "$CUZK" gen-c1 --sector-size 2KiB --seed "$seed" --out a.json
+  says "SYNTHETIC TEST DATA"
+  grep -q '^{"registered_proof":"StackedDrg2KiBV1_1","vanilla_proofs":{"StackedDrg2KiBV1":' \
+    a.json && ok "filecoin-ffi's JSON" || bad "$(head -c 200 a.json)"
+  expect 0 "gen-c1 same seed" "$CUZK" gen-c1 --sector-size 2KiB --seed "$seed" --out b.json
+  cmp -s a.json b.json && ok "same seed, same bytes" || bad "same seed, other bytes"
+  expect 0 "gen-c1 other seed" "$CUZK" gen-c1 --sector-size 2KiB --seed $((seed + 1)) --out b.json
+  cmp -s a.json b.json && bad "another seed, same bytes" || ok "another seed, other bytes"
+  expect 2 "gen-c1 4KiB" "$CUZK" gen-c1 --sector-size 4KiB --out c.json
+  says "not 2KiB, 8MiB, 512MiB, 32GiB or 64GiB"
+  absent c.json
+  # verify-porep: the key must be the PoRep circuit's, the proof one 192-byte partition
+  expect 2 "verify-porep without a key" "$CUZK" verify-porep --c1 a.json --proof a.json
+  says "one of --dev-key-dir DIR or --key FILE"
+  keys
+  head -c 192 /dev/zero > zero.bin
+  expect 1 "verify-porep, another circuit's key" "$CUZK" verify-porep --c1 a.json \
+    --proof zero.bin --key b.vk
+  says "public inputs, StackedDrg2KiBV1_1 has 39"
+  head -c 100 /dev/zero > short.bin
+  expect 1 "verify-porep, 100-byte proof" "$CUZK" verify-porep --c1 a.json --proof short.bin \
+    --key b.vk
+  says "the proof has 100 bytes"
 }
 
 case "$GROUP" in
