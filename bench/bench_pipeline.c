@@ -195,7 +195,7 @@ static bool timeline_busy(cuzk_engine *e, double w0, double w1, double busy[ST_C
 static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigned k, unsigned t,
                        const char *backend, unsigned jobs, bool real_key, engine_run *out)
 {
-    const unsigned PARTS = parts_for(backend);
+    const unsigned parts = parts_for(backend);
     cuzk_engine_config c;
     cuzk_engine_config_default(&c);
     c.devices = backend;
@@ -219,7 +219,7 @@ static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigne
     for (unsigned i = 0; ok && i <= jobs; i++) {
         cuzk_job_request req = {.kind = CUZK_PROOF_SYNTHETIC};
         req.synthetic.log2n = k;
-        req.synthetic.partitions = i == 0 ? 1 : PARTS;
+        req.synthetic.partitions = i == 0 ? 1 : parts;
         req.synthetic.seed = 1;
         cuzk_job_ticket tk;
         ok = cuzk_engine_submit(e, &req, &tk, &err) == CUZK_OK;
@@ -248,7 +248,7 @@ static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigne
     out->peak_rss = bench_sized_peak_rss();
     ok = ok && timeline_busy(e, w0, w1, out->busy, &err);
     if (ok) {
-        out->ms_per_proof = wall / (jobs * PARTS);
+        out->ms_per_proof = wall / (jobs * parts);
         if (getenv("CUZK_TRACE")) {
             char path[512];
             snprintf(path, sizeof path, "%s-pipeline-2^%u.json", getenv("CUZK_TRACE"), k);
@@ -269,7 +269,7 @@ static void run_pipeline(const bench_sized_opts *o)
     size_t nk = bench_sized_log2s(o, ks, 16), nt = bench_sized_threads(o, ts);
     unsigned jobs = o->runs > 3 ? o->runs : 3;
     const char *backend = o->backend ? o->backend : "cpu";
-    const unsigned PARTS = parts_for(backend);
+    const unsigned parts = parts_for(backend);
     for (size_t i = 0; i < nk; i++)
         for (size_t j = 0; j < nt; j++) {
             unsigned k = ks[i], t = ts[j];
@@ -277,14 +277,14 @@ static void run_pipeline(const bench_sized_opts *o)
             uint64_t n = 1ull << k;
             bench_sized_result *rb = bench_sized_add("pipeline", "bare s/proof", k, t, n);
             bench_sized_result *re = bench_sized_add("pipeline", "engine s/proof", k, t, n);
-            double bare = run_bare(o, rb, k, t, backend, PARTS, real_key);
+            double bare = run_bare(o, rb, k, t, backend, parts, real_key);
             if (bare < 0) {
                 re->failed = true;
                 snprintf(re->note, sizeof re->note, "see bare");
                 bench_sized_done(o, re);
                 continue;
             }
-            rb->runs = PARTS;
+            rb->runs = parts;
             rb->best_ms = rb->median_ms = bare;
             snprintf(rb->note, sizeof rb->note, "start + finalize, %s key",
                      real_key ? "dev" : "random");
@@ -292,10 +292,10 @@ static void run_pipeline(const bench_sized_opts *o)
             engine_run er = {0};
             if (!run_engine(o, re, k, t, backend, jobs, real_key, &er))
                 continue;
-            re->runs = jobs * PARTS;
+            re->runs = jobs * parts;
             re->best_ms = re->median_ms = er.ms_per_proof;
             snprintf(re->note, sizeof re->note, "%u jobs x %u partitions, overhead %+.1f%%%s",
-                     jobs, PARTS, 100.0 * (er.ms_per_proof / bare - 1.0),
+                     jobs, parts, 100.0 * (er.ms_per_proof / bare - 1.0),
                      er.benchmark_only ? ", benchmark-only" : ", verified");
             re->extra_name[0] = "overhead_pct";
             re->extra[0] = 100.0 * (er.ms_per_proof / bare - 1.0);

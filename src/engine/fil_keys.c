@@ -251,7 +251,8 @@ static cuzk_status fil_dev_key(const cuzk_engine *e, const char *cache_path,
             return CUZK_OK;
         }
         if (st != CUZK_ERR_UNSUPPORTED && st != CUZK_ERR_IO) {
-            *err = ce;
+            if (err)
+                *err = ce;
             return st;
         }
         engine_log(e, CUZK_LOG_WARN, "dev key not cached at %s: %s", cache_path, ce.msg);
