@@ -507,9 +507,11 @@ static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *poo
     r->best_ms = wall[0];
     r->median_ms = wall[runs / 2];
     snprintf(r->note, sizeof r->note,
-             "%s key; first proof incl. key+circuit upload %.1f s; device used %.1f GiB; "
+             "%s key%s; first proof incl. key+circuit upload %.1f s; device used %.1f GiB; "
              "host peak RSS %.1f GiB",
-             real_key ? "dev" : "random", upload_s, (double)(dtotal - dfree) / GIB,
+             real_key ? "dev" : "random",
+             wk[0].t[0].srs_streamed ? " STREAMED from host" : "", upload_s,
+             (double)(dtotal - dfree) / GIB,
              (double)bench_sized_peak_rss() / GIB);
     bench_sized_done(o, r);
     for (int s = 0; s < CUZK_STAGE_COUNT; s++) {

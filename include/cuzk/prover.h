@@ -39,6 +39,14 @@
  *
  * Memory: the backend allocates what it needs (pinned staging, device buffers, the job);
  *   every allocation is released on every path, including errors and cancellation.
+ * Device memory (CUDA): constraint systems, NTT domains and a proof's working set are on
+ *   the device; a proving key is too when it fits next to them (idle residents are
+ *   evicted, least recently used first, to make room). A key that cannot fit is streamed:
+ *   its vectors stay in host memory, pinned, and every MSM copies them through two
+ *   staging buffers while it computes; the decision and its numbers go to the logger.
+ *   CUZK_GPU_MEM_LIMIT=BYTES[K|M|G] treats the device as that large (share a card, or
+ *   rehearse a smaller one); CUZK_GPU_SRS=stream[:BYTES] streams every key with staging
+ *   buffers of BYTES (tests). Read when the prover is opened.
  */
 #ifndef CUZK_PROVER_H
 #define CUZK_PROVER_H
@@ -83,6 +91,9 @@ typedef struct cuzk_prove_timings {
     /* When the device mutex was taken and released (CLOCK_MONOTONIC, ms; the last hold
      * for a batch): what a timeline shows as the device's busy interval. */
     double device_begin_ms, device_end_ms;
+    /* The key's point vectors were streamed from host memory through staging buffers
+     * during the MSMs (the key did not fit the device; see "Device memory" above). */
+    bool srs_streamed;
 } cuzk_prove_timings;
 
 /* The clock of device_begin_ms / device_end_ms (CLOCK_MONOTONIC in ms). */
@@ -109,6 +120,12 @@ void cuzk_prover_close(cuzk_prover *p); /* NULL is a no-op; no job may be in fli
 cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p);
 /* "cpu (4 threads)", "gpu:0 NVIDIA H200 (139.8 GiB)"; never NULL. */
 const char *cuzk_prover_describe(const cuzk_prover *p);
+
+/* Where a backend reports what an operator should know (a key streamed from host memory,
+ * with the reason): warn = true for a degraded mode, false for information. Default
+ * (fn NULL): stderr. Set before the first start; fn must be thread-safe. */
+typedef void (*cuzk_prover_log_fn)(void *ctx, bool warn, const char *msg);
+void cuzk_prover_set_log(cuzk_prover *p, cuzk_prover_log_fn fn, void *ctx);
 
 /* Drops any device-resident copy of pk and/or r1cs (either may be NULL). Call before
  * freeing a key or constraint system the prover has seen. */

@@ -64,6 +64,12 @@ static void apply_defaults(cuzk_engine_config *c)
         c->timeline_events = 65536;
 }
 
+/* The backends' reports (a key streamed from host memory, ...) in the engine's log. */
+static void prover_log(void *ctx, bool warn, const char *msg)
+{
+    engine_log((const cuzk_engine *)ctx, warn ? CUZK_LOG_WARN : CUZK_LOG_INFO, "%s", msg);
+}
+
 static cuzk_status open_devices(cuzk_engine *e, cuzk_error *err)
 {
     const char *spec = e->cfg.devices ? e->cfg.devices : "auto";
@@ -86,6 +92,7 @@ static cuzk_status open_devices(cuzk_engine *e, cuzk_error *err)
         edevice *d = &e->devs[e->n_devs];
         if ((st = cuzk_prover_open(&d->prover, tok, e->pool, err)) != CUZK_OK)
             break;
+        cuzk_prover_set_log(d->prover, prover_log, e);
         d->ordinal = (int)e->n_devs;
         d->is_gpu = cuzk_prover_kind(d->prover) == CUZK_BACKEND_CUDA;
         snprintf(d->name, sizeof d->name, "%s", cuzk_prover_describe(d->prover));

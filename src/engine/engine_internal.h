@@ -316,5 +316,6 @@ void engine_srs_unref(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
 uint64_t engine_key_estimate(const char *id, uint64_t file_size);
+uint64_t engine_synthetic_key_bytes(unsigned log2n);
 
 #endif

@@ -46,6 +46,13 @@ uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk)
 
 /* ---- SYNTHETIC -------------------------------------------------------------------------- */
 
+/* The synthetic key's host bytes before it is loaded (srs.c charges the budget with it):
+ * see synthetic_plan for the shape behind 600 n. */
+uint64_t engine_synthetic_key_bytes(unsigned log2n)
+{
+    return 600 * (1ull << log2n) + (4u << 20);
+}
+
 static void synthetic_id(char *out, size_t cap, unsigned log2n, uint64_t seed)
 {
     if (seed)
@@ -107,7 +114,7 @@ static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_pla
     for (unsigned d = 0; d < e->n_devs; d++)
         if (!e->devs[d].is_gpu)
             cpu = true;
-    p->key_bytes = 600 * n + (4u << 20);
+    p->key_bytes = engine_synthetic_key_bytes(q->log2n);
     p->partition_bytes = (cpu ? 900 * n : 16 * n) + (64u << 20);
     return CUZK_OK;
 }

@@ -31,7 +31,7 @@ uint64_t engine_key_estimate(const char *id, uint64_t file_size)
 {
     unsigned k;
     if (sscanf(id, "synthetic-%u", &k) == 1 && k >= 2 && k <= 28)
-        return 1000 * (1ull << k) + (4u << 20);
+        return engine_synthetic_key_bytes(k);
     fil_circuit c;
     uint64_t size;
     if (fil_parse_id(id, &c, &size))

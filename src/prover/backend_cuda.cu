@@ -64,9 +64,29 @@ typedef struct run {
     void *d_scratch;
     size_t scratch_size;
     cuzk_groth16_msm_results *d_res, *h_res;
+    /* a streamed key (dev_key.streamed): two staging buffers for its point vectors, and
+     * one partial result per chunk, summed on the host after the batch */
+    bool streamed;
+    void *d_stage[2];
+    size_t stage_bytes;
+    unsigned stage_next;
+    cudaEvent_t stage_ready[2], stage_free[2];
+    size_t maxc1, maxc2;          /* chunks of the longest G1 / G2 vector */
+    cuzk_g1_jac *d_pg1, *h_pg1;   /* [partition][H, L, A, B_G1][maxc1] */
+    cuzk_g2_jac *d_pg2, *h_pg2;   /* [partition][maxc2] */
 } run;
 
+typedef cuzk_status (*g1_msm_fn)(cuzk_g1_jac *, const cuzk_g1_affine *, const cuzk_fr *, size_t,
+                                  void *, size_t, cuzk_gpu_stream, cuzk_error *);
+typedef cuzk_status (*g2_msm_fn)(cuzk_g2_jac *, const cuzk_g2_affine *, const cuzk_fr *, size_t,
+                                  void *, size_t, cuzk_gpu_stream, cuzk_error *);
+
 static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
+
+/* Staging buffer of a streamed key (two of them): 1 GiB copies at PCIe speed in ~20 ms,
+ * long enough that each chunk's MSM amortises its fixed costs, small next to a 2^27
+ * working set. */
+#define STAGE_BYTES_DEFAULT ((size_t)1 << 30)
 
 static cuzk_status fault(const char *where, cuzk_error *err)
 {
@@ -103,6 +123,65 @@ fail:
     return st;
 }
 
+static size_t chunks(size_t n, size_t chunk) { return (n + chunk - 1) / chunk; }
+
+/* Partial results of partition i's G1 MSM w (0 H, 1 L, 2 A, 3 B_G1); NULL unless streamed. */
+static cuzk_g1_jac *g1_parts(const run *R, size_t i, int w)
+{
+    return R->streamed ? R->d_pg1 + (i * 4 + (size_t)w) * R->maxc1 : NULL;
+}
+
+/* Queues the copy of host points [off, off + len) into the next staging buffer; *slot
+ * receives its index. The copy waits until the MSM that last read that buffer is done. */
+static cuzk_status stage_copy(run *R, const void *h, size_t bytes, int *slot, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    int b = (int)(R->stage_next++ & 1);
+    CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->copy, R->stage_free[b], 0));
+    CUZK_CUDA_TRY(err, cudaMemcpyAsync(R->d_stage[b], h, bytes, cudaMemcpyHostToDevice, R->copy));
+    CUZK_CUDA_TRY(err, cudaEventRecord(R->stage_ready[b], R->copy));
+    *slot = b;
+    return CUZK_OK;
+fail:
+    return st;
+}
+
+/* One MSM over a key vector: from its device copy, or, streamed, chunk by chunk through
+ * the staging buffers: chunk j + 1's copy is queued before chunk j's MSM, so the copy of
+ * one overlaps the MSM of the other; chunk j's MSM writes d_parts[j]. */
+template <typename A, typename J, typename Fn>
+static cuzk_status msm_key(run *R, Fn fn, J *d_out, J *d_parts, const A *d_pts, const A *h_pts,
+                           const cuzk_fr *sc, size_t n, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    cuzk_gpu_stream gs = (cuzk_gpu_stream)R->compute;
+    if (!R->streamed)
+        return fn(d_out, d_pts, sc, n, R->d_scratch, R->scratch_size, gs, err);
+    size_t chunk = R->stage_bytes / sizeof(A), nc = chunks(n, chunk);
+    int slot[2] = {0, 0};
+    if (nc && (st = stage_copy(R, h_pts, (n < chunk ? n : chunk) * sizeof(A), &slot[0], err)) !=
+                  CUZK_OK)
+        return st;
+    for (size_t j = 0; j < nc; j++) {
+        size_t off = j * chunk, len = n - off < chunk ? n - off : chunk;
+        if (j + 1 < nc) {
+            size_t off2 = off + chunk, len2 = n - off2 < chunk ? n - off2 : chunk;
+            if ((st = stage_copy(R, h_pts + off2, len2 * sizeof(A), &slot[(j + 1) & 1], err)) !=
+                CUZK_OK)
+                return st;
+        }
+        int b = slot[j & 1];
+        CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->compute, R->stage_ready[b], 0));
+        if ((st = fn(d_parts + j, (const A *)R->d_stage[b], sc + off, len, R->d_scratch,
+                     R->scratch_size, gs, err)) != CUZK_OK)
+            return st;
+        CUZK_CUDA_TRY(err, cudaEventRecord(R->stage_free[b], R->compute));
+    }
+    return CUZK_OK;
+fail:
+    return st;
+}
+
 /* The kernels of one partition, all on R->compute. */
 static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const dev_key *k,
                              const dev_circuit *c, const cuzk_gpu_domain *gd, cuzk_error *err)
@@ -120,6 +199,7 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
     cudaStream_t s = R->compute;
     cuzk_gpu_stream gs = (cuzk_gpu_stream)s;
     uint32_t aux0 = 1 + r1cs->n_public;
+    cuzk_g2_jac *pg2 = R->streamed ? R->d_pg2 + i * R->maxc2 : NULL;
     cuzk_status st = CUZK_OK;
 
     CUZK_CUDA_TRY(err, cudaStreamWaitEvent(s, R->uploaded[buf], 0));
@@ -161,12 +241,12 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
     if (st != CUZK_OK)
         goto fail;
     CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_NTT], s));
-    if ((st = cuzk_gpu_g1s_msm(&res->h, k->h, a, pk->n_h, R->d_scratch, R->scratch_size, gs,
-                               err)) != CUZK_OK)
+    if ((st = msm_key(R, cuzk_gpu_g1s_msm, &res->h, g1_parts(R, i, 0), k->h, pk->h, a, pk->n_h,
+                      err)) != CUZK_OK)
         goto fail;
     CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_H], s));
-    if ((st = cuzk_gpu_g1s_msm_auto(&res->l, k->l, w + aux0, pk->n_l, R->d_scratch,
-                                    R->scratch_size, gs, err)) != CUZK_OK)
+    if ((st = msm_key(R, cuzk_gpu_g1s_msm_auto, &res->l, g1_parts(R, i, 1), k->l, pk->l,
+                      w + aux0, pk->n_l, err)) != CUZK_OK)
         goto fail;
     CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_L], s));
     {
@@ -176,8 +256,8 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
                 goto fail;
             sa = g;
         }
-        if ((st = cuzk_gpu_g1s_msm_auto(&res->a, k->a, sa, pk->n_a, R->d_scratch,
-                                        R->scratch_size, gs, err)) != CUZK_OK)
+        if ((st = msm_key(R, cuzk_gpu_g1s_msm_auto, &res->a, g1_parts(R, i, 2), k->a,
+                          pk->a, sa, pk->n_a, err)) != CUZK_OK)
             goto fail;
         CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_A], s));
         if (!snarkjs) {
@@ -188,12 +268,12 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
         /* the witness buffer is free once the last gather (or MSM) has read it */
         if (!snarkjs && !R->compact)
             CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[buf], s));
-        if ((st = cuzk_gpu_g1s_msm_auto(&res->b_g1, k->b_g1, sb, pk->n_b_g1, R->d_scratch,
-                                        R->scratch_size, gs, err)) != CUZK_OK)
+        if ((st = msm_key(R, cuzk_gpu_g1s_msm_auto, &res->b_g1, g1_parts(R, i, 3),
+                          k->b_g1, pk->b_g1, sb, pk->n_b_g1, err)) != CUZK_OK)
             goto fail;
         CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_B1], s));
-        if ((st = cuzk_gpu_g2s_msm_auto(&res->b_g2, k->b_g2, sb, pk->n_b_g2, R->d_scratch,
-                                        R->scratch_size, gs, err)) != CUZK_OK)
+        if ((st = msm_key(R, cuzk_gpu_g2s_msm_auto, &res->b_g2, pg2, k->b_g2,
+                          pk->b_g2, sb, pk->n_b_g2, err)) != CUZK_OK)
             goto fail;
         if (snarkjs && !R->compact)
             CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[buf], s));
@@ -202,6 +282,37 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
     return CUZK_OK;
 fail:
     return st;
+}
+
+/* A streamed key's MSM results: the sums of their chunks' partials (infinity for an
+ * empty vector), into R->h_res. */
+static void sum_parts(run *R, const cuzk_prove_job *job)
+{
+    const cuzk_groth16_pk *pk = job->pk;
+    size_t c1 = R->stage_bytes / sizeof(cuzk_g1_affine), c2 = R->stage_bytes / sizeof(cuzk_g2_affine);
+    const size_t n1[4] = {pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1};
+    for (size_t i = 0; i < job->n; i++) {
+        cuzk_g1_jac *out1[4] = {&R->h_res[i].h, &R->h_res[i].l, &R->h_res[i].a,
+                                &R->h_res[i].b_g1};
+        for (int w = 0; w < 4; w++) {
+            const cuzk_g1_jac *p = R->h_pg1 + (i * 4 + (size_t)w) * R->maxc1;
+            cuzk_g1_jac acc, t;
+            memset(&acc, 0, sizeof acc); /* z = 0: infinity */
+            for (size_t j = 0; j < chunks(n1[w], c1); j++) {
+                cuzk_g1_jac_add(&t, &acc, &p[j]);
+                acc = t;
+            }
+            *out1[w] = acc;
+        }
+        const cuzk_g2_jac *p2 = R->h_pg2 + i * R->maxc2;
+        cuzk_g2_jac acc2, t2;
+        memset(&acc2, 0, sizeof acc2);
+        for (size_t j = 0; j < chunks(pk->n_b_g2, c2); j++) {
+            cuzk_g2_jac_add(&t2, &acc2, &p2[j]);
+            acc2 = t2;
+        }
+        R->h_res[i].b_g2 = acc2;
+    }
 }
 
 static void run_release(run *R)
@@ -227,10 +338,21 @@ static void run_release(run *R)
         CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_scratch, fs));
     if (R->d_res)
         CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_res, fs));
+    for (int b = 0; b < 2; b++)
+        if (R->d_stage[b])
+            CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_stage[b], fs));
+    if (R->d_pg1)
+        CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_pg1, fs));
+    if (R->d_pg2)
+        CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_pg2, fs));
     if (R->compute)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->compute));
     if (R->h_res)
         CUZK_CUDA_IGNORE(cudaFreeHost(R->h_res));
+    if (R->h_pg1)
+        CUZK_CUDA_IGNORE(cudaFreeHost(R->h_pg1));
+    if (R->h_pg2)
+        CUZK_CUDA_IGNORE(cudaFreeHost(R->h_pg2));
     for (size_t i = 0; i < R->n_reg; i++)
         host_pin_drop(R->reg[i]);
     free(R->reg);
@@ -239,6 +361,10 @@ static void run_release(run *R)
             CUZK_CUDA_IGNORE(cudaEventDestroy(R->uploaded[b]));
         if (R->consumed[b])
             CUZK_CUDA_IGNORE(cudaEventDestroy(R->consumed[b]));
+        if (R->stage_ready[b])
+            CUZK_CUDA_IGNORE(cudaEventDestroy(R->stage_ready[b]));
+        if (R->stage_free[b])
+            CUZK_CUDA_IGNORE(cudaEventDestroy(R->stage_free[b]));
     }
     for (size_t e = 0; e < R->n_stage_ev; e++)
         if (R->stage_ev[e])
@@ -302,21 +428,49 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                           compact ? (r1cs->n_vars - n_bits) * sizeof(cuzk_fr) : 0};
     double t0 = cuzk_prover_now_ms(), t_lock = 0, t_unlock = 0;
 
+    /* The working set, known before anything is allocated: key_get weighs it against the
+     * key to decide between a resident and a streamed key. */
+    size_t g_len = max2(pk->n_a, pk->n_b_g1);
+    R.scratch_size = max2(max2(cuzk_gpu_g1s_msm_scratch_size(pk->n_h),
+                               cuzk_gpu_g1s_msm_auto_scratch_size(max2(pk->n_l, g_len))),
+                          cuzk_gpu_g2s_msm_auto_scratch_size(pk->n_b_g2));
+    /* the density gathers run after H, when b and c (2n elements) are dead */
+    bool g_in_bc = g_len <= 2 * n;
+    size_t slots = job->n > 1 ? 2 : 1;
+    size_t need = slots * (up_bytes[0] + up_bytes[1]) + (compact ? wbytes : 0) +
+                  3 * n * sizeof(cuzk_fr) + (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) +
+                  R.scratch_size + job->n * sizeof(cuzk_groth16_msm_results);
+    size_t g1_max = max2(max2(pk->n_h, pk->n_l), g_len);
+    size_t stream_need = 0;
+    {
+        /* staging for a streamed key: whole G1 and G2 points per buffer (192 = lcm) */
+        size_t vec_max = max2(g1_max * sizeof(cuzk_g1_affine), pk->n_b_g2 * sizeof(cuzk_g2_affine));
+        size_t sb = cp->stage_bytes_req ? cp->stage_bytes_req : STAGE_BYTES_DEFAULT;
+        sb = sb < vec_max ? sb : vec_max;
+        sb = sb / sizeof(cuzk_g2_affine) * sizeof(cuzk_g2_affine);
+        R.stage_bytes = sb > sizeof(cuzk_g2_affine) ? sb : sizeof(cuzk_g2_affine);
+        R.maxc1 = chunks(g1_max, R.stage_bytes / sizeof(cuzk_g1_affine));
+        R.maxc2 = chunks(pk->n_b_g2, R.stage_bytes / sizeof(cuzk_g2_affine));
+        stream_need = 2 * R.stage_bytes +
+                      job->n * (4 * R.maxc1 * sizeof(cuzk_g1_jac) + R.maxc2 * sizeof(cuzk_g2_jac));
+    }
+
     if (cp->broken)
         return cuzk_error_set(err, CUZK_ERR_CUDA, "gpu:%d is out of service after: %s",
                               cp->dev, cp->broken_msg);
     CUZK_CUDA_TRY(err, cudaSetDevice(cp->dev));
 
+
     pthread_mutex_lock(&cp->cache_mu);
-    st = key_get(cp, pk, &k, err);
+    st = circuit_get(cp, pk, r1cs, &c, err);
     if (st == CUZK_OK)
-        k->slot.in_use++;
-    if (st == CUZK_OK && (st = circuit_get(cp, pk, r1cs, &c, err)) == CUZK_OK)
         c->slot.in_use++;
     if (st == CUZK_OK && compact)
-        st = map_get(c, job->ws[0].map, err);
+        st = map_get(cp, c, job->ws[0].map, err);
     if (st == CUZK_OK)
         st = domain_get(cp, pk, &gd, err);
+    if (st == CUZK_OK && (st = key_get(cp, pk, need + stream_need, &k, err)) == CUZK_OK)
+        k->slot.in_use++;
     cp->clock++;
     if (k)
         k->slot.last_used = cp->clock;
@@ -325,6 +479,10 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     pthread_mutex_unlock(&cp->cache_mu);
     if (st != CUZK_OK)
         goto fail;
+    R.streamed = k->streamed;
+    job->t.srs_streamed = k->streamed;
+    if (R.streamed)
+        need += stream_need;
 
     /* ---- before the mutex: streams, events, buffers, pinned witnesses, first uploads */
     CUZK_CUDA_TRY(err, cudaStreamCreateWithFlags(&R.copy, cudaStreamNonBlocking));
@@ -347,17 +505,6 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     for (size_t e = 0; e < R.n_stage_ev; e++)
         CUZK_CUDA_TRY(err, cudaEventCreate(&R.stage_ev[e]));
     {
-        size_t g_len = max2(pk->n_a, pk->n_b_g1);
-        R.scratch_size = max2(max2(cuzk_gpu_g1s_msm_scratch_size(pk->n_h),
-                                   cuzk_gpu_g1s_msm_auto_scratch_size(max2(pk->n_l, g_len))),
-                              cuzk_gpu_g2s_msm_auto_scratch_size(pk->n_b_g2));
-        /* the density gathers run after H, when b and c (2n elements) are dead */
-        bool g_in_bc = g_len <= 2 * n;
-        size_t slots = job->n > 1 ? 2 : 1;
-        size_t need = slots * (up_bytes[0] + up_bytes[1]) + (compact ? wbytes : 0) +
-                      3 * n * sizeof(cuzk_fr) +
-                      (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) + R.scratch_size +
-                      job->n * sizeof(cuzk_groth16_msm_results);
         /* Admission: idle residents may go to make room; if the card is still too full
          * while other jobs hold working sets, wait for one of them to finish rather than
          * fail (two workers at 2^27 may not fit side by side: they then take turns). */
@@ -389,6 +536,21 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                            job->n * sizeof(cuzk_groth16_msm_results), R.copy));
         CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R.h_res,
                                           job->n * sizeof(cuzk_groth16_msm_results)));
+        if (R.streamed) {
+            size_t n1 = job->n * 4 * R.maxc1, n2 = job->n * R.maxc2;
+            for (int b = 0; b < 2; b++) {
+                CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_stage[b], R.stage_bytes, R.copy));
+                CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R.stage_ready[b],
+                                                            cudaEventDisableTiming));
+                CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R.stage_free[b],
+                                                            cudaEventDisableTiming));
+                CUZK_CUDA_TRY(err, cudaEventRecord(R.stage_free[b], R.copy));
+            }
+            CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_pg1, n1 * sizeof(cuzk_g1_jac), R.copy));
+            CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_pg2, n2 * sizeof(cuzk_g2_jac), R.copy));
+            CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R.h_pg1, n1 * sizeof(cuzk_g1_jac)));
+            CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R.h_pg2, n2 * sizeof(cuzk_g2_jac)));
+        }
         /* the compute stream may use the buffers only after their allocation */
         CUZK_CUDA_TRY(err, cudaEventRecord(R.consumed[0], R.copy));
         CUZK_CUDA_TRY(err, cudaEventRecord(R.consumed[1], R.copy));
@@ -435,6 +597,14 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     CUZK_CUDA_TRY(err, cudaMemcpyAsync(R.h_res, R.d_res,
                                        job->n * sizeof(cuzk_groth16_msm_results),
                                        cudaMemcpyDeviceToHost, R.compute));
+    if (R.streamed) {
+        CUZK_CUDA_TRY(err, cudaMemcpyAsync(R.h_pg1, R.d_pg1,
+                                           job->n * 4 * R.maxc1 * sizeof(cuzk_g1_jac),
+                                           cudaMemcpyDeviceToHost, R.compute));
+        CUZK_CUDA_TRY(err, cudaMemcpyAsync(R.h_pg2, R.d_pg2,
+                                           job->n * R.maxc2 * sizeof(cuzk_g2_jac),
+                                           cudaMemcpyDeviceToHost, R.compute));
+    }
     CUZK_CUDA_TRY(err, cudaStreamSynchronize(R.compute));
     pthread_mutex_unlock(&cp->device_mu);
     locked = false;
@@ -443,6 +613,8 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     job->t.ms[CUZK_STAGE_DEVICE] += t_unlock - t_lock;
 
     /* ---- after the mutex */
+    if (R.streamed)
+        sum_parts(&R, job);
     memcpy(job->msm, R.h_res, job->n * sizeof(cuzk_groth16_msm_results));
     for (size_t i = 0; i < job->n; i++)
         for (int e = 1; e < EV_COUNT; e++) {
@@ -500,6 +672,36 @@ static void cuda_close(cuzk_prover *p)
     p->impl = NULL;
 }
 
+/* "123", "64K", "40G" -> bytes; false if malformed. */
+static bool parse_bytes(const char *v, size_t *out)
+{
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    int sh = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : 0;
+    if (end == v || (sh && *++end) || (!sh && *end) || x == 0 || x > (SIZE_MAX >> sh))
+        return false;
+    *out = (size_t)x << sh;
+    return true;
+}
+
+/* CUZK_GPU_MEM_LIMIT and CUZK_GPU_SRS (cuzk/prover.h "Device memory"). */
+static cuzk_status read_env(cuda_prover *cp, cuzk_error *err)
+{
+    const char *lim = getenv("CUZK_GPU_MEM_LIMIT"), *srs = getenv("CUZK_GPU_SRS");
+    if (lim && *lim && !parse_bytes(lim, &cp->mem_limit))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "CUZK_GPU_MEM_LIMIT=%s: want a byte count (suffix K, M, G or T)",
+                              lim);
+    if (srs && *srs && strcmp(srs, "auto") != 0) {
+        if (strncmp(srs, "stream", 6) != 0 || (srs[6] && srs[6] != ':') ||
+            (srs[6] == ':' && !parse_bytes(srs + 7, &cp->stage_bytes_req)))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "CUZK_GPU_SRS=%s: want auto, stream or stream:BYTES", srs);
+        cp->force_stream = true;
+    }
+    return CUZK_OK;
+}
+
 static const cuzk_prover_ops k_cuda_ops = {cuda_start, cuda_forget, cuda_close};
 
 extern "C" cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_error *err)
@@ -525,6 +727,11 @@ extern "C" cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_er
     if (!cp)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: out of host memory");
     cp->dev = device;
+    cp->owner = p;
+    if ((st = read_env(cp, err)) != CUZK_OK) {
+        free(cp);
+        return st;
+    }
     pthread_mutex_init(&cp->device_mu, NULL);
     pthread_mutex_init(&cp->cache_mu, NULL);
     pthread_cond_init(&cp->released, NULL);

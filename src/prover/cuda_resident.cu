@@ -6,15 +6,30 @@
  * Threading: callers hold cuda_prover.cache_mu.
  */
 #include <cuda_runtime.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu_export.h"
 #include "prover/cuda_resident.h"
+#include "prover/host_pin.h"
+#include "prover/prover_internal.h"
+
+void cuda_log(cuda_prover *cp, bool warn, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cuzk_prover_log(cp->owner, warn, msg);
+}
 
 void key_release(dev_key *k)
 {
+    for (int i = 0; i < k->n_pinned; i++)
+        host_pin_drop(k->pinned[i]);
     cudaFree(k->h);
     cudaFree(k->l);
     cudaFree(k->a);
@@ -38,30 +53,42 @@ void circuit_release(dev_circuit *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom. */
-cuzk_status check_fits(size_t bytes, const char *what, cuzk_error *err)
+cuzk_status device_free(cuda_prover *cp, bool trim, size_t *free_b, size_t *total_b,
+                        cuzk_error *err)
 {
-    size_t free_b = 0, total_b = 0;
     cuzk_status st = CUZK_OK;
-    CUZK_CUDA_TRY(err, cudaMemGetInfo(&free_b, &total_b));
-    if (bytes + HEADROOM_BYTES > free_b) {
-        /* memory cached by the stream-ordered pool counts as used: hand it back first */
-        int dev = 0;
+    if (trim) { /* memory cached by the stream-ordered pool counts as used: hand it back */
         cudaMemPool_t pool;
-        CUZK_CUDA_TRY(err, cudaGetDevice(&dev));
-        CUZK_CUDA_TRY(err, cudaDeviceGetDefaultMemPool(&pool, dev));
+        CUZK_CUDA_TRY(err, cudaDeviceGetDefaultMemPool(&pool, cp->dev));
         CUZK_CUDA_TRY(err, cudaMemPoolTrimTo(pool, 0));
-        CUZK_CUDA_TRY(err, cudaMemGetInfo(&free_b, &total_b));
     }
-    if (bytes + HEADROOM_BYTES > free_b)
-        return cuzk_error_set(err, CUZK_ERR_NOMEM,
-                              "gpu: %s needs %.2f GiB of device memory, %.2f GiB of %.2f GiB "
-                              "are free (streaming from host memory is not implemented)",
-                              what, (double)bytes / (1u << 30), (double)free_b / (1u << 30),
-                              (double)total_b / (1u << 30));
+    CUZK_CUDA_TRY(err, cudaMemGetInfo(free_b, total_b));
+    if (cp->mem_limit && cp->mem_limit < *total_b) {
+        size_t hidden = *total_b - cp->mem_limit;
+        *free_b = *free_b > hidden ? *free_b - hidden : 0;
+        *total_b = cp->mem_limit;
+    }
     return CUZK_OK;
 fail:
     return st;
+}
+
+/* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom. */
+cuzk_status check_fits(cuda_prover *cp, size_t bytes, const char *what, cuzk_error *err)
+{
+    size_t free_b = 0, total_b = 0;
+    cuzk_status st = device_free(cp, false, &free_b, &total_b, err);
+    if (st == CUZK_OK && bytes + HEADROOM_BYTES > free_b)
+        st = device_free(cp, true, &free_b, &total_b, err);
+    if (st != CUZK_OK)
+        return st;
+    if (bytes + HEADROOM_BYTES > free_b)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM,
+                              "gpu: %s needs %.2f GiB of device memory, %.2f GiB of %.2f GiB "
+                              "are free",
+                              what, (double)bytes / (1u << 30), (double)free_b / (1u << 30),
+                              (double)total_b / (1u << 30));
+    return CUZK_OK;
 }
 
 template <typename T>
@@ -128,13 +155,50 @@ cuzk_status make_room(cuda_prover *cp, size_t bytes, const char *what,
                              const dev_slot *keep, cuzk_error *err)
 {
     cuzk_status st;
-    while ((st = check_fits(bytes, what, err)) == CUZK_ERR_NOMEM && evict_one(cp, keep))
+    while ((st = check_fits(cp, bytes, what, err)) == CUZK_ERR_NOMEM && evict_one(cp, keep))
         ;
     return st;
 }
 
-cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, dev_key **out,
-                           cuzk_error *err)
+/* Device bytes idle residents other than `keep` hold (what evictions could give back). */
+static size_t reclaimable(const cuda_prover *cp, const dev_slot *keep)
+{
+    size_t b = 0;
+    for (int i = 0; i < MAX_RESIDENT; i++) {
+        if (cp->keys[i].slot.owner && !cp->keys[i].slot.in_use && &cp->keys[i].slot != keep)
+            b += cp->keys[i].bytes;
+        if (cp->circuits[i].slot.owner && !cp->circuits[i].slot.in_use)
+            b += cp->circuits[i].bytes;
+    }
+    return b;
+}
+
+/* The key's vectors stay in host memory, pinned so the staging copies run at full PCIe
+ * speed (a vector that cannot be pinned is copied from pageable memory: slower, correct). */
+static void key_stream(cuda_prover *cp, dev_key *k, const cuzk_groth16_pk *pk, size_t bytes,
+                       const char *why)
+{
+    const void *v[5] = {pk->h, pk->l, pk->a, pk->b_g1, pk->b_g2};
+    size_t len[5] = {pk->n_h * sizeof(cuzk_g1_affine), pk->n_l * sizeof(cuzk_g1_affine),
+                     pk->n_a * sizeof(cuzk_g1_affine), pk->n_b_g1 * sizeof(cuzk_g1_affine),
+                     pk->n_b_g2 * sizeof(cuzk_g2_affine)};
+    int unpinned = 0;
+    k->streamed = true;
+    for (int i = 0; i < 5; i++) {
+        if (!len[i])
+            continue;
+        if (host_pin_take(v[i], len[i]))
+            k->pinned[k->n_pinned++] = v[i];
+        else
+            unpinned++;
+    }
+    cuda_log(cp, !cp->force_stream, "gpu:%d: proving key of 2^%u (%.2f GiB) streamed from %s "
+             "host memory: %s", cp->dev, pk->log2n, (double)bytes / (1u << 30),
+             unpinned ? "pageable (pinning refused)" : "pinned", why);
+}
+
+cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, dev_key **out,
+                    cuzk_error *err)
 {
     dev_slot *slots[MAX_RESIDENT];
     for (int i = 0; i < MAX_RESIDENT; i++)
@@ -153,19 +217,36 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, dev_key **out,
     dev_key *k = &cp->keys[slot];
     size_t bytes = (pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(cuzk_g1_affine) +
                    pk->n_b_g2 * sizeof(cuzk_g2_affine);
-    cuzk_status st = make_room(cp, bytes, "the proving key", &k->slot, err);
-    if (st == CUZK_OK && (st = upload(&k->h, pk->h, pk->n_h, err)) == CUZK_OK &&
-        (st = upload(&k->l, pk->l, pk->n_l, err)) == CUZK_OK &&
-        (st = upload(&k->a, pk->a, pk->n_a, err)) == CUZK_OK &&
-        (st = upload(&k->b_g1, pk->b_g1, pk->n_b_g1, err)) == CUZK_OK)
-        st = upload(&k->b_g2, pk->b_g2, pk->n_b_g2, err);
-    if (st != CUZK_OK) {
-        key_release(k);
+    size_t free_b = 0, total_b = 0;
+    cuzk_status st = device_free(cp, true, &free_b, &total_b, err);
+    if (st != CUZK_OK)
         return st;
+    size_t could = free_b + reclaimable(cp, &k->slot);
+    if (cp->force_stream || bytes + reserve + HEADROOM_BYTES > could) {
+        char why[256];
+        if (cp->force_stream)
+            snprintf(why, sizeof why, "CUZK_GPU_SRS=stream");
+        else
+            snprintf(why, sizeof why, "it needs %.2f GiB next to %.2f GiB of circuit and working "
+                     "set, and %.2f GiB of %.2f GiB can be freed on the device",
+                     (double)bytes / (1u << 30), (double)reserve / (1u << 30),
+                     (double)could / (1u << 30), (double)total_b / (1u << 30));
+        key_stream(cp, k, pk, bytes, why);
+    } else {
+        st = make_room(cp, bytes + reserve, "the proving key", &k->slot, err);
+        if (st == CUZK_OK && (st = upload(&k->h, pk->h, pk->n_h, err)) == CUZK_OK &&
+            (st = upload(&k->l, pk->l, pk->n_l, err)) == CUZK_OK &&
+            (st = upload(&k->a, pk->a, pk->n_a, err)) == CUZK_OK &&
+            (st = upload(&k->b_g1, pk->b_g1, pk->n_b_g1, err)) == CUZK_OK)
+            st = upload(&k->b_g2, pk->b_g2, pk->n_b_g2, err);
+        if (st != CUZK_OK) {
+            key_release(k);
+            return st;
+        }
+        k->bytes = bytes;
     }
     k->pk = pk;
     k->slot.owner = pk;
-    k->bytes = bytes;
     *out = k;
     return CUZK_OK;
 }
@@ -270,7 +351,8 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
 }
 
 /* The compact-witness map of c's circuit on the device (replacing another map). */
-cuzk_status map_get(dev_circuit *c, const cuzk_witness_map *map, cuzk_error *err)
+cuzk_status map_get(cuda_prover *cp, dev_circuit *c, const cuzk_witness_map *map,
+                    cuzk_error *err)
 {
     if (c->map == map)
         return CUZK_OK;
@@ -280,7 +362,7 @@ cuzk_status map_get(dev_circuit *c, const cuzk_witness_map *map, cuzk_error *err
     c->d_rank = NULL;
     c->map = NULL;
     size_t words = ((size_t)map->n_vars + 63) / 64;
-    cuzk_status st = check_fits(words * 12, "the witness map", err);
+    cuzk_status st = check_fits(cp, words * 12, "the witness map", err);
     if (st == CUZK_OK)
         st = upload(&c->d_is_bit, map->is_bit, words, err);
     if (st == CUZK_OK)

@@ -13,6 +13,7 @@
 
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
+#include "cuzk/prover.h"
 #include "cuzk/r1cs.h"
 
 #define MAX_RESIDENT 4
@@ -31,9 +32,15 @@ typedef struct dev_slot {
 typedef struct dev_key {
     dev_slot slot;
     const cuzk_groth16_pk *pk;
-    cuzk_g1_affine *h, *l, *a, *b_g1;
+    cuzk_g1_affine *h, *l, *a, *b_g1; /* NULL when streamed */
     cuzk_g2_affine *b_g2;
-    size_t bytes;
+    size_t bytes;                     /* device bytes (0 when streamed) */
+    /* Streamed: the key did not fit the device next to the circuit and a working set, so
+     * its point vectors stay in host memory (pinned here, counted: host_pin.h) and each
+     * MSM copies them through two staging buffers while it runs. */
+    bool streamed;
+    const void *pinned[5];
+    int n_pinned;
 } dev_key;
 
 typedef struct dev_circuit {
@@ -60,6 +67,13 @@ typedef struct dev_domain {
 
 typedef struct cuda_prover {
     int dev;
+    cuzk_prover *owner;        /* for its logger */
+    /* CUZK_GPU_MEM_LIMIT: the device is treated as this many bytes large (0: its real
+     * size), so a smaller card's behaviour can be had on a big one. */
+    size_t mem_limit;
+    /* CUZK_GPU_SRS=stream[:BYTES]: stream every key, BYTES per staging buffer (tests). */
+    bool force_stream;
+    size_t stage_bytes_req;
     pthread_mutex_t device_mu; /* kernel work */
     pthread_mutex_t cache_mu;  /* the resident caches below, and the admission state */
     pthread_cond_t released;   /* a job's working set went back (admission waits on it) */
@@ -74,20 +88,32 @@ typedef struct cuda_prover {
 
 /* ---- resident caches ------------------------------------------------------------------ */
 
+/* Free device bytes as this prover may use them (mem_limit applied), after handing the
+ * stream-ordered pool's cached memory back when `trim`. */
+cuzk_status device_free(cuda_prover *cp, bool trim, size_t *free_b, size_t *total_b,
+                        cuzk_error *err);
 /* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom. */
-cuzk_status check_fits(size_t bytes, const char *what, cuzk_error *err);
+cuzk_status check_fits(cuda_prover *cp, size_t bytes, const char *what, cuzk_error *err);
 /* check_fits, evicting idle residents (least recently used first, never `keep`). */
 cuzk_status make_room(cuda_prover *cp, size_t bytes, const char *what, const dev_slot *keep,
                       cuzk_error *err);
-/* The device copies of pk / r1cs (uploaded on a miss), the compact-witness map of a
- * resident circuit, the NTT domain of pk's size and flavour. */
-cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, dev_key **out, cuzk_error *err);
+/* The device copy of pk, uploaded on a miss when it fits next to `reserve` more bytes
+ * (idle residents evicted for it only if that makes it fit); otherwise the key is
+ * streamed (dev_key.streamed), and the reason is logged. */
+cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, dev_key **out,
+                    cuzk_error *err);
+/* The device copy of r1cs (uploaded on a miss), the compact-witness map of a resident
+ * circuit, the NTT domain of pk's size and flavour. */
 cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
                         dev_circuit **out, cuzk_error *err);
-cuzk_status map_get(dev_circuit *c, const cuzk_witness_map *map, cuzk_error *err);
+cuzk_status map_get(cuda_prover *cp, dev_circuit *c, const cuzk_witness_map *map,
+                    cuzk_error *err);
 cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_domain **out,
                        cuzk_error *err);
 void key_release(dev_key *k);
+/* Reports through the owner's logger (cuzk_prover_set_log; stderr by default). */
+void cuda_log(cuda_prover *cp, bool warn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void circuit_release(dev_circuit *c);
 
 #endif

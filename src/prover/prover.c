@@ -118,6 +118,22 @@ void cuzk_prover_close(cuzk_prover *p)
 cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p) { return p->kind; }
 const char *cuzk_prover_describe(const cuzk_prover *p) { return p ? p->desc : "(none)"; }
 
+void cuzk_prover_set_log(cuzk_prover *p, cuzk_prover_log_fn fn, void *ctx)
+{
+    if (!p)
+        return;
+    p->log_fn = fn;
+    p->log_ctx = ctx;
+}
+
+void cuzk_prover_log(cuzk_prover *p, bool warn, const char *msg)
+{
+    if (p && p->log_fn)
+        p->log_fn(p->log_ctx, warn, msg);
+    else
+        fprintf(stderr, "cuzk: %s%s\n", warn ? "warning: " : "", msg);
+}
+
 void cuzk_prover_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
 {
     if (p && p->ops->forget)

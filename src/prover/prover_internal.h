@@ -29,7 +29,12 @@ struct cuzk_prover {
     cuzk_pool *pool;
     char desc[128];
     void *impl; /* the backend's own state */
+    cuzk_prover_log_fn log_fn;
+    void *log_ctx;
 };
+
+/* A backend's message through p's logger (cuzk_prover_set_log). */
+void cuzk_prover_log(cuzk_prover *p, bool warn, const char *msg);
 
 struct cuzk_prove_job {
     cuzk_prover *p;

@@ -173,6 +173,92 @@ static void test_eviction(cuzk_prover *gpu)
         fixture_free(&f[i]);
 }
 
+static int g_logged_stream;
+static void count_log(void *ctx, bool warn, const char *msg)
+{
+    (void)ctx;
+    (void)warn;
+    if (strstr(msg, "streamed"))
+        __atomic_add_fetch(&g_logged_stream, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A streamed key (its vectors copied through staging buffers of a few dozen points, so
+ * every MSM runs in many chunks with a short last one) gives the CPU's proofs bit for bit,
+ * in batches, from dense and compact witnesses; the decision is logged once per key. A
+ * device limit too small for the circuit fails cleanly with NOMEM. */
+static void test_streamed(cuzk_prover *cpu)
+{
+    cuzk_prover *st_gpu = NULL, *tiny = NULL;
+    cuzk_error e;
+    /* 37 G2 points = 74 G1 points a chunk; the variable is read at open */
+    setenv("CUZK_GPU_SRS", "stream:7104", 1);
+    cuzk_status st = cuzk_prover_open(&st_gpu, "gpu:0", g_pool, &e);
+    unsetenv("CUZK_GPU_SRS");
+    GPU_CHECK(st == CUZK_OK, "open streamed gpu: %s", e.msg);
+    setenv("CUZK_GPU_SRS", "stream:12Q", 1);
+    GPU_CHECK(cuzk_prover_open(&tiny, "gpu:0", g_pool, &e) == CUZK_ERR_INVALID_ARG,
+              "a malformed CUZK_GPU_SRS must be refused");
+    unsetenv("CUZK_GPU_SRS");
+    if (st != CUZK_OK)
+        return;
+    cuzk_prover_set_log(st_gpu, count_log, NULL);
+    g_logged_stream = 0;
+    int keys = 0;
+    for (unsigned k = 4; k <= cap(10); k += 3, keys++) {
+        fixture f;
+        if (!fixture_make(&f, k, k == 7 ? CUZK_GROTH16_SNARKJS : CUZK_GROTH16_BELLPERSON)) {
+            GPU_CHECK(false, "fixture 2^%u", k);
+            continue;
+        }
+        cuzk_fr r[3], s[3];
+        for (int i = 0; i < 3; i++) {
+            test_rand_fr(&r[i]);
+            test_rand_fr(&s[i]);
+        }
+        cuzk_groth16_proof pc[3], pg[3];
+        st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
+        GPU_CHECK(st == CUZK_OK, "cpu 2^%u: %s", k, e.msg);
+        for (int compact = 0; compact < 2; compact++) {
+            cuzk_witness ws[3];
+            for (int i = 0; i < 3; i++)
+                ws[i] = compact ? cuzk_synthetic_compact(&f.c) : f.w;
+            cuzk_prove_job *job;
+            cuzk_prove_timings t;
+            memset(&t, 0, sizeof t);
+            st = cuzk_prover_start(st_gpu, &f.pk, f.c.r1cs, ws, 3, NULL, &job, &e);
+            if (st == CUZK_OK)
+                st = cuzk_prover_finalize(job, r, s, pg, &t, &e);
+            GPU_CHECK(st == CUZK_OK, "streamed 2^%u compact %d: %s", k, compact, e.msg);
+            GPU_CHECK(t.srs_streamed, "2^%u: the timings must say the key was streamed", k);
+            if (st == CUZK_OK)
+                GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0, "streamed 2^%u compact %d: GPU proof "
+                          "differs from the CPU's", k, compact);
+        }
+        cuzk_prover_forget(st_gpu, &f.pk, f.c.r1cs);
+        fixture_free(&f);
+    }
+    GPU_CHECK(g_logged_stream == keys, "one log line per streamed key: %d keys, %d lines", keys,
+              g_logged_stream);
+    cuzk_prover_close(st_gpu);
+
+    setenv("CUZK_GPU_MEM_LIMIT", "64M", 1); /* less than the CUDA context already holds */
+    st = cuzk_prover_open(&tiny, "gpu:0", g_pool, &e);
+    unsetenv("CUZK_GPU_MEM_LIMIT");
+    GPU_CHECK(st == CUZK_OK, "open limited gpu: %s", e.msg);
+    if (st == CUZK_OK) {
+        fixture f;
+        if (fixture_make(&f, cap(6), CUZK_GROTH16_BELLPERSON)) {
+            cuzk_groth16_proof p;
+            st = cuzk_prover_prove(tiny, &f.pk, f.c.r1cs, &f.w, &p, NULL, &e);
+            GPU_CHECK(st == CUZK_ERR_NOMEM && strstr(e.msg, "constraint system"),
+                      "a 64 MiB device limit gave %s: %s", cuzk_status_name(st), e.msg);
+            cuzk_prover_forget(tiny, &f.pk, f.c.r1cs);
+            fixture_free(&f);
+        }
+        cuzk_prover_close(tiny);
+    }
+}
+
 typedef struct worker_arg {
     cuzk_prover *gpu;
     const fixture *f;
@@ -237,6 +323,7 @@ int main(void)
         test_faults_and_cancel(gpu);
         test_two_workers(gpu);
         test_eviction(gpu);
+        test_streamed(cpu);
     }
     cuzk_prover_close(cpu);
     cuzk_prover_close(gpu);
