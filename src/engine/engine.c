@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "engine/engine_internal.h"
+#include "engine/releaser.h"
 #include "engine/fil_keys.h"
 #include "engine/engine_testing.h"
 #include "engine/journal.h"
@@ -192,6 +193,12 @@ static cuzk_status start_threads(cuzk_engine *e, cuzk_error *err)
     e->args = calloc(ns + nd + nf, sizeof *e->args);
     if (!e->threads || !e->args)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    /* up to a quarter of the budget may wait to be freed (it stays charged meanwhile) */
+    cuzk_status st = ereleaser_start(&e->releaser, 16,
+                                     e->budget / 4 > (1ull << 30) ? e->budget / 4 : 1ull << 30,
+                                     err);
+    if (st != CUZK_OK)
+        return st;
     char name[160];
     for (unsigned d = 0; d < e->n_devs; d++) {
         snprintf(name, sizeof name, "device %u: %s", d, e->devs[d].name);
@@ -264,6 +271,8 @@ static void engine_free(cuzk_engine *e, bool threads_started)
     }
     for (unsigned i = 0; i < e->n_threads; i++)
         pthread_join(e->threads[i], NULL);
+    ereleaser_stop(e->releaser); /* its callbacks account into the SRS entries and jobs */
+    e->releaser = NULL;
     free_queue(e, e->synth_q);
     free_queue(e, e->dev_q);
     free_queue(e, e->fin_q);
@@ -317,6 +326,8 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     e->fault_device = -1;
     e->next_seq = 1;
     e->t_start = engine_now_ms();
+    /* below this an inline free costs less than handing it over */
+    e->release_later_min = (uint64_t)256 << 20;
     e->budget = e->cfg.memory_budget ? e->cfg.memory_budget
                                      : engine_budget_auto(e->cfg.memory_safety_margin);
     cuzk_status st = CUZK_OK;
@@ -466,6 +477,18 @@ void cuzk_engine_inject_fault(cuzk_engine *e, int stage, unsigned count, int dev
     e->fault_count = count;
     e->fault_device = device;
     pthread_mutex_unlock(&e->mu);
+}
+
+void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes)
+{
+    pthread_mutex_lock(&e->mu);
+    e->release_later_min = bytes;
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cuzk_engine_release_drain(cuzk_engine *e)
+{
+    ereleaser_drain(e->releaser);
 }
 
 void cuzk_engine_pause(cuzk_engine *e, bool paused)

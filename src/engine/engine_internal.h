@@ -168,6 +168,7 @@ struct ejob {
 };
 
 struct epart {
+    cuzk_engine *e;            /* for the background releaser's callback */
     ejob *job;
     uint32_t idx;
     srs_entry *srs;            /* referenced from admission to the end */
@@ -208,6 +209,8 @@ typedef struct worker_arg {
 
 struct cuzk_engine {
     cuzk_engine_config cfg;    /* strings point into the owned copies below */
+    struct ereleaser *releaser; /* frees of big partitions, off the workers' path */
+    uint64_t release_later_min; /* partitions holding this much or more go to it */
     char *devices_s, *state_dir_s, *param_dir_s, *timeline_s, *dev_key_dir_s;
 
     pthread_mutex_t mu;

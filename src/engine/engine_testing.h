@@ -7,6 +7,7 @@
 #define CUZK_ENGINE_TESTING_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cuzk/engine.h"
 
@@ -23,5 +24,11 @@ void cuzk_engine_inject_fault(cuzk_engine *e, int stage, unsigned count, int dev
 /* While paused the dispatcher admits no partition (jobs queue up); tests use it to line
  * up several jobs before any starts. */
 void cuzk_engine_pause(cuzk_engine *e, bool paused);
+
+/* Partitions holding at least `bytes` are freed by the background releaser (default
+ * 256 MiB; 0 sends every partition there). */
+void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes);
+/* Waits until the background releaser has run everything handed to it so far. */
+void cuzk_engine_release_drain(cuzk_engine *e);
 
 #endif

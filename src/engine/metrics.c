@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/engine_internal.h"
+#include "engine/releaser.h"
 
 const double emetrics_bounds[EMETRICS_BUCKETS] = {0.005, 0.0125, 0.03, 0.075, 0.2, 0.5, 1.25,
                                                    3, 7.5, 20, 50, 125, 300, 1200};
@@ -251,6 +252,19 @@ cuzk_status cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len, cu
               (unsigned long long)s.memory_peak_bytes, (unsigned long long)s.memory_hot_bytes,
               (unsigned long long)s.memory_warm_bytes,
               (unsigned long long)s.memory_working_bytes, (unsigned long long)s.pinned_bytes);
+    {
+        ereleaser_stats rs = ereleaser_get_stats(e->releaser);
+        sb_printf(&b, "# HELP cuzk_releaser_freed_total Partitions freed by the background "
+                      "releaser.\n# TYPE cuzk_releaser_freed_total counter\n"
+                      "cuzk_releaser_freed_total %llu\n"
+                      "# HELP cuzk_releaser_inline_total Frees done inline (releaser full).\n"
+                      "# TYPE cuzk_releaser_inline_total counter\ncuzk_releaser_inline_total %llu\n"
+                      "# HELP cuzk_releaser_pending_bytes Memory waiting to be freed (still "
+                      "charged to the budget).\n# TYPE cuzk_releaser_pending_bytes gauge\n"
+                      "cuzk_releaser_pending_bytes %llu\n",
+                  (unsigned long long)rs.done, (unsigned long long)rs.refused,
+                  (unsigned long long)rs.bytes_pending);
+    }
     sb_printf(&b, "# HELP cuzk_gpu_busy_ratio Device-held time over uptime.\n"
                   "# TYPE cuzk_gpu_busy_ratio gauge\n");
     for (size_t i = 0; i < s.n_devices; i++)

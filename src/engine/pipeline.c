@@ -18,6 +18,7 @@
 #include "cuzk/formats.h"
 #include "engine/engine_internal.h"
 #include "engine/engine_testing.h"
+#include "engine/releaser.h"
 
 static bool part_before(const epart *a, const epart *b)
 {
@@ -50,18 +51,47 @@ static bool take_fault(cuzk_engine *e, int stage, int dev)
     return true;
 }
 
-/* The end of a partition's road (mu held; released while its data is freed, so the
- * budget is given back only after the memory is). */
-static void part_finish(cuzk_engine *e, epart *p)
+/* A partition's memory (mu NOT held). */
+static void part_free_data(cuzk_engine *e, epart *p)
 {
-    pthread_mutex_unlock(&e->mu);
     cuzk_prove_job_free(p->pj);
     p->pj = NULL;
     if (p->syn.r1cs_owned)
         for (unsigned d = 0; d < e->n_devs; d++)
             cuzk_prover_forget(e->devs[d].prover, NULL, p->syn.r1cs_owned);
     esynth_free(&p->syn);
+}
+
+static void part_account(cuzk_engine *e, epart *p);
+
+/* The releaser's callback: the memory first, then the budget it stood for. */
+static void part_release_later(void *arg)
+{
+    epart *p = arg;
+    cuzk_engine *e = p->e;
+    part_free_data(e, p);
     pthread_mutex_lock(&e->mu);
+    part_account(e, p);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* The end of a partition's road (mu held; released while its data is freed, so the
+ * budget is given back only after the memory is). Big ones are freed by the background
+ * releaser, so this worker goes on at once (inline when the releaser is full). */
+static void part_finish(cuzk_engine *e, epart *p)
+{
+    if (p->bytes_held >= e->release_later_min &&
+        ereleaser_submit(e->releaser, part_release_later, p, p->bytes_held))
+        return;
+    pthread_mutex_unlock(&e->mu);
+    part_free_data(e, p);
+    pthread_mutex_lock(&e->mu);
+    part_account(e, p);
+}
+
+/* The accounting of a freed partition (mu held). */
+static void part_account(cuzk_engine *e, epart *p)
+{
     ejob *j = p->job;
     engine_budget_release(e, p->bytes_held);
     e->working_bytes -= p->bytes_held;
@@ -214,6 +244,7 @@ void *engine_dispatcher_main(void *arg)
         }
         s->pending_charge += key;
         s->refs++;
+        p->e = e;
         p->job = j;
         p->idx = j->next_part++;
         p->srs = s;

@@ -1,7 +1,8 @@
 /*
  * test_engine.c — the engine on the CPU backend with synthetic jobs (2^8): results and
  * proofs, priority order, idempotent resubmit, cancel (queued and running), await
- * timeouts, 50 concurrent jobs under a small budget (never exceeded), fault injection
+ * timeouts, 50 concurrent jobs under a small budget (never exceeded; and again with every
+ * partition freed by the background releaser), fault injection
  * (retry, failure of one job only, retry on another device), preload/evict, refusals of
  * kinds whose circuits are not built, benchmark-only results of a random key.
  * The synthetic seed comes from the test RNG (printed).
@@ -307,32 +308,63 @@ static void *client_main(void *arg)
     return NULL;
 }
 
-static void test_concurrent_budget(void **state)
+/* n clients at once under a budget that admits two partitions at a time; with
+ * release_all, every finished partition is freed by the background releaser (its budget
+ * given back only after the free), and the releaser's counters say so. */
+static void concurrent_budget(int n, bool release_all)
 {
-    (void)state;
     /* a 2^8 key is ~0.3 MiB and a partition is admitted at ~64 MiB (the estimate's floor):
      * 160 MiB admits two partitions at a time, so admission waits for memory */
     uint64_t budget = 160ull << 20;
     cuzk_engine *e = make("cpu,cpu", budget, 3, 2);
+    if (release_all)
+        cuzk_engine_set_release_later_min(e, 0);
     client cs[50];
     pthread_t th[50];
-    for (int i = 0; i < 50; i++) {
+    unsigned parts = 0;
+    for (int i = 0; i < n; i++) {
         cs[i] = (client){.e = e, .i = i};
+        parts += 1 + (unsigned)i % 3;
         assert_int_equal(pthread_create(&th[i], NULL, client_main, &cs[i]), 0);
     }
-    for (int i = 0; i < 50; i++) {
+    for (int i = 0; i < n; i++) {
         pthread_join(th[i], NULL);
         assert_int_equal(cs[i].st, CUZK_JOB_COMPLETED);
         assert_int_equal(cs[i].proof_len, (size_t)(1 + i % 3) * CUZK_GROTH16_PROOF_BYTES);
     }
+    cuzk_engine_release_drain(e);
     cuzk_engine_status s;
     assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
-    assert_int_equal(s.jobs_completed, 50);
+    assert_int_equal(s.jobs_completed, (uint64_t)n);
     assert_true(s.memory_peak_bytes <= budget);
     assert_true(s.memory_peak_bytes > (64ull << 20));
+    assert_int_equal(s.memory_working_bytes, 0);
     assert_true(s.devices[0].partitions_done > 0 && s.devices[1].partitions_done > 0);
     cuzk_engine_status_free(&s);
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(cuzk_engine_metrics_text(e, &text, &len, NULL), CUZK_OK);
+    const char *m = strstr(text, "\ncuzk_releaser_freed_total ");
+    assert_non_null(m);
+    unsigned long long freed = strtoull(m + strlen("\ncuzk_releaser_freed_total "), NULL, 10);
+    if (release_all) /* all of them, but for those freed inline because the queue was full */
+        assert_true(freed > 0 && freed <= parts);
+    else
+        assert_int_equal(freed, 0);
+    free(text);
     cuzk_engine_destroy(e);
+}
+
+static void test_concurrent_budget(void **state)
+{
+    (void)state;
+    concurrent_budget(50, false);
+}
+
+static void test_background_release(void **state)
+{
+    (void)state;
+    concurrent_budget(20, true);
 }
 
 static void test_faults(void **state)
@@ -510,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_idempotent),
         cmocka_unit_test(test_cancel_and_timeout),
         cmocka_unit_test(test_concurrent_budget),
+        cmocka_unit_test(test_background_release),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_benchmark_only),
