@@ -57,7 +57,9 @@ void bench_sized_usage(FILE *out)
             "  --sector-size S[,S...]\n"
             "                      synth: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes\n"
             "                      (default 2KiB); one partition of a generated C1 (test data)\n"
-            "  --witness-only      synth: skip the record and A.w/B.w/C.w (large sizes)\n");
+            "  --witness-only      synth: skip the record and A.w/B.w/C.w (large sizes)\n"
+            "  --dense-witness     gpu-prove: every witness value a random field element (the\n"
+            "                      scalar mix of a PoSt partition; random key, benchmark only)\n");
 }
 
 /* "16,20" -> {16, 20}; every value in [lo, hi]. */
@@ -129,6 +131,10 @@ int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i)
     }
     if (strcmp(a, "--witness-only") == 0) {
         o->witness_only = true;
+        return 1;
+    }
+    if (strcmp(a, "--dense-witness") == 0) {
+        o->dense_witness = true;
         return 1;
     }
     const char *err = NULL;

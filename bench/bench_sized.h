@@ -48,6 +48,8 @@ typedef struct bench_sized_opts {
     uint64_t sector_size[BENCH_SIZED_MAX_LIST]; /* synth: bytes; nsector == 0: 2 KiB */
     size_t nsector;
     bool witness_only;  /* synth: no record and no A.w/B.w/C.w (sizes too large to record) */
+    bool dense_witness; /* gpu-prove: random field elements for every witness value (a
+                           PoSt partition's scalar mix) instead of the PoRep-shaped one */
     unsigned runs;      /* minimum timed runs per measurement */
     double min_time_s;  /* minimum time spent per measurement (after the warm-up) */
     bool json;          /* results are printed by bench_sized_json, not as they come */

@@ -4,7 +4,8 @@
 # sizes, then the benchmarks, ending with one table. Logs and JSON go to $OUT (the device
 # tool's output folder; ./out here otherwise).
 #   usage: bash bench/gpu.sh [stage...]     stages: build test sanitize bench (default: all)
-#   env:   GPU_NTT_LOG2 / GPU_MSM_LOG2 / GPU_PROVE_LOG2 / GPU_PIPE_LOG2   size lists
+#   env:   GPU_NTT_LOG2 / GPU_MSM_LOG2 / GPU_PROVE_LOG2 / GPU_POST_LOG2 / GPU_PIPE_LOG2
+#          size lists (GPU_POST_LOG2: gpu-prove with a dense random witness)
 #          (comma-separated; the pipeline bench: the engine, 10-partition jobs)
 #          GPU_RUNS    timed runs per item (default 5)
 #          BUILD       build directory (default build-gpu); with a prebuilt one (cuzk and
@@ -82,6 +83,9 @@ stage_bench() {
     2>&1 | grep -E "g2|group" | tee "$OUT/bench-msm-g2.txt" >&2 || return 1
   CUZK_TRACE="$OUT/timeline" "$b" bench gpu-prove --log2 "${GPU_PROVE_LOG2:-22,27}" "${opts[@]}" \
     2>&1 | tee "$OUT/bench-prove.txt" >&2 || return 1
+  # a PoSt partition's scalar mix (every witness value a field element), same circuit shape
+  "$b" bench gpu-prove --dense-witness --log2 "${GPU_POST_LOG2:-27}" "${opts[@]}" \
+    2>&1 | sed 's/^gpu  /gpu-dense/' | tee "$OUT/bench-prove-dense.txt" >&2 || return 1
   CUZK_TRACE="$OUT/timeline" "$b" bench pipeline --backend gpu --log2 "${GPU_PIPE_LOG2:-27}" \
     --runs 1 --threads "$(nproc)" 2>&1 | tee "$OUT/bench-pipeline.txt" >&2 || return 1
 }
@@ -94,6 +98,6 @@ for s in "${stages[@]}"; do
 done
 if [ -f "$OUT/bench-ntt.txt" ] || [ -f "$OUT/bench-prove.txt" ] || [ -f "$OUT/bench-pipeline.txt" ]; then
   printf '\n==== results (%s) ====\n' "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-  cat "$OUT"/bench-*.txt 2>/dev/null | grep -E "^(gpu|pipeline) "
+  cat "$OUT"/bench-*.txt 2>/dev/null | grep -E "^(gpu|gpu-dense|pipeline) "
 fi
 exit $rc
