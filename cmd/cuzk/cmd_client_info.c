@@ -81,6 +81,8 @@ int cmd_status(int argc, char **argv)
                    gib(g->vram_total_bytes));
         if (g->current_job_id[0])
             printf("  job %s (%s)", g->current_job_id, g->current_proof_kind);
+        if (g->out_of_service)
+            printf("  OUT OF SERVICE: %s", g->out_of_service_reason);
         printf("\n");
     }
     static const char *const tiers[] = {"hot", "warm", "cold"};

@@ -389,6 +389,8 @@ typedef struct cuzk_device_status {
     cuzk_proof_kind current_kind;
     uint64_t partitions_done, partitions_failed;
     double busy_ratio;        /* device-held time / uptime */
+    bool in_service;          /* false: taken out of rotation for good (see out_reason) */
+    char out_reason[256];
 } cuzk_device_status;
 
 typedef struct cuzk_srs_status {

@@ -31,10 +31,11 @@
  *   thread at a time. pk, r1cs and the witnesses must stay alive and unchanged from start
  *   to finalize.
  *
- * Fault injection (tests): CUZK_PROVER_FAULT=start|finalize|wrong-proof[:COUNT|:all][@LOG2N]
- *   in the environment makes COUNT calls (default 1; only keys of domain 2^LOG2N if given)
- *   of start or finalize fail, or has finalize corrupt the proof before its self-check
- *   (which then fails with CUZK_ERR_INVALID_PROOF). Read once per process; inert when unset.
+ * Fault injection (tests): CUZK_PROVER_FAULT=start|finalize|wrong-proof|lost[:COUNT|:all]
+ *   [@LOG2N] in the environment makes COUNT calls (default 1; only keys of domain 2^LOG2N
+ *   if given) of start or finalize fail, or has finalize corrupt the proof before its
+ *   self-check (which then fails with CUZK_ERR_INVALID_PROOF), or takes the prover that
+ *   runs the start out of service for good ("lost"). Read once per process; inert unset.
  *   See src/prover/fault.c.
  *
  * Memory: the backend allocates what it needs (pinned staging, device buffers, the job);
@@ -120,6 +121,12 @@ void cuzk_prover_close(cuzk_prover *p); /* NULL is a no-op; no job may be in fli
 cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p);
 /* "cpu (4 threads)", "gpu:0 NVIDIA H200 (139.8 GiB)"; never NULL. */
 const char *cuzk_prover_describe(const cuzk_prover *p);
+
+/* false (with the reason in why, if given) once the device can no longer prove: a CUDA
+ * context lost to a sticky error (illegal address, ECC, ...), or the injected "lost"
+ * fault. Such a prover fails every start at once (CUZK_ERR_CUDA, "out of service"); the
+ * engine takes it out of rotation. */
+bool cuzk_prover_in_service(const cuzk_prover *p, char *why, size_t cap);
 
 /* Where a backend reports what an operator should know (a key streamed from host memory,
  * with the reason): warn = true for a degraded mode, false for information. Default

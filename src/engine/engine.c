@@ -98,6 +98,7 @@ static cuzk_status open_devices(cuzk_engine *e, cuzk_error *err)
         d->is_gpu = cuzk_prover_kind(d->prover) == CUZK_BACKEND_CUDA;
         snprintf(d->name, sizeof d->name, "%s", cuzk_prover_describe(d->prover));
         e->n_devs++;
+        e->devs_in_service++;
     }
     free(copy);
     if (st == CUZK_OK && e->n_devs == 0)

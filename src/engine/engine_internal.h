@@ -196,6 +196,8 @@ typedef struct edevice {
     cuzk_proof_kind current_kind;
     uint64_t done, failed;
     double busy_ms;            /* device-held time (the backend's device interval) */
+    bool out_of_service;       /* taken out of rotation (its prover said so); for good */
+    char out_why[CUZK_ERROR_MSG_MAX];
     int track;                 /* timeline track of its device-held intervals */
 } edevice;
 
@@ -211,6 +213,7 @@ struct cuzk_engine {
     cuzk_engine_config cfg;    /* strings point into the owned copies below */
     struct ereleaser *releaser; /* frees of big partitions, off the workers' path */
     uint64_t release_later_min; /* partitions holding this much or more go to it */
+    unsigned devs_in_service;  /* devices not taken out of rotation (mu) */
     char *devices_s, *state_dir_s, *param_dir_s, *timeline_s, *dev_key_dir_s;
 
     pthread_mutex_t mu;

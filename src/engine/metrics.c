@@ -64,6 +64,8 @@ cuzk_status cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s, cuzk_e
         o->partitions_done = d->done;
         o->partitions_failed = d->failed;
         o->busy_ratio = up > 0 ? d->busy_ms / up : 0;
+        o->in_service = !d->out_of_service;
+        engine_strcpy(o->out_reason, sizeof o->out_reason, d->out_why);
     }
     s->n_devices = e->n_devs;
     for (srs_entry *x = e->srs; x; x = x->next) {
@@ -265,6 +267,11 @@ cuzk_status cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len, cu
                   (unsigned long long)rs.done, (unsigned long long)rs.refused,
                   (unsigned long long)rs.bytes_pending);
     }
+    sb_printf(&b, "# HELP cuzk_device_in_service 1 while the device takes work; 0 once it "
+                  "was taken out of rotation.\n# TYPE cuzk_device_in_service gauge\n");
+    for (size_t i = 0; i < s.n_devices; i++)
+        sb_printf(&b, "cuzk_device_in_service{device=\"%u\"} %d\n", s.devices[i].ordinal,
+                  s.devices[i].in_service ? 1 : 0);
     sb_printf(&b, "# HELP cuzk_gpu_busy_ratio Device-held time over uptime.\n"
                   "# TYPE cuzk_gpu_busy_ratio gauge\n");
     for (size_t i = 0; i < s.n_devices; i++)

@@ -147,6 +147,19 @@ static void part_fail(cuzk_engine *e, epart *p, cuzk_status st, const char *msg)
     part_finish(e, p);
 }
 
+/* Into the device queue, or failed when no device is left in service. */
+static void dev_q_put(cuzk_engine *e, epart *p)
+{
+    if (e->devs_in_service == 0) {
+        part_fail(e, p, CUZK_ERR_UNAVAILABLE, "no device is in service (all were taken out of "
+                                              "rotation; see the log)");
+        return;
+    }
+    q_insert(&e->dev_q, p);
+    e->dev_q_len++;
+    pthread_cond_broadcast(&e->dev_cv);
+}
+
 /* A device error or a proof that failed its check: once more (elsewhere when possible). */
 static void part_retry_or_fail(cuzk_engine *e, epart *p, int dev, cuzk_status st,
                                const char *msg)
@@ -159,9 +172,7 @@ static void part_retry_or_fail(cuzk_engine *e, epart *p, int dev, cuzk_status st
         e->metrics.partitions_retried++;
         engine_log(e, CUZK_LOG_WARN, "job %s partition %u failed on device %d (%s); retrying%s",
                    p->job->id, p->idx, dev, msg, e->n_devs > 1 ? " on another device" : "");
-        q_insert(&e->dev_q, p);
-        e->dev_q_len++;
-        pthread_cond_broadcast(&e->dev_cv);
+        dev_q_put(e, p);
         return;
     }
     part_fail(e, p, st, msg);
@@ -358,9 +369,7 @@ void *engine_synth_main(void *arg)
         } else if (job_over(j) || e->stopping) {
             part_finish(e, p);
         } else {
-            q_insert(&e->dev_q, p);
-            e->dev_q_len++;
-            pthread_cond_broadcast(&e->dev_cv);
+            dev_q_put(e, p);
         }
     }
     pthread_mutex_unlock(&e->mu);
@@ -372,13 +381,35 @@ void *engine_synth_main(void *arg)
 static epart *dev_take(cuzk_engine *e, unsigned dev)
 {
     for (epart **pp = &e->dev_q; *pp; pp = &(*pp)->next)
-        if ((*pp)->exclude_device != (int)dev) {
+        /* a partition that failed here goes elsewhere, while there is an elsewhere */
+        if ((*pp)->exclude_device != (int)dev || e->devs_in_service <= 1) {
             epart *p = *pp;
             *pp = p->next;
             e->dev_q_len--;
             return p;
         }
     return NULL;
+}
+
+/* A device whose prover is out of service stops taking work for good (mu held); when it
+ * was the last one, what waits for a device fails instead of waiting forever. */
+static void take_out_of_rotation(cuzk_engine *e, edevice *d, const char *why)
+{
+    d->out_of_service = true;
+    engine_strcpy(d->out_why, sizeof d->out_why, why);
+    e->devs_in_service--;
+    engine_log(e, CUZK_LOG_ERROR, "device %s taken out of rotation (%u of %u left): %s", d->name,
+               e->devs_in_service, e->n_devs, why);
+    if (e->devs_in_service == 0)
+        while (e->dev_q) {
+            epart *p = e->dev_q;
+            e->dev_q = p->next;
+            e->dev_q_len--;
+            part_fail(e, p, CUZK_ERR_UNAVAILABLE,
+                      "no device is in service (all were taken out of rotation; see the log)");
+        }
+    pthread_cond_broadcast(&e->dev_cv);
+    pthread_cond_broadcast(&e->room_cv);
 }
 
 void *engine_device_main(void *arg)
@@ -389,8 +420,13 @@ void *engine_device_main(void *arg)
     pthread_mutex_lock(&e->mu);
     for (;;) {
         epart *p = NULL;
-        while (!e->stopping && !(p = dev_take(e, wa->dev)))
+        while (!e->stopping && !d->out_of_service && !(p = dev_take(e, wa->dev)))
             pthread_cond_wait(&e->dev_cv, &e->mu);
+        if (d->out_of_service && !e->stopping) {
+            if (p)
+                dev_q_put(e, p);
+            break; /* this worker is done: its device is out of rotation */
+        }
         if (e->stopping) {
             if (p) {
                 q_insert(&e->dev_q, p);
@@ -445,8 +481,13 @@ void *engine_device_main(void *arg)
             pthread_cond_signal(&e->fin_cv);
         } else {
             d->failed++;
+            char why[CUZK_ERROR_MSG_MAX - 64];
+            if (!d->out_of_service && !cuzk_prover_in_service(d->prover, why, sizeof why))
+                take_out_of_rotation(e, d, why);
             if (job_over(j))
                 part_finish(e, p);
+            else if (d->out_of_service)
+                dev_q_put(e, p); /* not the partition's fault: no attempt counted */
             else
                 part_retry_or_fail(e, p, (int)wa->dev, st, err.msg);
         }

@@ -402,9 +402,11 @@ static void note_sticky(cuda_prover *cp, const cuzk_error *err)
         e == cudaErrorHardwareStackError || e == cudaErrorIllegalInstruction ||
         e == cudaErrorMisalignedAddress || e == cudaErrorInvalidAddressSpace ||
         e == cudaErrorInvalidPc || e == cudaErrorECCUncorrectable) {
-        cp->broken = 1;
-        snprintf(cp->broken_msg, sizeof cp->broken_msg, "%s",
-                 err ? err->msg : cudaGetErrorString(e));
+        /* the message first: readers test the flag, then read it */
+        if (!__atomic_load_n(&cp->broken, __ATOMIC_ACQUIRE))
+            snprintf(cp->broken_msg, sizeof cp->broken_msg, "%s",
+                     err ? err->msg : cudaGetErrorString(e));
+        __atomic_store_n(&cp->broken, 1, __ATOMIC_RELEASE);
     }
 }
 
@@ -722,7 +724,17 @@ static cuzk_status read_env(cuda_prover *cp, cuzk_error *err)
     return CUZK_OK;
 }
 
-static const cuzk_prover_ops k_cuda_ops = {cuda_start, cuda_forget, cuda_close};
+static bool cuda_in_service(const cuzk_prover *p, char *why, size_t cap)
+{
+    const cuda_prover *cp = (const cuda_prover *)p->impl;
+    if (!__atomic_load_n(&cp->broken, __ATOMIC_ACQUIRE))
+        return true;
+    if (why && cap)
+        snprintf(why, cap, "%s", cp->broken_msg);
+    return false;
+}
+
+static const cuzk_prover_ops k_cuda_ops = {cuda_start, cuda_forget, cuda_close, cuda_in_service};
 
 extern "C" cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_error *err)
 {

@@ -9,6 +9,8 @@
  *            finalize     cuzk_prover_finalize fails (CUZK_ERR_INTERNAL) without a proof;
  *            wrong-proof  finalize corrupts the assembled proof (C negated) before its
  *                         self-check, which must then reject it (CUZK_ERR_INVALID_PROOF);
+ *            lost         start fails (CUZK_ERR_CUDA) and the prover goes out of service
+ *                         for good, as when a GPU falls off the bus (cuzk_prover_in_service);
  *     COUNT  how many calls fault (default 1), or "all";
  *     LOG2N  only calls whose key has the domain 2^LOG2N count (aims at one job size).
  *
@@ -30,6 +32,7 @@ static const char *const k_points[] = {
     [CUZK_FAULT_START] = "start",
     [CUZK_FAULT_FINALIZE] = "finalize",
     [CUZK_FAULT_WRONG_PROOF] = "wrong-proof",
+    [CUZK_FAULT_LOST] = "lost",
 };
 
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
@@ -86,7 +89,7 @@ static void read_env(void)
     long long count;
     bool all;
     if (!parse(s, &point, &count, &all, &log2n)) {
-        fprintf(stderr, "cuzk: ignoring CUZK_PROVER_FAULT=%s (want start|finalize|wrong-proof"
+        fprintf(stderr, "cuzk: ignoring CUZK_PROVER_FAULT=%s (want start|finalize|wrong-proof|lost"
                         "[:COUNT|:all][@LOG2N])\n", s);
         return;
     }

@@ -118,6 +118,20 @@ void cuzk_prover_close(cuzk_prover *p)
 cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p) { return p->kind; }
 const char *cuzk_prover_describe(const cuzk_prover *p) { return p ? p->desc : "(none)"; }
 
+bool cuzk_prover_in_service(const cuzk_prover *p, char *why, size_t cap)
+{
+    if (!p)
+        return false;
+    if (__atomic_load_n(&p->lost, __ATOMIC_SEQ_CST)) {
+        if (why && cap)
+            snprintf(why, cap, "device lost (injected: CUZK_PROVER_FAULT=lost)");
+        return false;
+    }
+    if (p->ops->in_service)
+        return p->ops->in_service(p, why, cap);
+    return true;
+}
+
 void cuzk_prover_set_log(cuzk_prover *p, cuzk_prover_log_fn fn, void *ctx)
 {
     if (!p)
@@ -193,6 +207,13 @@ cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
     if (cuzk_prover_fault_take(CUZK_FAULT_START, pk->log2n))
         return cuzk_error_set(err, CUZK_ERR_INTERNAL,
                               "prover start: injected fault (CUZK_PROVER_FAULT=start)");
+    if (cuzk_prover_fault_take(CUZK_FAULT_LOST, pk->log2n))
+        __atomic_store_n(&p->lost, 1, __ATOMIC_SEQ_CST);
+    {
+        char why[CUZK_ERROR_MSG_MAX - 32];
+        if (!cuzk_prover_in_service(p, why, sizeof why))
+            return cuzk_error_set(err, CUZK_ERR_CUDA, "%s is out of service: %s", p->desc, why);
+    }
     cuzk_prove_job *j = calloc(1, sizeof *j);
     if (!j)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "prover start: out of memory");

@@ -21,6 +21,8 @@ typedef struct cuzk_prover_ops {
                          cuzk_error *err);
     void (*forget)(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs);
     void (*close)(cuzk_prover *p);
+    /* NULL: always in service; else false with the reason once the device is unusable */
+    bool (*in_service)(const cuzk_prover *p, char *why, size_t cap);
 } cuzk_prover_ops;
 
 struct cuzk_prover {
@@ -31,6 +33,7 @@ struct cuzk_prover {
     void *impl; /* the backend's own state */
     cuzk_prover_log_fn log_fn;
     void *log_ctx;
+    int lost; /* out of service (the injected "lost" fault); __atomic builtins */
 };
 
 /* A backend's message through p's logger (cuzk_prover_set_log). */
@@ -58,6 +61,7 @@ typedef enum cuzk_prover_fault_point {
     CUZK_FAULT_START = 0,
     CUZK_FAULT_FINALIZE = 1,
     CUZK_FAULT_WRONG_PROOF = 2,
+    CUZK_FAULT_LOST = 3,
 } cuzk_prover_fault_point;
 void cuzk_prover_fault_arm(void); /* reads the variable (once); cuzk_prover_open calls it */
 bool cuzk_prover_fault_take(cuzk_prover_fault_point at, unsigned log2n);

@@ -72,6 +72,8 @@ cuzk_status cuzk_service_status_fill(const cuzk_engine_status *st,
         g[i].partitions_done = d->partitions_done;
         g[i].partitions_failed = d->partitions_failed;
         g[i].busy_ratio = d->busy_ratio;
+        g[i].out_of_service = !d->in_service;
+        g[i].out_of_service_reason = (char *)d->out_reason;
         gp[i] = &g[i];
     }
     for (size_t i = 0; i < ns; i++) {
@@ -213,9 +215,13 @@ cuzk_status cuzk_service_status_json(const cuzk_service *svc, char **out, size_t
         json_str(f, d->name);
         fprintf(f, ",\"is_gpu\":%s,\"current_job_id\":", d->is_gpu ? "true" : "false");
         json_str(f, d->current_job_id);
-        fprintf(f, ",\"partitions_done\":%llu,\"partitions_failed\":%llu,\"busy_ratio\":%.4f}",
+        fprintf(f, ",\"partitions_done\":%llu,\"partitions_failed\":%llu,\"busy_ratio\":%.4f,"
+                   "\"in_service\":%s,\"out_reason\":",
                 (unsigned long long)d->partitions_done,
-                (unsigned long long)d->partitions_failed, d->busy_ratio);
+                (unsigned long long)d->partitions_failed, d->busy_ratio,
+                d->in_service ? "true" : "false");
+        json_str(f, d->out_reason);
+        fputc('}', f);
     }
     fputs("],\"srs\":[", f);
     for (size_t i = 0; i < st.n_srs; i++) {
