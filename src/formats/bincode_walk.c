@@ -1,6 +1,5 @@
 /*
- * bincode_walk.c — see bincode_walk.h. (The PoSt parser has its own copy of these readers
- * from before this file; the SnapDeals parser is the first user of the shared one.)
+ * bincode_walk.c — see bincode_walk.h. Used by the PoSt and SnapDeals vanilla parsers.
  *
  * Threading: pure functions on the reader.
  */

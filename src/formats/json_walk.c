@@ -287,6 +287,45 @@ cuzk_status jw_get_merkle(jw_ctx *c, const json_t *obj, const char *key, const j
     return CUZK_OK;
 }
 
+/* ---- documents ----------------------------------------------------------------------- */
+
+cuzk_status jw_parse_text(jw_ctx *c, const char *text, size_t len, jw_doc_fn parse, void *arg)
+{
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return jw_fail(c, CUZK_ERR_FORMAT, "JSON error at line %d column %d: %.60s", jerr.line,
+                       jerr.column, jerr.text);
+    cuzk_status st = parse(c, root, arg);
+    json_decref(root);
+    return st;
+}
+
+cuzk_status jw_get_registered_proof(jw_ctx *c, const json_t *root, const char *kind,
+                                    jw_proof_lookup_fn lookup, void *info)
+{
+    json_t *v = NULL;
+    size_t old = 0;
+    cuzk_status st = jw_field(c, root, "registered_proof", &v, &old);
+    if (st)
+        return st;
+    if (json_is_string(v))
+        st = lookup(json_string_value(v), 0, info);
+    else if (json_is_integer(v) && json_integer_value(v) >= 0)
+        st = lookup(NULL, (uint64_t)json_integer_value(v), info);
+    else
+        return jw_fail(c, CUZK_ERR_FORMAT, "expected a name or an abi number, got %s",
+                       jw_type_name(v));
+    if (st && json_is_string(v))
+        return jw_fail(c, CUZK_ERR_UNSUPPORTED, "unknown registered %s proof \"%.64s\"", kind,
+                       json_string_value(v));
+    if (st)
+        return jw_fail(c, CUZK_ERR_UNSUPPORTED, "unknown registered %s proof number %lld", kind,
+                       (long long)json_integer_value(v));
+    jw_pop(c, old);
+    return CUZK_OK;
+}
+
 /* ---- base64 wrapper -------------------------------------------------------------------- */
 
 static int b64_val(unsigned char ch)

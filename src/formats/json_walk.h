@@ -1,10 +1,11 @@
 /*
- * json_walk.h — the strict JSON walk the Filecoin input parsers share (C1 output, PoSt
- * vanilla proofs): a context that tracks the JSON path of the value being read for error
- * messages ("<what> <path>: <problem>"), typed getters that check type, range and count,
- * 32-byte values as serde writes them (arrays of 32 integers), an arena that owns the
- * parsed arrays, rust-fil-proofs MerkleProof in its Single / Sub / Top shapes (flattened
- * as cuzk/c1.h describes), and strict base64. Internal to the formats layer.
+ * json_walk.h — the strict JSON walk the Filecoin input parsers share (C1 output, PoSt and
+ * SnapDeals vanilla proofs): a context that tracks the JSON path of the value being read for
+ * error messages ("<what> <path>: <problem>"), typed getters that check type, range and
+ * count, 32-byte values as serde writes them (arrays of 32 integers), an arena that owns the
+ * parsed arrays, rust-fil-proofs MerkleProof in its Single / Sub / Top shapes (flattened as
+ * cuzk/c1.h describes), the document load and its registered proof, and strict base64.
+ * Internal to the formats layer.
  *
  * Threading: a jw_ctx belongs to one parse; no global state.
  */
@@ -63,6 +64,18 @@ typedef struct jw_tree_shape {
  * (siblings in the arena). */
 cuzk_status jw_get_merkle(jw_ctx *c, const json_t *obj, const char *key, const jw_tree_shape *s,
                           cuzk_c1_merkle_proof *m);
+
+/* Loads text as one JSON document (duplicate keys rejected; a syntax error is FORMAT
+ * "JSON error at line L column C: ...") and returns parse(c, root, arg). */
+typedef cuzk_status (*jw_doc_fn)(jw_ctx *c, const json_t *root, void *arg);
+cuzk_status jw_parse_text(jw_ctx *c, const char *text, size_t len, jw_doc_fn parse, void *arg);
+
+/* root.registered_proof, a name or an abi number, resolved into info by lookup (name NULL:
+ * by abi; CUZK_OK when it knows the proof). Unknown: UNSUPPORTED "unknown registered <kind>
+ * proof ...". */
+typedef cuzk_status (*jw_proof_lookup_fn)(const char *name, uint64_t abi, void *info);
+cuzk_status jw_get_registered_proof(jw_ctx *c, const json_t *root, const char *kind,
+                                    jw_proof_lookup_fn lookup, void *info);
 
 /* Strict standard base64 with padding (Go's encoding/json form of []byte); *out malloc'd. */
 cuzk_status jw_b64_decode(jw_ctx *c, const char *s, size_t n, char **out, size_t *out_len);

@@ -5,7 +5,7 @@
  * vanilla_proof{sectors[{inclusion_proofs, comm_c, comm_r_last}]}, MerkleProof as for C1)
  * or as base64 of its bincode bytes (the form filecoin-ffi's GenerateWindowPoStWithVanilla
  * and GenerateWinningPoStWithVanilla receive: bincode 1 defaults, fixed-width little-endian
- * integers, u64 lengths, u32 enum variants, 32-byte values raw).
+ * integers, u64 lengths, u32 enum variants, 32-byte values raw; read with bincode_walk.h).
  *
  * Strict like the C1 parser (json_walk.h): every count is checked against the registered
  * proof before anything is allocated for it, so the arena is bounded by the input size.
@@ -20,11 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/ff.h"
 #include "cuzk/post.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "formats/json_walk.h"
+#include "formats/bincode_walk.h"
 
 typedef struct pctx {
     jw_ctx j;
@@ -73,117 +72,6 @@ static cuzk_status get_sector_json(pctx *c, const json_t *v, cuzk_post_sector_pr
 
 /* ---- bincode form --------------------------------------------------------------------- */
 
-typedef struct rd {
-    const uint8_t *p;
-    size_t n, off;
-} rd;
-
-static cuzk_status bfail(pctx *c, const rd *r, cuzk_status code, const char *what)
-{
-    return jw_fail(&c->j, code, "(bincode) at byte %zu: %s", r->off, what);
-}
-
-static cuzk_status rd_u64(pctx *c, rd *r, uint64_t *v)
-{
-    if (r->n - r->off < 8)
-        return bfail(c, r, CUZK_ERR_TRUNCATED, "truncated (an 8-byte integer)");
-    uint64_t x = 0;
-    for (int i = 7; i >= 0; i--)
-        x = x << 8 | r->p[r->off + (size_t)i];
-    r->off += 8;
-    *v = x;
-    return CUZK_OK;
-}
-
-static cuzk_status rd_u32(pctx *c, rd *r, uint32_t *v)
-{
-    if (r->n - r->off < 4)
-        return bfail(c, r, CUZK_ERR_TRUNCATED, "truncated (a 4-byte enum variant)");
-    *v = (uint32_t)r->p[r->off] | (uint32_t)r->p[r->off + 1] << 8 |
-         (uint32_t)r->p[r->off + 2] << 16 | (uint32_t)r->p[r->off + 3] << 24;
-    r->off += 4;
-    return CUZK_OK;
-}
-
-static cuzk_status rd_fr(pctx *c, rd *r, uint8_t out[32])
-{
-    if (r->n - r->off < 32)
-        return bfail(c, r, CUZK_ERR_TRUNCATED, "truncated (a 32-byte value)");
-    memcpy(out, r->p + r->off, 32);
-    cuzk_fr f;
-    if (cuzk_fr_from_bytes_le(&f, out) != CUZK_OK)
-        return bfail(c, r, CUZK_ERR_NONCANONICAL, "value is not a canonical field element (>= r)");
-    r->off += 32;
-    return CUZK_OK;
-}
-
-static cuzk_status rd_len(pctx *c, rd *r, uint64_t want, const char *what)
-{
-    uint64_t n = 0;
-    cuzk_status st = rd_u64(c, r, &n);
-    if (st)
-        return st;
-    if (n != want)
-        return jw_fail(&c->j, CUZK_ERR_LENGTH, "(bincode) at byte %zu: %s: expected %llu, got %llu",
-                       r->off - 8, what, (unsigned long long)want, (unsigned long long)n);
-    return CUZK_OK;
-}
-
-static cuzk_status rd_path(pctx *c, rd *r, uint32_t levels, uint32_t arity,
-                           cuzk_c1_merkle_proof *m, size_t *sib)
-{
-    cuzk_status st = rd_len(c, r, levels, "path levels");
-    for (uint32_t l = 0; !st && l < levels; l++) {
-        uint64_t index = 0;
-        if ((st = rd_len(c, r, arity - 1, "hashes per level")))
-            return st;
-        for (uint32_t h = 0; h + 1 < arity && !st; h++)
-            st = rd_fr(c, r, m->siblings[*sib + h]);
-        if (st || (st = rd_u64(c, r, &index)))
-            return st;
-        if (index >= arity)
-            return bfail(c, r, CUZK_ERR_FORMAT, "path index out of range for the level's arity");
-        *sib += arity - 1;
-        m->arity[m->n_levels] = (uint8_t)arity;
-        m->index[m->n_levels] = (uint8_t)index;
-        m->n_levels++;
-    }
-    return st;
-}
-
-static cuzk_status rd_merkle(pctx *c, rd *r, cuzk_c1_merkle_proof *m)
-{
-    const jw_tree_shape *s = &c->shape;
-    uint32_t want = !s->sub_arity ? 0 : !s->top_arity ? 1 : 2, v = 0;
-    cuzk_status st = rd_u32(c, r, &v);
-    if (st)
-        return st;
-    if (v != want) {
-        static const char *const names[] = {"Single", "Sub", "Top"};
-        return jw_fail(&c->j, CUZK_ERR_FORMAT,
-                       "(bincode) at byte %zu: expected a \"%s\" proof for %s, got variant %u",
-                       r->off - 4, names[want], s->name, v);
-    }
-    size_t n_sib = (size_t)s->base_levels * (s->base_arity - 1) +
-                   (s->sub_arity ? s->sub_arity - 1 : 0) + (s->top_arity ? s->top_arity - 1 : 0);
-    m->siblings = jw_arena_alloc(c->j.arena, n_sib * 32);
-    if (!m->siblings)
-        return jw_fail(&c->j, CUZK_ERR_NOMEM, "out of memory");
-    size_t sib = 0;
-    if (want == 0) {
-        if ((st = rd_fr(c, r, m->root)) || (st = rd_fr(c, r, m->leaf)))
-            return st;
-        return rd_path(c, r, s->base_levels, s->base_arity, m, &sib);
-    }
-    if ((st = rd_path(c, r, s->base_levels, s->base_arity, m, &sib)) ||
-        (st = rd_path(c, r, 1, s->sub_arity, m, &sib)) ||
-        (want == 2 && (st = rd_path(c, r, 1, s->top_arity, m, &sib))))
-        return st;
-    if ((st = rd_fr(c, r, m->root)) || (st = rd_fr(c, r, m->leaf)))
-        return st;
-    return CUZK_OK;
-}
-
 static cuzk_status get_sector_bincode(pctx *c, const json_t *v, cuzk_post_sector_proof *out)
 {
     char *bytes = NULL;
@@ -191,11 +79,11 @@ static cuzk_status get_sector_bincode(pctx *c, const json_t *v, cuzk_post_sector
     cuzk_status st = jw_b64_decode(&c->j, json_string_value(v), json_string_length(v), &bytes, &n);
     if (st)
         return st;
-    rd r = {(const uint8_t *)bytes, n, 0};
+    bw_reader r = {&c->j, (const uint8_t *)bytes, n, 0};
     uint32_t vc = c->info->vanilla_challenges;
-    if ((st = rd_u64(c, &r, &out->sector_id)) || (st = rd_fr(c, &r, out->comm_r)) ||
-        (st = rd_len(c, &r, 1, "vanilla_proof.sectors")) ||
-        (st = rd_len(c, &r, vc, "inclusion_proofs")))
+    if ((st = bw_u64(&r, &out->sector_id)) || (st = bw_fr(&r, out->comm_r)) ||
+        (st = bw_len(&r, 1, "vanilla_proof.sectors")) ||
+        (st = bw_len(&r, vc, "inclusion_proofs")))
         goto out;
     out->n_proofs = vc;
     out->proofs = jw_arena_alloc(c->j.arena, vc * sizeof *out->proofs);
@@ -204,11 +92,11 @@ static cuzk_status get_sector_bincode(pctx *c, const json_t *v, cuzk_post_sector
         goto out;
     }
     for (uint32_t i = 0; i < vc && !st; i++)
-        st = rd_merkle(c, &r, &out->proofs[i]);
-    if (st || (st = rd_fr(c, &r, out->comm_c)) || (st = rd_fr(c, &r, out->comm_r_last)))
+        st = bw_merkle(&r, &c->shape, &out->proofs[i]);
+    if (st || (st = bw_fr(&r, out->comm_c)) || (st = bw_fr(&r, out->comm_r_last)))
         goto out;
     if (r.off != r.n)
-        st = bfail(c, &r, CUZK_ERR_FORMAT, "trailing bytes after the sector proof");
+        st = bw_fail(&r, CUZK_ERR_FORMAT, "trailing bytes after the sector proof");
 out:
     free(bytes);
     return st;
@@ -216,36 +104,19 @@ out:
 
 /* ---- document ------------------------------------------------------------------------- */
 
-static cuzk_status get_info(pctx *c, const json_t *root, cuzk_post_info *info)
+static cuzk_status lookup_info(const char *name, uint64_t abi, void *info)
 {
-    json_t *v = NULL;
-    size_t old = 0;
-    cuzk_status st = jw_field(&c->j, root, "registered_proof", &v, &old);
-    if (st)
-        return st;
-    if (json_is_string(v))
-        st = cuzk_post_info_from_name(json_string_value(v), info, NULL);
-    else if (json_is_integer(v) && json_integer_value(v) >= 0)
-        st = cuzk_post_info_from_abi((uint64_t)json_integer_value(v), info, NULL);
-    else
-        return jw_fail(&c->j, CUZK_ERR_FORMAT, "expected a name or an abi number, got %s",
-                       jw_type_name(v));
-    if (st && json_is_string(v))
-        return jw_fail(&c->j, CUZK_ERR_UNSUPPORTED, "unknown registered PoSt proof \"%.64s\"",
-                       json_string_value(v));
-    if (st)
-        return jw_fail(&c->j, CUZK_ERR_UNSUPPORTED, "unknown registered PoSt proof number %lld",
-                       (long long)json_integer_value(v));
-    jw_pop(&c->j, old);
-    return CUZK_OK;
+    return name ? cuzk_post_info_from_name(name, info, NULL)
+                : cuzk_post_info_from_abi(abi, info, NULL);
 }
 
-static cuzk_status parse_doc(pctx *c, const json_t *root, cuzk_post_job *o)
+static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
 {
-    jw_ctx *j = &c->j;
+    pctx *c = (pctx *)j; /* j is its first member */
+    cuzk_post_job *o = arg;
     if (!json_is_object(root))
         return jw_fail(j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(root));
-    cuzk_status st = get_info(c, root, &o->info);
+    cuzk_status st = jw_get_registered_proof(j, root, "PoSt", lookup_info, &o->info);
     if (st || (st = jw_get_bytes_field(j, root, "randomness", o->randomness, 0)))
         return st;
     const cuzk_post_info *in = c->info = &o->info;
@@ -313,15 +184,7 @@ cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **ou
     if (!o)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "PoSt parse: out of memory");
     pctx c = {.j = {.err = err, .arena = &o->arena_, .what = "PoSt"}};
-    json_error_t jerr;
-    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
-    cuzk_status st;
-    if (!root)
-        st = jw_fail(&c.j, CUZK_ERR_FORMAT, "JSON error at line %d column %d: %.60s", jerr.line,
-                     jerr.column, jerr.text);
-    else
-        st = parse_doc(&c, root, o);
-    json_decref(root);
+    cuzk_status st = jw_parse_text(&c.j, json, len, parse_doc, o);
     if (st) {
         cuzk_post_job_free(o);
         return st;

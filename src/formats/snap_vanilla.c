@@ -105,36 +105,19 @@ out:
     return st;
 }
 
-static cuzk_status get_info(sctx *c, const json_t *root, cuzk_snap_info *info)
+static cuzk_status lookup_info(const char *name, uint64_t abi, void *info)
 {
-    json_t *v = NULL;
-    size_t old = 0;
-    cuzk_status st = jw_field(&c->j, root, "registered_proof", &v, &old);
-    if (st)
-        return st;
-    if (json_is_string(v))
-        st = cuzk_snap_info_from_name(json_string_value(v), info, NULL);
-    else if (json_is_integer(v) && json_integer_value(v) >= 0)
-        st = cuzk_snap_info_from_abi((uint64_t)json_integer_value(v), info, NULL);
-    else
-        return jw_fail(&c->j, CUZK_ERR_FORMAT, "expected a name or an abi number, got %s",
-                       jw_type_name(v));
-    if (st && json_is_string(v))
-        return jw_fail(&c->j, CUZK_ERR_UNSUPPORTED, "unknown registered update proof \"%.64s\"",
-                       json_string_value(v));
-    if (st)
-        return jw_fail(&c->j, CUZK_ERR_UNSUPPORTED, "unknown registered update proof number %lld",
-                       (long long)json_integer_value(v));
-    jw_pop(&c->j, old);
-    return CUZK_OK;
+    return name ? cuzk_snap_info_from_name(name, info, NULL)
+                : cuzk_snap_info_from_abi(abi, info, NULL);
 }
 
-static cuzk_status parse_doc(sctx *c, const json_t *root, cuzk_snap_job *o)
+static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
 {
-    jw_ctx *j = &c->j;
+    sctx *c = (sctx *)j; /* j is its first member */
+    cuzk_snap_job *o = arg;
     if (!json_is_object(root))
         return jw_fail(j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(root));
-    cuzk_status st = get_info(c, root, &o->info);
+    cuzk_status st = jw_get_registered_proof(j, root, "update", lookup_info, &o->info);
     if (st || (st = jw_get_bytes_field(j, root, "comm_r_old", o->comm_r_old, 1)) ||
         (st = jw_get_bytes_field(j, root, "comm_r_new", o->comm_r_new, 1)) ||
         (st = jw_get_bytes_field(j, root, "comm_d_new", o->comm_d_new, 1)))
@@ -203,15 +186,7 @@ cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **ou
     if (!o)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "SnapDeals parse: out of memory");
     sctx c = {.j = {.err = err, .arena = &o->arena_, .what = "SnapDeals"}};
-    json_error_t jerr;
-    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
-    cuzk_status st;
-    if (!root)
-        st = jw_fail(&c.j, CUZK_ERR_FORMAT, "JSON error at line %d column %d: %.60s", jerr.line,
-                     jerr.column, jerr.text);
-    else
-        st = parse_doc(&c, root, o);
-    json_decref(root);
+    cuzk_status st = jw_parse_text(&c.j, json, len, parse_doc, o);
     if (st) {
         cuzk_snap_job_free(o);
         return st;

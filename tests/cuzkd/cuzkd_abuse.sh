@@ -6,18 +6,9 @@
 # connections are closed: counted in /proc/PID/fd), and stop on SIGTERM with exit 0 — in
 # the ASan stage an exit 0 also means LeakSanitizer found nothing.
 set -u
-cuzkd=$1 abuse=$2 work=$3
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-work=$(pwd -P)
-pid=
-fail() {
-    echo "FAIL: $*"
-    [ -f d.log ] && { echo "--- cuzkd log:"; tail -n 40 d.log; }
-    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
-    exit 1
-}
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null' EXIT
-addr="unix://$work/cuzk.sock"
+cuzkd=$1 abuse=$2
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cuzkd_workdir "$3"
 cat > d.toml <<CONF
 [daemon]
 listen = "$addr"
@@ -30,14 +21,7 @@ devices = ["cpu"]
 threads = 2
 workers = 1
 CONF
-"$cuzkd" --config d.toml > d.log 2>&1 &
-pid=$!
-for _ in $(seq 1 300); do
-    grep -q "cuzkd serving on" d.log && break
-    kill -0 "$pid" 2>/dev/null || fail "cuzkd exited at start"
-    sleep 0.1
-done
-grep -q "cuzkd serving on" d.log || fail "cuzkd did not start"
+cuzkd_start
 fds() { ls "/proc/$pid/fd" | wc -l; }
 fd0=$(fds)
 "$abuse" "$addr" || fail "cuzkd_abuse failed"
@@ -45,9 +29,6 @@ kill -0 "$pid" 2>/dev/null || fail "cuzkd died"
 # the server notices closed connections within its wait slices
 for _ in $(seq 1 100); do [ "$(fds)" -le "$fd0" ] && break; sleep 0.1; done
 [ "$(fds)" -le "$fd0" ] || fail "cuzkd holds $(fds) descriptors, $fd0 before the abuse: $(ls -l /proc/$pid/fd)"
-kill -TERM "$pid"
-wait "$pid"; rc=$?
-pid=
-[ $rc -eq 0 ] || fail "exit $rc after SIGTERM"
+cuzkd_stop
 grep -q "cuzkd stopped" d.log || fail "no clean stop"
 echo "cuzkd_abuse: all passed (descriptors $fd0 before and after)"

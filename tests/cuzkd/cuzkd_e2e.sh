@@ -12,24 +12,11 @@
 # Exit 77 (skip) when the build has no gRPC client. Random seeds: the fixture prints its
 # own (CUZK_TEST_SEED replays); the synthetic seeds are drawn here and printed.
 set -u
-cuzkd=$1 cuzk=$2 fixture=$3 work=$4
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-work=$(pwd -P)
-pid=
-fail() {
-    echo "FAIL: $*"
-    [ -f d.log ] && { echo "--- cuzkd log:"; tail -n 40 d.log; }
-    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
-    exit 1
-}
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null' EXIT
-
-out=$("$cuzk" status --addr "unix://$work/none.sock" 2>&1)
-case "$out" in *"no gRPC client"*) echo "skipped: this build has no gRPC client"; exit 77;; esac
-
-seed=$(( ${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')} & 0xffffff ))
-echo "cuzkd_e2e: seed $seed (CUZK_TEST_SEED replays)"
-addr="unix://$work/cuzk.sock"
+cuzkd=$1 cuzk=$2 fixture=$3
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cuzkd_workdir "$4"
+cuzkd_need_client
+cuzkd_seed cuzkd_e2e
 cat > d.toml <<EOF
 [daemon]
 listen = "$addr"
@@ -45,24 +32,11 @@ threads = 2
 workers = 1
 EOF
 
-start() { # starts cuzkd (appending to d.log) and waits until it serves
-    "$cuzkd" --config d.toml >> d.log 2>&1 &
-    pid=$!
-    local n0=$1
-    for _ in $(seq 1 300); do
-        [ "$(grep -c "cuzkd serving on" d.log)" -gt "$n0" ] && return 0
-        kill -0 "$pid" 2>/dev/null || fail "cuzkd exited at start"
-        sleep 0.1
-    done
-    fail "cuzkd did not start"
-}
-C() { "$cuzk" "$1" --addr "$addr" "${@:2}"; }
-submit() { C submit "$@" 2>/dev/null || fail "submit $*"; }
 size() { stat -c %s "$1"; }
 
 mkdir -p fx && "$fixture" fx > fx.log 2>&1 || fail "fixture: $(cat fx.log)"
 cat fx.log
-start 0
+cuzkd_start 0
 
 # ---- a synthetic job: COMPLETED, 3 x 192 proof bytes ---------------------------------------
 id=$(submit --synthetic 8 --partitions 3 --seed "$seed")
@@ -121,16 +95,13 @@ echo "$out" | grep -q '^# TYPE ' || fail "metrics are not Prometheus text: $out"
 echo "$out" | grep -Eq '^cuzk_[a-z_]*(\{[^}]*\})? [0-9]' || fail "no cuzk_ metric: $out"
 
 # ---- SIGTERM: clean exit --------------------------------------------------------------------
-kill -TERM "$pid"
-wait "$pid"; rc=$?
-pid=
-[ $rc -eq 0 ] || fail "exit $rc after SIGTERM"
+cuzkd_stop
 grep -q "cuzkd stopped" d.log || fail "no clean stop"
 [ -e cuzk.sock ] && fail "socket file left behind"
 [ -s timeline.json ] || fail "no timeline written"
 
 # ---- kill -9 while working, restart on the same journal: nothing accepted is lost ----------
-start 1
+cuzkd_start 1
 ids=()
 for p in 2 1 3; do
     ids+=("$(submit --synthetic 10 --partitions $p --seed $((seed + p)))")
@@ -138,7 +109,7 @@ done
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 pid=
-start 2
+cuzkd_start 2
 # the jobs were still queued or running when killed: the restart resumes them
 grep "journal: resumed" d.log | tail -n1 | grep -q "resumed [1-9]" ||
     fail "no job resumed after kill -9: $(grep 'journal:' d.log | tail -n1)"
@@ -150,8 +121,5 @@ for p in 2 1 3; do
     case "$out" in *"COMPLETED"*"partitions $p  proof $((p * 192)) bytes"*) ;;
         *) fail "job $id after the restart: $out";; esac
 done
-kill -TERM "$pid"
-wait "$pid"; rc=$?
-pid=
-[ $rc -eq 0 ] || fail "exit $rc after SIGTERM (second run)"
+cuzkd_stop "second run"
 echo "cuzkd_e2e: all passed"

@@ -19,25 +19,13 @@
 # Every run ends with SIGTERM and exit 0 (under ASan: no leak). Exit 77 (skip) without a
 # gRPC client. Seeds drawn here and printed (CUZK_TEST_SEED replays).
 set -u
-cuzkd=$1 cuzk=$2 fixture=$3 work=$4
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-work=$(pwd -P)
-pid=
-fail() {
-    echo "FAIL: $*"
-    [ -f d.log ] && { echo "--- cuzkd log:"; tail -n 40 d.log; }
-    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
-    exit 1
-}
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null' EXIT
-
-out=$("$cuzk" status --addr "unix://$work/none.sock" 2>&1)
-case "$out" in *"no gRPC client"*) echo "skipped: this build has no gRPC client"; exit 77;; esac
+cuzkd=$1 cuzk=$2 fixture=$3
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cuzkd_workdir "$4"
+cuzkd_need_client
 command -v python3 >/dev/null || fail "python3 is needed to read the timeline"
 
-seed=$(( ${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')} & 0xffffff ))
-echo "cuzkd_fault: seed $seed (CUZK_TEST_SEED replays)"
-addr="unix://$work/cuzk.sock"
+cuzkd_seed cuzkd_fault
 
 # start FAULT: cuzkd on two CPU devices with CUZK_PROVER_FAULT=FAULT, a fresh log/timeline
 start() {
@@ -56,24 +44,9 @@ gpu_workers_per_device = 1
 threads = 2
 workers = 2
 EOF
-    CUZK_PROVER_FAULT=$1 "$cuzkd" --config d.toml > d.log 2>&1 &
-    pid=$!
-    for _ in $(seq 1 300); do
-        grep -q "cuzkd serving on" d.log && break
-        kill -0 "$pid" 2>/dev/null || fail "cuzkd exited at start"
-        sleep 0.1
-    done
-    grep -q "cuzkd serving on" d.log || fail "cuzkd did not start"
+    CUZK_PROVER_FAULT=$1 cuzkd_start
     grep -q "CUZK_PROVER_FAULT=$1 armed" d.log || fail "the fault hook did not announce itself"
 }
-stop() {
-    kill -TERM "$pid"
-    wait "$pid"; local rc=$?
-    pid=
-    [ $rc -eq 0 ] || fail "exit $rc after SIGTERM"
-}
-C() { "$cuzk" "$1" --addr "$addr" "${@:2}"; }
-submit() { C submit "$@" 2>/dev/null || fail "submit $*"; }
 metric() { C metrics | sed -n "s/^$1 //p"; }
 # the sum of the per-device "failed N" counts in `cuzk status`
 dev_failed() { C status | sed -n 's/^device [0-9]*:.* failed \([0-9]*\) .*/\1/p' |
@@ -116,7 +89,7 @@ out=$(C status) || fail "status"
 case "$out" in *"proofs completed 4  failed 0  cancelled 0"*) ;; *) fail "status: $out";; esac
 [ "$(dev_failed)" = 1 ] || fail "devices report $(dev_failed) failed partitions, not 1"
 [ "$(metric cuzk_partitions_retried_total)" = 1 ] || fail "retries: $(C metrics | grep retried)"
-stop
+cuzkd_stop
 set -- $(start_devices "$t")
 [ "$1" = 2 ] || fail "the target job's starts ran on $* (want both devices)"
 
@@ -137,7 +110,7 @@ expect_done "$d" 1
 out=$(C status) || fail "status"
 case "$out" in *"proofs completed 3  failed 1  cancelled 0"*) ;; *) fail "status: $out";; esac
 [ "$(dev_failed)" = 2 ] || fail "devices report $(dev_failed) failed partitions, not 2"
-stop
+cuzkd_stop
 
 # ---- wrong-proof: the engine's self-check catches a corrupted proof -------------------------
 mkdir -p fx && "$fixture" fx > fx.log 2>&1 || fail "fixture: $(cat fx.log)"
@@ -163,7 +136,7 @@ grep -q "job $t partition 0 failed on device [01] (.*does not verify" d.log ||
 out=$("$cuzk" verify --vk fx/b.vk --public fx/bpub.json --proof "r-$t.bin" 2>&1) ||
     fail "the proof returned after a rejected one does not verify: $out"
 [ "$(dev_failed)" = 1 ] || fail "devices report $(dev_failed) failed partitions, not 1"
-stop
+cuzkd_stop
 
 start "wrong-proof:2"
 t=$(bp)
@@ -177,5 +150,5 @@ expect_done "$t" 1
     fail "the following job's proof does not verify"
 out=$(C status) || fail "status"
 case "$out" in *"proofs completed 1  failed 1  cancelled 0"*) ;; *) fail "status: $out";; esac
-stop
+cuzkd_stop
 echo "cuzkd_fault: all passed"

@@ -33,26 +33,10 @@
 set -u
 cuzkd=$1 cuzk=$2 work=$3 no_rss=${4:-}
 JOBS=${JOBS:-20} PARTS=${PARTS:-4} LOG2N=${LOG2N:-12} BUDGET_MIB=${BUDGET_MIB:-96}
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-work=$(pwd -P)
-pid=
-sampler=
-fail() {
-    echo "FAIL: $*"
-    [ -f d.log ] && { echo "--- cuzkd log:"; tail -n 30 d.log; }
-    [ -n "$sampler" ] && kill "$sampler" 2>/dev/null
-    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
-    exit 1
-}
-trap '[ -n "$sampler" ] && kill "$sampler" 2>/dev/null; [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null' EXIT
-
-out=$("$cuzk" status --addr "unix://$work/none.sock" 2>&1)
-case "$out" in *"no gRPC client"*) echo "skipped: this build has no gRPC client"; exit 77;; esac
-
-seed=$(( ${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')} & 0xffffff ))
-echo "cuzkd_memory: seed $seed (CUZK_TEST_SEED replays); $JOBS jobs x $PARTS partitions at" \
-     "2^$LOG2N, budget $BUDGET_MIB MiB"
-addr="unix://$work/cuzk.sock"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cuzkd_workdir "$work"
+cuzkd_need_client
+cuzkd_seed cuzkd_memory "; $JOBS jobs x $PARTS partitions at 2^$LOG2N, budget $BUDGET_MIB MiB"
 budget=$((BUDGET_MIB << 20))
 cat > d.toml <<EOF
 [daemon]
@@ -67,15 +51,7 @@ gpu_workers_per_device = 2
 threads = 2
 workers = 2
 EOF
-"$cuzkd" --config d.toml > d.log 2>&1 &
-pid=$!
-for _ in $(seq 1 300); do
-    grep -q "cuzkd serving on" d.log && break
-    kill -0 "$pid" 2>/dev/null || fail "cuzkd exited at start"
-    sleep 0.1
-done
-grep -q "cuzkd serving on" d.log || fail "cuzkd did not start"
-C() { "$cuzk" "$1" --addr "$addr" "${@:2}"; }
+cuzkd_start
 kb() { sed -n "s/^$1:[[:space:]]*\([0-9]*\) kB/\1/p" "/proc/$pid/status"; }
 reserved() { C metrics | sed -n "s/^cuzk_memory_bytes{use=\"$1\"} //p"; }
 
@@ -89,6 +65,7 @@ echo "idle RSS $((idle_kb / 1024)) MiB"
 sampler=$!
 ( while kill -0 "$pid" 2>/dev/null; do reserved reserved; sleep 0.2; done ) > reserved.txt 2>/dev/null &
 poller=$!
+extra_pids="$sampler $poller"
 
 ids=()
 for i in $(seq 1 "$JOBS"); do
@@ -105,7 +82,7 @@ peak=$(reserved peak)
 hot=$(reserved hot)
 kill "$sampler" "$poller" 2>/dev/null
 wait "$sampler" "$poller" 2>/dev/null
-sampler=
+extra_pids=
 
 samples=$(wc -l < rss.txt)
 peak_kb=$(sort -n rss.txt | tail -n1)
@@ -129,8 +106,5 @@ if [ "$no_rss" != --no-rss ]; then
     [ "$hwm_kb" -le "$limit_kb" ] ||
         fail "VmHWM $((hwm_kb / 1024)) MiB > budget + overhead $((limit_kb / 1024)) MiB"
 fi
-kill -TERM "$pid"
-wait "$pid"; rc=$?
-pid=
-[ $rc -eq 0 ] || fail "exit $rc after SIGTERM"
+cuzkd_stop
 echo "cuzkd_memory: all passed"

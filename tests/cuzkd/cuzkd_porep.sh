@@ -10,31 +10,19 @@
 # Exit 77 (skip) when the build has no gRPC client, or when CUZK_POREP_PROVE is set to
 # anything but 1 (the ASan, portable and verify CI stages; the release stage runs it).
 set -u
-cuzkd=$1 cuzk=$2 work=$3 devkeys=$4
+cuzkd=$1 cuzk=$2 devkeys=$4
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 if [ -n "${CUZK_POREP_PROVE:-}" ] && [ "$CUZK_POREP_PROVE" != 1 ]; then
     echo "skipped: CUZK_POREP_PROVE=$CUZK_POREP_PROVE"
     exit 77
 fi
-rm -rf "$work" && mkdir -p "$work" "$devkeys" && cd "$work" || exit 1
-work=$(pwd -P)
-pid=
-fail() {
-    echo "FAIL: $*"
-    [ -f d.log ] && { echo "--- cuzkd log:"; tail -n 40 d.log; }
-    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
-    exit 1
-}
-trap '[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null' EXIT
-
-out=$("$cuzk" status --addr "unix://$work/none.sock" 2>&1)
-case "$out" in *"no gRPC client"*) echo "skipped: this build has no gRPC client"; exit 77;; esac
-
-seed=$(( ${CUZK_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')} & 0xffffff ))
-echo "cuzkd_porep: seed $seed (CUZK_TEST_SEED replays)"
+mkdir -p "$devkeys" || exit 1
+cuzkd_workdir "$3"
+cuzkd_need_client
+cuzkd_seed cuzkd_porep
 "$cuzk" gen-c1 --sector-size 2KiB --seed "$seed" --out c1.json || fail "gen-c1"
 "$cuzk" gen-c1 --sector-size 2KiB --seed $((seed + 1)) --out other.json || fail "gen-c1 other"
 
-addr="unix://$work/cuzk.sock"
 cat > d.toml <<EOF
 [daemon]
 listen = "$addr"
@@ -47,14 +35,7 @@ param_cache = ""
 devices = ["cpu"]
 gpu_workers_per_device = 1
 EOF
-"$cuzkd" --config d.toml > d.log 2>&1 &
-pid=$!
-for _ in $(seq 1 300); do
-    grep -q "cuzkd serving on" d.log && break
-    kill -0 "$pid" 2>/dev/null || fail "cuzkd exited at start"
-    sleep 0.1
-done
-grep -q "cuzkd serving on" d.log || fail "cuzkd did not start"
+cuzkd_start
 
 t0=$SECONDS
 id=$("$cuzk" submit --addr "$addr" --kind porep --vanilla "$work/c1.json" 2>/dev/null) ||
@@ -82,10 +63,6 @@ cmp -s proof.bin bad.bin && fail "could not flip a bit"
 "$cuzk" verify-porep --c1 c1.json --proof bad.bin --dev-key-dir "$devkeys" &&
     fail "verify-porep accepted a proof with byte $byte changed"
 
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-pid=
-[ "$rc" -eq 0 ] || fail "cuzkd exited with $rc on SIGTERM"
+cuzkd_stop
 [ -s timeline.json ] || fail "no timeline written"
 echo "cuzkd_porep: OK"

@@ -2,9 +2,10 @@
 # cuzkd_test.sh CUZKD WORKDIR — configuration errors name file:line and exit 2; the
 # example config (--print-config) is accepted as is; SIGTERM stops the daemon with exit 0.
 set -u
-cuzkd=$1 work=$2
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
+cuzkd=$1
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cuzkd_workdir "$2"
+log=run.log
 
 expect_error() { # file-content expected-message
     printf '%b' "$1" > c.toml
@@ -36,13 +37,11 @@ case "$out" in *'config logging.level = "debug"'*) ;; *) fail "override: $out";;
 
 # start on the CPU with a journal in the work dir, then SIGTERM
 printf '[daemon]\nstate_dir = "%s/state"\nlisten = "unix://%s/cuzk.sock"\n[memory]\ntotal_budget = "1GiB"\n' "$work" "$work" > run.toml
+# (the engine's line, not the server's: this build may have no gRPC server)
 "$cuzkd" --config run.toml --devices cpu > run.log 2>&1 &
 pid=$!
-for i in $(seq 1 100); do grep -q "engine up" run.log && break; sleep 0.1; done
-grep -q "engine up" run.log || { kill -9 $pid; fail "no start: $(cat run.log)"; }
-kill -TERM $pid
-wait $pid; rc=$?
-[ $rc -eq 0 ] || fail "exit $rc after SIGTERM: $(cat run.log)"
-grep -q "cuzkd stopped" run.log || fail "no clean stop: $(cat run.log)"
+cuzkd_wait "engine up" 100
+cuzkd_stop
+grep -q "cuzkd stopped" run.log || fail "no clean stop"
 [ -d state ] || fail "journal directory not created"
 echo "cuzkd_test: all passed"

@@ -11,6 +11,8 @@
 #ifndef CUZK_TEST_SNAP_FIXTURE_H
 #define CUZK_TEST_SNAP_FIXTURE_H
 
+#include <string.h>
+
 #include "cuzk/snap.h"
 
 typedef struct sf_set {
@@ -25,19 +27,14 @@ typedef struct sf_set {
 int sf_make(sf_set *out, const cuzk_snap_info *info);
 void sf_free(sf_set *s);
 
+/* Partition k, as cuzk_snap_job_partition takes it from a parsed job. */
 static inline cuzk_snap_partition sf_partition(const sf_set *s, uint32_t k)
 {
-    cuzk_snap_partition p;
-    p.info = s->info;
-    p.k = k;
-    p.h = s->h;
-    for (int i = 0; i < 32; i++) {
-        p.comm_r_old[i] = s->comm_r_old[i];
-        p.comm_d_new[i] = s->comm_d_new[i];
-        p.comm_r_new[i] = s->comm_r_new[i];
-    }
-    p.proof = &s->parts[k];
-    return p;
+    cuzk_snap_job job = {.info = s->info, .h = s->h, .n_partitions = s->n, .partitions = s->parts};
+    memcpy(job.comm_r_old, s->comm_r_old, 32);
+    memcpy(job.comm_r_new, s->comm_r_new, 32);
+    memcpy(job.comm_d_new, s->comm_d_new, 32);
+    return cuzk_snap_job_partition(&job, k);
 }
 
 /* The job document (malloc'd, NUL-terminated); bincode != 0 writes each partition proof
