@@ -1,5 +1,8 @@
 /*
- * bench_pipeline.c — `cuzk bench pipeline [--backend cpu|gpu|gpu:N]`: what the engine costs.
+ * bench_pipeline.c — `cuzk bench pipeline [--backend cpu|gpu|gpu:N] [--devices LIST|all]`:
+ * what the engine costs, and how it scales over several devices (--devices: the engine on
+ * the list, the bare loop on its first device; the note gives the throughput as a multiple
+ * of one device's, the scaling efficiency against N x one, and each device's busy ratio).
  * For each size 2^k (default 16) and thread count, the same work is done twice on the same
  * backend (default cpu) with the same kind of key (a dev setup up to 2^16, so every proof
  * is self-checked and verifies; a random key above, benchmark-only results):
@@ -99,9 +102,13 @@ enum { ST_SYNTH, ST_START, ST_DEVICE, ST_FINALIZE, ST_COUNT };
 static const char *const k_stage_event[ST_COUNT] = {"synthesize", "prove_start", "device",
                                                     "finalize"};
 
+#define MAX_DEVS 16
+
 typedef struct engine_run {
     double ms_per_proof;
     double busy[ST_COUNT];
+    double dev_busy[MAX_DEVS]; /* per device track, in track order (= device order) */
+    unsigned ndev;
     uint64_t peak_rss;
     bool benchmark_only;
 } engine_run;
@@ -136,9 +143,14 @@ static double union_len(ival *v, size_t n)
 /* busy[s] = union of stage s's timeline events clipped to [w0, w1] (cuzk_prover_clock_ms)
  * / (w1 - w0). The timeline is written to a temporary file and read back: one "X" event a
  * line, in the fixed form src/engine/timeline.c writes. */
-static bool timeline_busy(cuzk_engine *e, double w0, double w1, double busy[ST_COUNT],
+static bool timeline_busy(cuzk_engine *e, double w0, double w1, engine_run *out,
                           cuzk_error *err)
 {
+    double *busy = out->busy;
+    int dev_tid[MAX_DEVS];
+    ival *dv[MAX_DEVS] = {0};
+    size_t dn[MAX_DEVS] = {0}, dcap[MAX_DEVS] = {0};
+    out->ndev = 0;
     char path[] = "/tmp/cuzk-bench-timeline-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0) {
@@ -159,6 +171,28 @@ static bool timeline_busy(cuzk_engine *e, double w0, double w1, double busy[ST_C
                          "\"tid\":%d,\"ts\":%lf,\"dur\":%lf",
                    name, &tid, &ts, &dur) != 4)
             continue;
+        if (strcmp(name, "device") == 0) { /* the same intervals, per device track */
+            double a = ts * 1e-3 < w0 ? w0 : ts * 1e-3, b = (ts + dur) * 1e-3;
+            b = b > w1 ? w1 : b;
+            unsigned d = 0;
+            while (d < out->ndev && dev_tid[d] != tid)
+                d++;
+            if (d == out->ndev && d < MAX_DEVS)
+                dev_tid[out->ndev++] = tid;
+            if (d < MAX_DEVS && b > a) {
+                if (dn[d] == dcap[d]) {
+                    size_t c = dcap[d] ? 2 * dcap[d] : 256;
+                    ival *v = realloc(dv[d], c * sizeof *v);
+                    if (!v) {
+                        ok = false;
+                        break;
+                    }
+                    dv[d] = v;
+                    dcap[d] = c;
+                }
+                dv[d][dn[d]++] = (ival){a, b};
+            }
+        }
         for (int s = 0; s < ST_COUNT; s++) {
             double a = ts * 1e-3, b = (ts + dur) * 1e-3;
             a = a < w0 ? w0 : a;
@@ -187,18 +221,33 @@ static bool timeline_busy(cuzk_engine *e, double w0, double w1, double busy[ST_C
         busy[s] = ok && w1 > w0 ? union_len(iv[s], n[s]) / (w1 - w0) : 0;
         free(iv[s]);
     }
+    /* tracks in creation order: the engine makes device d's track before device d + 1's */
+    for (unsigned i = 0; i < out->ndev; i++)
+        for (unsigned j = i + 1; j < out->ndev; j++)
+            if (dev_tid[j] < dev_tid[i]) {
+                int t = dev_tid[i];
+                ival *v = dv[i];
+                size_t nn = dn[i];
+                dev_tid[i] = dev_tid[j], dv[i] = dv[j], dn[i] = dn[j];
+                dev_tid[j] = t, dv[j] = v, dn[j] = nn;
+            }
+    for (unsigned d = 0; d < out->ndev; d++) {
+        out->dev_busy[d] = ok && w1 > w0 ? union_len(dv[d], dn[d]) / (w1 - w0) : 0;
+        free(dv[d]);
+    }
     if (!ok && !err->msg[0])
         snprintf(err->msg, sizeof err->msg, "timeline: cannot read it back");
     return ok;
 }
 
 static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigned k, unsigned t,
-                       const char *backend, unsigned jobs, bool real_key, engine_run *out)
+                       const char *backend, const char *devices, unsigned jobs, bool real_key,
+                       engine_run *out)
 {
     const unsigned parts = parts_for(backend);
     cuzk_engine_config c;
     cuzk_engine_config_default(&c);
-    c.devices = backend;
+    c.devices = devices;
     c.threads = t;
     c.synthetic_setup_max_log2n = real_key ? k : 2;
     c.log = quiet;
@@ -246,7 +295,7 @@ static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigne
     }
     double wall = (bench_now_ns() - t0) * 1e-6, w1 = cuzk_prover_clock_ms();
     out->peak_rss = bench_sized_peak_rss();
-    ok = ok && timeline_busy(e, w0, w1, out->busy, &err);
+    ok = ok && timeline_busy(e, w0, w1, out, &err);
     if (ok) {
         out->ms_per_proof = wall / (jobs * parts);
         if (getenv("CUZK_TRACE")) {
@@ -268,7 +317,14 @@ static void run_pipeline(const bench_sized_opts *o)
     unsigned ks[BENCH_SIZED_MAX_LIST], ts[BENCH_SIZED_MAX_LIST];
     size_t nk = bench_sized_log2s(o, ks, 16), nt = bench_sized_threads(o, ts);
     unsigned jobs = o->runs > 3 ? o->runs : 3;
-    const char *backend = o->backend ? o->backend : "cpu";
+    /* with --devices the engine gets the list and the bare loop its first device */
+    const char *devices = o->devices ? o->devices : o->backend ? o->backend : "cpu";
+    char first[64];
+    if (strcmp(devices, "all") == 0)
+        snprintf(first, sizeof first, "%s", cuzk_prover_gpu_count() ? "gpu:0" : "cpu");
+    else
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(devices, ","), devices);
+    const char *backend = first;
     const unsigned parts = parts_for(backend);
     for (size_t i = 0; i < nk; i++)
         for (size_t j = 0; j < nt; j++) {
@@ -290,13 +346,22 @@ static void run_pipeline(const bench_sized_opts *o)
                      real_key ? "dev" : "random");
             bench_sized_done(o, rb);
             engine_run er = {0};
-            if (!run_engine(o, re, k, t, backend, jobs, real_key, &er))
+            if (!run_engine(o, re, k, t, backend, devices, jobs, real_key, &er))
                 continue;
             re->runs = jobs * parts;
             re->best_ms = re->median_ms = er.ms_per_proof;
-            snprintf(re->note, sizeof re->note, "%u jobs x %u partitions, overhead %+.1f%%%s",
-                     jobs, parts, 100.0 * (er.ms_per_proof / bare - 1.0),
-                     er.benchmark_only ? ", benchmark-only" : ", verified");
+            int w = snprintf(re->note, sizeof re->note, "%u jobs x %u partitions, overhead %+.1f%%%s",
+                             jobs, parts, 100.0 * (er.ms_per_proof / bare - 1.0),
+                             er.benchmark_only ? ", benchmark-only" : ", verified");
+            if (er.ndev > 1 && w > 0 && (size_t)w < sizeof re->note) {
+                /* N devices against N x the bare loop on one */
+                w += snprintf(re->note + w, sizeof re->note - (size_t)w,
+                              ", %u devices: %.2f x one (scaling %.0f%%), busy", er.ndev,
+                              bare / er.ms_per_proof, 100.0 * bare / (er.ms_per_proof * er.ndev));
+                for (unsigned d = 0; d < er.ndev && w > 0 && (size_t)w < sizeof re->note; d++)
+                    w += snprintf(re->note + w, sizeof re->note - (size_t)w, " %.3f",
+                                  er.dev_busy[d]);
+            }
             re->extra_name[0] = "overhead_pct";
             re->extra[0] = 100.0 * (er.ms_per_proof / bare - 1.0);
             re->extra_name[1] = "peak_rss_mib";

@@ -58,6 +58,8 @@ void bench_sized_usage(FILE *out)
             "                      synth: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes\n"
             "                      (default 2KiB); one partition of a generated C1 (test data)\n"
             "  --witness-only      synth: skip the record and A.w/B.w/C.w (large sizes)\n"
+            "  --devices SPEC      pipeline: the engine on several devices (all = every GPU;\n"
+            "                      gpu:0,gpu:1; cpu,cpu); the bare loop runs on the first\n"
             "  --dense-witness     gpu-prove: every witness value a random field element (the\n"
             "                      scalar mix of a PoSt partition; random key, benchmark only)\n");
 }
@@ -164,6 +166,11 @@ int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i)
             err = "--backend needs cpu, gpu, gpu:N or auto";
         else
             o->backend = val;
+    } else if (strcmp(a, "--devices") == 0) {
+        if (!val || !*val)
+            err = "--devices needs all or a device list (gpu:0,gpu:1 / cpu,cpu)";
+        else
+            o->devices = val;
     } else if (strcmp(a, "--kind") == 0) {
         if (val && strcmp(val, "porep") == 0)
             o->kind = val;

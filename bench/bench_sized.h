@@ -43,6 +43,8 @@ typedef struct bench_sized_opts {
     bench_flavour flavour;
     const char *backend; /* prove: NULL = the groth16 prover directly; else a prover
                             backend spec (cuzk/prover.h) */
+    const char *devices; /* pipeline: the engine's device list ("all", "gpu:0,gpu:1",
+                            "cpu,cpu"); NULL = the backend alone */
     bool no_cache;      /* prove: always run the dev setup, never read/write /tmp keys */
     const char *kind;   /* synth: the circuit (NULL: porep) */
     uint64_t sector_size[BENCH_SIZED_MAX_LIST]; /* synth: bytes; nsector == 0: 2 KiB */
@@ -67,7 +69,7 @@ typedef struct bench_sized_result {
     double extra[BENCH_SIZED_EXTRAS]; /* group-specific numbers, named by extra_name (NULL:
                                          none) */
     const char *extra_name[BENCH_SIZED_EXTRAS];
-    char note[128];           /* free text; the error message when failed */
+    char note[256];           /* free text; the error message when failed */
     bool failed;
 } bench_sized_result;
 

@@ -164,7 +164,8 @@ typedef struct cuzk_engine_config {
     unsigned threads;               /* CPU pool shared by all stages; 0 = all CPUs */
     unsigned synthesis_workers;     /* partitions synthesized at once; 0 = 2 */
     /* Devices: comma-separated prover specs (cuzk_prover_open): "auto" (default, NULL),
-     * "cpu", "gpu:0,gpu:1", "cpu,cpu" (two CPU "devices", for tests). */
+     * "cpu", "gpu:0,gpu:1", "cpu,cpu" (two CPU "devices", for tests), "all" (every GPU,
+     * or the CPU when there is none). */
     const char *devices;
     unsigned workers_per_device;    /* device workers per device; 0 = 2 */
     unsigned finalizers;            /* finalize + self-check threads; 0 = 2 */

@@ -118,6 +118,9 @@ cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *poo
                              cuzk_error *err);
 void cuzk_prover_close(cuzk_prover *p); /* NULL is a no-op; no job may be in flight */
 
+/* CUDA devices this build can use (0 without CUDA or without a device). */
+unsigned cuzk_prover_gpu_count(void);
+
 cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p);
 /* "cpu (4 threads)", "gpu:0 NVIDIA H200 (139.8 GiB)"; never NULL. */
 const char *cuzk_prover_describe(const cuzk_prover *p);

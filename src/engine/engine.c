@@ -74,6 +74,15 @@ static void prover_log(void *ctx, bool warn, const char *msg)
 static cuzk_status open_devices(cuzk_engine *e, cuzk_error *err)
 {
     const char *spec = e->cfg.devices ? e->cfg.devices : "auto";
+    char all[1024];
+    if (strcmp(spec, "all") == 0) { /* every GPU, else the CPU */
+        unsigned g = cuzk_prover_gpu_count();
+        size_t k = 0;
+        all[0] = 0;
+        for (unsigned i = 0; i < g && k + 16 < sizeof all; i++)
+            k += (size_t)snprintf(all + k, sizeof all - k, "%sgpu:%u", i ? "," : "", i);
+        spec = g ? all : "cpu";
+    }
     char *copy = strdup(spec);
     if (!copy)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");

@@ -106,6 +106,16 @@ cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *poo
     return CUZK_OK;
 }
 
+unsigned cuzk_prover_gpu_count(void)
+{
+#ifdef CUZK_HAVE_CUDA
+    int n = cuzk_gpu_device_count();
+    return n > 0 ? (unsigned)n : 0;
+#else
+    return 0;
+#endif
+}
+
 void cuzk_prover_close(cuzk_prover *p)
 {
     if (!p)
