@@ -239,11 +239,20 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
             (st = upload(&k->a, pk->a, pk->n_a, err)) == CUZK_OK &&
             (st = upload(&k->b_g1, pk->b_g1, pk->n_b_g1, err)) == CUZK_OK)
             st = upload(&k->b_g2, pk->b_g2, pk->n_b_g2, err);
-        if (st != CUZK_OK) {
+        if (st == CUZK_ERR_NOMEM) { /* the estimate was optimistic: stream after all */
+            char why[CUZK_ERROR_MSG_MAX + 32];
+            snprintf(why, sizeof why, "the upload ran out of device memory (%s)",
+                     err ? err->msg : "no message");
+            key_release(k);
+            (void)cudaGetLastError();
+            key_stream(cp, k, pk, bytes, why);
+            st = CUZK_OK;
+        } else if (st != CUZK_OK) {
             key_release(k);
             return st;
+        } else {
+            k->bytes = bytes;
         }
-        k->bytes = bytes;
     }
     k->pk = pk;
     k->slot.owner = pk;
