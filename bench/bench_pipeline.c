@@ -123,6 +123,31 @@ static int ival_cmp(const void *x, const void *y)
     return p->a < q->a ? -1 : p->a > q->a;
 }
 
+/* A growing list of intervals. */
+typedef struct ivals {
+    ival *v;
+    size_t n, cap;
+} ivals;
+
+/* Appends [a, b] clipped to [w0, w1] (nothing when empty); false when out of memory. */
+static bool ivals_add(ivals *l, double a, double b, double w0, double w1)
+{
+    a = a < w0 ? w0 : a;
+    b = b > w1 ? w1 : b;
+    if (b <= a)
+        return true;
+    if (l->n == l->cap) {
+        size_t c = l->cap ? 2 * l->cap : 256;
+        ival *v = realloc(l->v, c * sizeof *v);
+        if (!v)
+            return false;
+        l->v = v;
+        l->cap = c;
+    }
+    l->v[l->n++] = (ival){a, b};
+    return true;
+}
+
 /* Length of the union of n intervals (sorted here). */
 static double union_len(ival *v, size_t n)
 {
@@ -148,8 +173,8 @@ static bool timeline_busy(cuzk_engine *e, double w0, double w1, engine_run *out,
 {
     double *busy = out->busy;
     int dev_tid[MAX_DEVS];
-    ival *dv[MAX_DEVS] = {0};
-    size_t dn[MAX_DEVS] = {0}, dcap[MAX_DEVS] = {0};
+    ivals dv[MAX_DEVS];
+    memset(dv, 0, sizeof dv);
     out->ndev = 0;
     char path[] = "/tmp/cuzk-bench-timeline-XXXXXX";
     int fd = mkstemp(path);
@@ -160,8 +185,8 @@ static bool timeline_busy(cuzk_engine *e, double w0, double w1, engine_run *out,
     close(fd);
     bool ok = cuzk_engine_timeline_write(e, path, err) == CUZK_OK;
     FILE *f = ok ? fopen(path, "r") : NULL;
-    ival *iv[ST_COUNT] = {0};
-    size_t n[ST_COUNT] = {0}, cap[ST_COUNT] = {0};
+    ivals iv[ST_COUNT];
+    memset(iv, 0, sizeof iv);
     char line[512];
     while (f && ok && fgets(line, sizeof line, f)) {
         char name[64];
@@ -171,46 +196,19 @@ static bool timeline_busy(cuzk_engine *e, double w0, double w1, engine_run *out,
                          "\"tid\":%d,\"ts\":%lf,\"dur\":%lf",
                    name, &tid, &ts, &dur) != 4)
             continue;
+        double a = ts * 1e-3, b = (ts + dur) * 1e-3;
         if (strcmp(name, "device") == 0) { /* the same intervals, per device track */
-            double a = ts * 1e-3 < w0 ? w0 : ts * 1e-3, b = (ts + dur) * 1e-3;
-            b = b > w1 ? w1 : b;
             unsigned d = 0;
             while (d < out->ndev && dev_tid[d] != tid)
                 d++;
             if (d == out->ndev && d < MAX_DEVS)
                 dev_tid[out->ndev++] = tid;
-            if (d < MAX_DEVS && b > a) {
-                if (dn[d] == dcap[d]) {
-                    size_t c = dcap[d] ? 2 * dcap[d] : 256;
-                    ival *v = realloc(dv[d], c * sizeof *v);
-                    if (!v) {
-                        ok = false;
-                        break;
-                    }
-                    dv[d] = v;
-                    dcap[d] = c;
-                }
-                dv[d][dn[d]++] = (ival){a, b};
-            }
+            if (d < MAX_DEVS && !ivals_add(&dv[d], a, b, w0, w1))
+                ok = false;
         }
-        for (int s = 0; s < ST_COUNT; s++) {
-            double a = ts * 1e-3, b = (ts + dur) * 1e-3;
-            a = a < w0 ? w0 : a;
-            b = b > w1 ? w1 : b;
-            if (strcmp(name, k_stage_event[s]) != 0 || b <= a)
-                continue;
-            if (n[s] == cap[s]) {
-                size_t c = cap[s] ? 2 * cap[s] : 256;
-                ival *v = realloc(iv[s], c * sizeof *v);
-                if (!v) {
-                    ok = false;
-                    break;
-                }
-                iv[s] = v;
-                cap[s] = c;
-            }
-            iv[s][n[s]++] = (ival){a, b};
-        }
+        for (int s = 0; s < ST_COUNT; s++)
+            if (strcmp(name, k_stage_event[s]) == 0 && !ivals_add(&iv[s], a, b, w0, w1))
+                ok = false;
     }
     if (f)
         fclose(f);
@@ -218,22 +216,21 @@ static bool timeline_busy(cuzk_engine *e, double w0, double w1, engine_run *out,
         ok = false;
     unlink(path);
     for (int s = 0; s < ST_COUNT; s++) {
-        busy[s] = ok && w1 > w0 ? union_len(iv[s], n[s]) / (w1 - w0) : 0;
-        free(iv[s]);
+        busy[s] = ok && w1 > w0 ? union_len(iv[s].v, iv[s].n) / (w1 - w0) : 0;
+        free(iv[s].v);
     }
     /* tracks in creation order: the engine makes device d's track before device d + 1's */
     for (unsigned i = 0; i < out->ndev; i++)
         for (unsigned j = i + 1; j < out->ndev; j++)
             if (dev_tid[j] < dev_tid[i]) {
                 int t = dev_tid[i];
-                ival *v = dv[i];
-                size_t nn = dn[i];
-                dev_tid[i] = dev_tid[j], dv[i] = dv[j], dn[i] = dn[j];
-                dev_tid[j] = t, dv[j] = v, dn[j] = nn;
+                ivals v = dv[i];
+                dev_tid[i] = dev_tid[j], dv[i] = dv[j];
+                dev_tid[j] = t, dv[j] = v;
             }
     for (unsigned d = 0; d < out->ndev; d++) {
-        out->dev_busy[d] = ok && w1 > w0 ? union_len(dv[d], dn[d]) / (w1 - w0) : 0;
-        free(dv[d]);
+        out->dev_busy[d] = ok && w1 > w0 ? union_len(dv[d].v, dv[d].n) / (w1 - w0) : 0;
+        free(dv[d].v);
     }
     if (!ok && !err->msg[0])
         snprintf(err->msg, sizeof err->msg, "timeline: cannot read it back");

@@ -55,10 +55,10 @@ static void fixture_free(fixture *f)
     cuzk_synthetic_free(&f->c);
 }
 
-/* n proofs of f's witness with the given r, s on prover p. */
+/* n proofs of f's witness with the given r, s on prover p (timings: optional). */
 static cuzk_status prove_n(cuzk_prover *p, const fixture *f, size_t n, const cuzk_fr *r,
                            const cuzk_fr *s, cuzk_groth16_proof *out, cuzk_error *e,
-                           bool compact)
+                           bool compact, cuzk_prove_timings *timings = NULL)
 {
     cuzk_witness ws[4];
     for (size_t i = 0; i < n; i++)
@@ -68,7 +68,7 @@ static cuzk_status prove_n(cuzk_prover *p, const fixture *f, size_t n, const cuz
     if (st != CUZK_OK)
         return st;
     cuzk_prove_timings t;
-    return cuzk_prover_finalize(job, r, s, out, &t, e);
+    return cuzk_prover_finalize(job, r, s, out, timings ? timings : &t, e);
 }
 
 static void test_equal_to_cpu(cuzk_prover *cpu, cuzk_prover *gpu)
@@ -219,15 +219,9 @@ static void test_streamed(cuzk_prover *cpu)
         st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
         GPU_CHECK(st == CUZK_OK, "cpu 2^%u: %s", k, e.msg);
         for (int compact = 0; compact < 2; compact++) {
-            cuzk_witness ws[3];
-            for (int i = 0; i < 3; i++)
-                ws[i] = compact ? cuzk_synthetic_compact(&f.c) : f.w;
-            cuzk_prove_job *job;
             cuzk_prove_timings t;
             memset(&t, 0, sizeof t);
-            st = cuzk_prover_start(st_gpu, &f.pk, f.c.r1cs, ws, 3, NULL, &job, &e);
-            if (st == CUZK_OK)
-                st = cuzk_prover_finalize(job, r, s, pg, &t, &e);
+            st = prove_n(st_gpu, &f, 3, r, s, pg, &e, compact != 0, &t);
             GPU_CHECK(st == CUZK_OK, "streamed 2^%u compact %d: %s", k, compact, e.msg);
             GPU_CHECK(t.srs_streamed, "2^%u: the timings must say the key was streamed", k);
             if (st == CUZK_OK)
