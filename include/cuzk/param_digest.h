@@ -70,7 +70,8 @@ typedef struct cuzk_param_check {
 
 /* Checks the file at path against its entry (its base name) in the parameters.json of its
  * directory; out (optional) says what was done. Errors, each naming the file:
- *   FORMAT     the digest differs ("... expected <hex> (parameters.json), file has <hex>");
+ *   FORMAT     the digest differs ("<name>: digest <actual>, parameters.json expects
+ *              <expected>: ..." — the base name first, as Filecoin's names are long);
  *              or parameters.json is not the manifest described above
  *   NOT_FOUND  parameters.json has no entry for the file's name (an unknown or renamed
  *              file is not loaded unchecked while a manifest says what belongs here)

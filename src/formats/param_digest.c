@@ -276,10 +276,10 @@ static cuzk_status manifest_digest(const char *manifest, const char *name, const
                             manifest);
     } else if (!(entry = json_object_get(root, name))) {
         st = cuzk_error_set(err, CUZK_ERR_NOT_FOUND,
-                            "%s: %s has no entry for it; not loading a parameter file the "
-                            "manifest does not know (update parameters.json, or remove it to "
-                            "skip the digest checks)",
-                            path, manifest);
+                            "%s: the parameters.json beside it has no entry for it; not "
+                            "loading a file the manifest does not know (update it, or remove "
+                            "it to skip the digest checks): %s",
+                            name, manifest);
     } else if (!json_is_object(entry) || !(digest = json_object_get(entry, "digest")) ||
                !json_is_string(digest) || !is_digest(json_string_value(digest))) {
         st = cuzk_error_set(err, CUZK_ERR_FORMAT,
@@ -386,16 +386,23 @@ cuzk_status cuzk_param_file_check(const char *path, unsigned flags, cuzk_param_c
     close(fd);
     memcpy(out->actual, hex, CUZK_PARAM_DIGEST_HEX);
     out->actual[CUZK_PARAM_DIGEST_HEX] = 0;
+    /* the base name first: Filecoin's names are long, and messages are cut at 255 */
     if (strcmp(out->actual, out->expected) != 0)
         return cuzk_error_set(err, CUZK_ERR_FORMAT,
-                              "%s: digest mismatch: %s expects %s, the file has %s (a corrupt "
-                              "or partial download, or another file under this name)",
-                              path, CUZK_PARAM_MANIFEST, out->expected, out->actual);
+                              "%s: digest %s, parameters.json expects %s: corrupt, partial "
+                              "or another file (in %s)",
+                              name, out->actual, out->expected, dir[0] ? dir : "./");
     out->verdict = cached ? CUZK_PARAM_MATCHED_CACHED : CUZK_PARAM_MATCHED;
     return CUZK_OK;
 }
 
 /* ---- .vk against .params ---------------------------------------------------------------- */
+
+static const char *base_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
 
 cuzk_status cuzk_param_vk_matches(const uint8_t *params, size_t params_len, const char *params_name,
                                   const char *vk_path, cuzk_error *err)
@@ -425,9 +432,9 @@ cuzk_status cuzk_param_vk_matches(const uint8_t *params, size_t params_len, cons
         st = cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", vk_path, strerror(errno));
     } else if ((uint64_t)sb.st_size != vk_len) {
         st = cuzk_error_set(err, CUZK_ERR_FORMAT,
-                            "%s is not the verifying key of %s: %" PRIu64 " bytes, the .params' "
-                            "key has %" PRIu64,
-                            vk_path, params_name, (uint64_t)sb.st_size, vk_len);
+                            "%s: not the verifying key of the .params (%" PRIu64 " bytes, the "
+                            ".params' key has %" PRIu64 "): %s",
+                            base_of(vk_path), (uint64_t)sb.st_size, vk_len, params_name);
     } else if (!(buf = malloc(vk_len))) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
     } else {
@@ -447,8 +454,9 @@ cuzk_status cuzk_param_vk_matches(const uint8_t *params, size_t params_len, cons
             while (buf[at] == params[at])
                 at++;
             st = cuzk_error_set(err, CUZK_ERR_FORMAT,
-                                "%s is not the verifying key of %s: they differ at byte %zu",
-                                vk_path, params_name, at);
+                                "%s: not the verifying key of the .params (they differ at "
+                                "byte %zu): %s",
+                                base_of(vk_path), at, params_name);
         }
     }
     free(buf);
