@@ -1,14 +1,20 @@
 /*
  * cmd_fil_prove.c — local Filecoin proving, no daemon: the same engine and job kinds cuzkd
  * runs (cuzk/engine.h), on this machine's devices.
- *   cuzk porep-prove  --c1 FILE      (PoRep C2: a C1 output, filecoin-ffi JSON)
+ *   cuzk seal-commit  --c1 FILE      (PoRep C2: a C1 output, filecoin-ffi JSON; the old
+ *                                     name porep-prove is an alias)
  *   cuzk window-post  --vanilla FILE (the PoSt job document of cuzk/post.h)
  *   cuzk winning-post --vanilla FILE
  * with --params-dir DIR (Filecoin's .params, named as Filecoin names them), --out PROOF
- * (partitions x 192 bytes), and the dev-key fallback: without the .params in DIR a dev key
+ * (partitions x 192 bytes; written to a temporary beside it and renamed once verified, so
+ * a failed job leaves no file and an old proof intact: cuzk/outfiles.h; the path is
+ * checked before any work), and the dev-key fallback: without the .params in DIR a dev key
  * (cuzk's own setup, NOT Filecoin's trusted setup) is made once and cached in
  * --dev-key-dir (default $XDG_CACHE_HOME/cuzk/dev-keys or ~/.cache/cuzk/dev-keys);
  * --no-dev-key refuses instead. Every proof is verified by the engine before it is written.
+ * The engine checks Filecoin's .params (and .vk) against DIR/parameters.json's digests
+ * before it uses them (cuzk/param_digest.h); its log lines say so, or that no
+ * parameters.json was there to check against.
  * Threading: main thread; the engine runs its own threads.
  */
 #include <errno.h>
@@ -21,6 +27,7 @@
 #include "commands.h"
 #include "cuzk/engine.h"
 #include "cuzk/formats.h"
+#include "outputs.h"
 
 static int g_dev_key_used;
 
@@ -50,7 +57,7 @@ static const struct {
     const char *cmd, *input;
     cuzk_proof_kind kind;
 } k_cmds[] = {
-    {"porep-prove", "c1", CUZK_PROOF_POREP_SEAL_COMMIT},
+    {"seal-commit", "c1", CUZK_PROOF_POREP_SEAL_COMMIT},
     {"window-post", "vanilla", CUZK_PROOF_WINDOW_POST_PARTITION},
     {"winning-post", "vanilla", CUZK_PROOF_WINNING_POST},
 };
@@ -75,7 +82,7 @@ static void usage_of(FILE *out, int i)
                    : "the PoSt job document (registered proof, randomness, vanilla proofs)");
 }
 
-void cmd_porep_prove_usage(FILE *out) { usage_of(out, 0); }
+void cmd_seal_commit_usage(FILE *out) { usage_of(out, 0); }
 void cmd_window_post_usage(FILE *out) { usage_of(out, 1); }
 void cmd_winning_post_usage(FILE *out) { usage_of(out, 2); }
 
@@ -137,11 +144,19 @@ static int run_kind(int i, int argc, char **argv)
     if (devdir)
         mkdirs(devdir);
 
+    /* the output path is judged before a minute of proving (an input, a directory, ...) */
+    cuzk_outfiles *set = NULL;
+    const char *ins[] = {in}, *outs[] = {out};
+    int rc = cli_outputs_begin(cmd, &set, ins, 1, outs, 1);
+    if (rc != CUZK_EXIT_OK)
+        return rc;
+    rc = CUZK_EXIT_FAIL;
     char *data = NULL;
     size_t len = 0;
     cuzk_error err = {0};
     if (cuzk_file_read_text(&data, &len, in, (size_t)1 << 31, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk %s: %s: %s\n", cmd, in, err.msg);
+        cli_outputs_end(set);
         return CUZK_EXIT_FAIL;
     }
     cuzk_engine_config cfg;
@@ -153,9 +168,9 @@ static int run_kind(int i, int argc, char **argv)
     cfg.log = log_line;
     cfg.workers_per_device = 1;
     cuzk_engine *e = NULL;
-    int rc = CUZK_EXIT_FAIL;
     if (cuzk_engine_create(&e, &cfg, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk %s: %s\n", cmd, err.msg);
+        cli_outputs_end(set);
         free(data);
         return CUZK_EXIT_FAIL;
     }
@@ -170,8 +185,10 @@ static int run_kind(int i, int argc, char **argv)
         fprintf(stderr, "cuzk %s: %s\n", cmd, err.msg);
     } else if (res.state != CUZK_JOB_COMPLETED) {
         fprintf(stderr, "cuzk %s: %s: %s\n", cmd, cuzk_job_state_name(res.state), res.error);
-    } else if (cuzk_file_write(out, res.proof, res.proof_len, &err) != CUZK_OK) {
+    } else if (cuzk_outfiles_write(set, 0, res.proof, res.proof_len, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk %s: %s: %s\n", cmd, out, err.msg);
+    } else if (cli_outputs_commit(cmd, set) != CUZK_EXIT_OK) {
+        /* message printed */
     } else {
         printf("%s: %u partition(s), %zu bytes, verified, written to %s "
                "(synthesis %.1f s, prove %.1f s, key %.1f s)\n",
@@ -188,10 +205,11 @@ static int run_kind(int i, int argc, char **argv)
                 devdir);
     cuzk_job_result_free(&res);
     cuzk_engine_destroy(e);
+    cli_outputs_end(set);
     free(data);
     return rc;
 }
 
-int cmd_porep_prove(int argc, char **argv) { return run_kind(0, argc, argv); }
+int cmd_seal_commit(int argc, char **argv) { return run_kind(0, argc, argv); }
 int cmd_window_post(int argc, char **argv) { return run_kind(1, argc, argv); }
 int cmd_winning_post(int argc, char **argv) { return run_kind(2, argc, argv); }

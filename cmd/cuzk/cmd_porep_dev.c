@@ -1,12 +1,14 @@
 /*
- * cmd_porep_dev.c — PoRep development commands for the README's main job and the tests:
+ * cmd_porep_dev.c — PoRep commands beside the prover, for the README's main job and tests:
  *   cuzk gen-c1 --sector-size S [--seed N] --out FILE
  *       SYNTHETIC TEST DATA: a consistent C1 output (cuzk_c1_synth) written as
  *       filecoin-ffi's JSON (cuzk_c1_write_json). Not a sealed sector.
- *   cuzk verify-porep --c1 FILE --proof FILE (--dev-key-dir DIR | --key FILE)
- *       checks a PoRep C2 proof (partitions x 192 bytes) against a verifying key and the
- *       public inputs the C1 output gives (cuzk_porep_public_inputs), partition by
- *       partition, independently of the engine that made it.
+ *   cuzk verify-seal --c1 FILE --proof FILE (--params-dir DIR | --dev-key-dir DIR | --key FILE)
+ *       (alias verify-porep) checks a PoRep C2 proof (partitions x 192 bytes) against a
+ *       verifying key and the public inputs the C1 output gives (cuzk_porep_public_inputs),
+ *       partition by partition, independently of the engine that made it. A Filecoin key
+ *       (--params-dir: the size's .vk, else its .params; --key FILE) is first checked
+ *       against the parameters.json beside it (cuzk/param_digest.h).
  * Threading: main thread only.
  */
 #include <ctype.h>
@@ -16,11 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "cuzk/c1.h"
 #include "cuzk/c1_synth.h"
 #include "cuzk/formats.h"
+#include "cuzk/param_digest.h"
 #include "cuzk/porep.h"
 
 /* "2KiB", "32GiB", "2048": bytes; 0 for anything else. */
@@ -109,15 +113,61 @@ int cmd_gen_c1(int argc, char **argv)
     return CUZK_EXIT_OK;
 }
 
-void cmd_verify_porep_usage(FILE *out)
+void cmd_verify_seal_usage(FILE *out)
 {
     fprintf(out,
-            "usage: cuzk verify-porep --c1 FILE --proof FILE (--dev-key-dir DIR | --key FILE)\n"
+            "usage: cuzk verify-seal --c1 FILE --proof FILE\n"
+            "                        (--params-dir DIR | --dev-key-dir DIR | --key FILE)\n"
             "checks a PoRep C2 proof (partitions x 192 bytes) against the verifying key and\n"
-            "the public inputs of the C1 output; prints OK, or INVALID (exit 1)\n"
+            "the public inputs of the C1 output; prints OK, or INVALID (exit 1).\n"
+            "(verify-porep is an alias.)\n"
+            "  --params-dir DIR   Filecoin's parameters: the sector size's .vk (else its .params),\n"
+            "                     named as Filecoin names them; checked first against\n"
+            "                     DIR/parameters.json's digest when that file is there\n"
             "  --dev-key-dir DIR  the dev key cuzk made there (cuzk-DEV-UNTRUSTED-porep-*:\n"
             "                     NOT Filecoin's trusted setup)\n"
-            "  --key FILE         a bellperson .vk or .params (only its verifying key is read)\n");
+            "  --key FILE         a bellperson .vk or .params (only its verifying key is read;\n"
+            "                     checked against a parameters.json beside it)\n");
+}
+
+/* A Filecoin key file against the parameters.json beside it; the verdict goes to stderr. */
+static int check_key_file(const char *cmd, const char *path)
+{
+    cuzk_param_check pc;
+    cuzk_error err = {0};
+    if (cuzk_param_file_check(path, 0, &pc, &err) != CUZK_OK) {
+        fprintf(stderr, "cuzk %s: %s\n", cmd, err.msg);
+        return CUZK_EXIT_FAIL;
+    }
+    if (pc.verdict == CUZK_PARAM_NO_MANIFEST || pc.verdict == CUZK_PARAM_UNCHECKABLE)
+        fprintf(stderr, "cuzk %s: %s: digest not checked: %s\n", cmd, path, pc.reason);
+    else
+        fprintf(stderr, "cuzk %s: %s: digest %s matches parameters.json%s\n", cmd, path,
+                pc.actual, pc.verdict == CUZK_PARAM_MATCHED_CACHED ? " (remembered)" : "");
+    return CUZK_EXIT_OK;
+}
+
+/* --params-dir: DIR/<Filecoin's name>.vk, else .params, for the C1's sector size. */
+static int params_dir_key(const char *cmd, const char *dir, uint64_t sector_size, char *path,
+                          size_t cap)
+{
+    const char *base = cuzk_porep_param_base(sector_size);
+    if (!base) {
+        fprintf(stderr, "cuzk %s: no Filecoin parameters for sector size %llu\n", cmd,
+                (unsigned long long)sector_size);
+        return CUZK_EXIT_FAIL;
+    }
+    static const char *const exts[] = {".vk", ".params"};
+    for (int i = 0; i < 2; i++) {
+        if (snprintf(path, cap, "%s/%s%s", dir, base, exts[i]) >= (int)cap) {
+            fprintf(stderr, "cuzk %s: --params-dir: path too long\n", cmd);
+            return CUZK_EXIT_FAIL;
+        }
+        if (access(path, R_OK) == 0)
+            return CUZK_EXIT_OK;
+    }
+    fprintf(stderr, "cuzk %s: neither %s/%s.vk nor .params found\n", cmd, dir, base);
+    return CUZK_EXIT_FAIL;
 }
 
 /* The verifying key at the head of a .vk or .params, without reading the big vectors. */
@@ -164,24 +214,24 @@ static const char *size_tag(uint64_t s)
 }
 
 /* Verifies every partition; prints the verdict. */
-static int verify_all(const cuzk_c1_output *c1, const uint8_t *proof, size_t len,
-                      const cuzk_groth16_vk *vk)
+static int verify_all(const char *cmd, const cuzk_c1_output *c1, const uint8_t *proof,
+                      size_t len, const cuzk_groth16_vk *vk)
 {
     cuzk_error err = {0};
     cuzk_porep_shape shape;
     size_t parts = c1->info.partitions;
     if (len != parts * CUZK_GROTH16_PROOF_BYTES) {
-        fprintf(stderr, "cuzk verify-porep: the proof has %zu bytes, %s needs %zu x 192\n", len,
+        fprintf(stderr, "cuzk %s: the proof has %zu bytes, %s needs %zu x 192\n", cmd, len,
                 c1->info.name, parts);
         return CUZK_EXIT_FAIL;
     }
     if (cuzk_porep_shape_for_size(c1->info.sector_size, &shape, &err) != CUZK_OK) {
-        fprintf(stderr, "cuzk verify-porep: %s\n", err.msg);
+        fprintf(stderr, "cuzk %s: %s\n", cmd, err.msg);
         return CUZK_EXIT_FAIL;
     }
     size_t n = cuzk_porep_public_input_count(&shape);
     if (vk->n_ic != n + 1) {
-        fprintf(stderr, "cuzk verify-porep: the key has %zu public inputs, %s has %zu\n",
+        fprintf(stderr, "cuzk %s: the key has %zu public inputs, %s has %zu\n", cmd,
                 vk->n_ic - 1, c1->info.name, n);
         return CUZK_EXIT_FAIL;
     }
@@ -189,7 +239,7 @@ static int verify_all(const cuzk_c1_output *c1, const uint8_t *proof, size_t len
     cuzk_groth16_pvk pvk;
     if (!in || cuzk_groth16_pvk_prepare(&pvk, vk) != CUZK_OK) {
         free(in);
-        fprintf(stderr, "cuzk verify-porep: cannot prepare the key\n");
+        fprintf(stderr, "cuzk %s: cannot prepare the key\n", cmd);
         return CUZK_EXIT_FAIL;
     }
     int rc = CUZK_EXIT_OK;
@@ -212,14 +262,17 @@ static int verify_all(const cuzk_c1_output *c1, const uint8_t *proof, size_t len
     return rc;
 }
 
-int cmd_verify_porep(int argc, char **argv)
+int cmd_verify_seal(int argc, char **argv)
 {
     static const struct option opts[] = {{"c1", required_argument, NULL, 'c'},
                                          {"proof", required_argument, NULL, 'p'},
                                          {"dev-key-dir", required_argument, NULL, 'd'},
                                          {"key", required_argument, NULL, 'k'},
+                                         {"params-dir", required_argument, NULL, 'P'},
                                          {NULL, 0, NULL, 0}};
-    const char *c1_path = NULL, *proof_path = NULL, *devdir = NULL, *key = NULL;
+    const char *cmd = argv[0]; /* verify-seal or its alias verify-porep */
+    const char *c1_path = NULL, *proof_path = NULL, *devdir = NULL, *key = NULL,
+               *pdir = NULL;
     int c;
     opterr = 0;
     optind = 1;
@@ -229,15 +282,16 @@ int cmd_verify_porep(int argc, char **argv)
         case 'p': proof_path = optarg; break;
         case 'd': devdir = optarg; break;
         case 'k': key = optarg; break;
+        case 'P': pdir = optarg; break;
         default:
-            fprintf(stderr, "cuzk verify-porep: unknown option or missing value: %s (try 'cuzk "
-                            "help verify-porep')\n", argv[optind - 1]);
+            fprintf(stderr, "cuzk %s: unknown option or missing value: %s (try 'cuzk help "
+                            "%s')\n", cmd, argv[optind - 1], cmd);
             return CUZK_EXIT_USAGE;
         }
     }
-    if (!c1_path || !proof_path || !devdir == !key || optind != argc) {
-        fprintf(stderr, "cuzk verify-porep: needs --c1 FILE, --proof FILE and one of "
-                        "--dev-key-dir DIR or --key FILE\n");
+    if (!c1_path || !proof_path || (!!devdir + !!key + !!pdir) != 1 || optind != argc) {
+        fprintf(stderr, "cuzk %s: needs --c1 FILE, --proof FILE and one of --params-dir DIR, "
+                        "--dev-key-dir DIR or --key FILE\n", cmd);
         return CUZK_EXIT_USAGE;
     }
     cuzk_error err = {0};
@@ -249,27 +303,35 @@ int cmd_verify_porep(int argc, char **argv)
     char keybuf[4096];
     if (cuzk_file_read_text(&json, &json_len, c1_path, (size_t)1 << 31, &err) ||
         cuzk_c1_parse(json, json_len, &c1, &err)) {
-        fprintf(stderr, "cuzk verify-porep: %s: %s\n", c1_path, err.msg);
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, c1_path, err.msg);
         goto out;
     }
     if (cuzk_file_read_text(&proof, &proof_len, proof_path, (size_t)1 << 20, &err)) {
-        fprintf(stderr, "cuzk verify-porep: %s: %s\n", proof_path, err.msg);
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, proof_path, err.msg);
         goto out;
     }
     if (devdir) {
         const char *tag = size_tag(c1->info.sector_size);
         if (!tag || snprintf(keybuf, sizeof keybuf, "%s/cuzk-DEV-UNTRUSTED-porep-%s.dev.params",
                              devdir, tag) >= (int)sizeof keybuf) {
-            fprintf(stderr, "cuzk verify-porep: no dev key name for %s\n", c1->info.name);
+            fprintf(stderr, "cuzk %s: no dev key name for %s\n", cmd, c1->info.name);
             goto out;
         }
         key = keybuf;
+    } else {
+        /* a Filecoin key (or the user's own): its digest first, when a manifest is there */
+        if (pdir && params_dir_key(cmd, pdir, c1->info.sector_size, keybuf, sizeof keybuf))
+            goto out;
+        if (pdir)
+            key = keybuf;
+        if (check_key_file(cmd, key) != CUZK_EXIT_OK)
+            goto out;
     }
     if (load_vk_prefix(&vk, key, &err) != CUZK_OK) {
-        fprintf(stderr, "cuzk verify-porep: %s\n", err.msg);
+        fprintf(stderr, "cuzk %s: %s\n", cmd, err.msg);
         goto out;
     }
-    rc = verify_all(c1, (const uint8_t *)proof, proof_len, &vk);
+    rc = verify_all(cmd, c1, (const uint8_t *)proof, proof_len, &vk);
 out:
     cuzk_groth16_vk_free(&vk);
     cuzk_c1_free(c1);

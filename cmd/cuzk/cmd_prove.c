@@ -9,6 +9,9 @@
  * does, while the verifying-key part is always fully checked) and --backend cpu|gpu[:N]|auto
  * (cuzk/prover.h; default auto: the GPU when this build has CUDA and a device is present).
  *
+ * A bellperson .params is first checked against a parameters.json beside it, when there
+ * is one (cuzk/param_digest.h: Filecoin's parameter directory); silent otherwise.
+ *
  * A witness that does not satisfy the circuit never gives a proof: exit 2, nothing
  * written. The bellperson form checks it against the .r1cs and names the first failing
  * constraint. The snarkjs form's .zkey has no C matrix (snarkjs folds it into the key), so
@@ -31,6 +34,7 @@
 #include "commands.h"
 #include "outputs.h"
 #include "cuzk/formats.h"
+#include "cuzk/param_digest.h"
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "progress.h"
@@ -267,6 +271,16 @@ static int prove_bellperson(const prove_args *a, const cuzk_fr *w, uint32_t n_w,
         cuzk_r1cs_destroy(r1cs);
         return CUZK_EXIT_USAGE;
     }
+    /* a Filecoin .params is checked against the parameters.json beside it (silent when
+     * there is none: most --params are the user's own) */
+    cuzk_param_check pc;
+    if ((st = cuzk_param_file_check(a->params, 0, &pc, &e)) != CUZK_OK) {
+        cuzk_r1cs_destroy(r1cs);
+        return cli_fail("prove", a->params, st, &e);
+    }
+    if (pc.verdict == CUZK_PARAM_MATCHED || pc.verdict == CUZK_PARAM_MATCHED_CACHED)
+        fprintf(stderr, "cuzk prove: %s: digest %s matches parameters.json\n", a->params,
+                pc.actual);
     cuzk_groth16_pk pk;
     /* the .params reader has no progress hook: the bar brackets the load */
     cli_progress bar;

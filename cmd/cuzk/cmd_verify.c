@@ -5,6 +5,8 @@
  * or a 192-byte bellperson proof; each is recognised by its content (JSON starts with '{'
  * after optional whitespace), so the two forms may even be mixed. public.json is snarkjs's
  * array of decimal strings (outputs then public inputs, i.e. variables 1..n in order).
+ * A bellperson .vk is first checked against a parameters.json beside it, when there is one
+ * (cuzk/param_digest.h: Filecoin's parameter directory).
  *
  * Prints OK and exits 0 for a valid proof, prints INVALID and exits 1 for a well-formed
  * proof that does not verify, exits 2 with a message for malformed input (bad JSON, a value
@@ -22,6 +24,7 @@
 
 #include "commands.h"
 #include "cuzk/formats.h"
+#include "cuzk/param_digest.h"
 #include "cuzk/groth16.h"
 #include "progress.h"
 
@@ -60,7 +63,8 @@ static int load_vk(cuzk_groth16_vk *vk, const char *path)
         return cli_fail("verify", path, st, &e);
     if (looks_json(text, len))
         st = cuzk_groth16_vk_from_snarkjs_json(vk, text, len, &e);
-    else
+    else if ((st = cuzk_param_file_check(path, 0, NULL, &e)) == CUZK_OK)
+        /* a Filecoin .vk: checked against a parameters.json beside it, when there is one */
         st = cuzk_groth16_vk_from_bellperson(vk, (const uint8_t *)text, len, NULL, &e);
     free(text);
     return st == CUZK_OK ? CUZK_EXIT_OK : cli_fail("verify", path, st, &e);

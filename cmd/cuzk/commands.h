@@ -37,13 +37,13 @@ void cmd_inspect_usage(FILE *out);
 int cmd_inspect_circuit(int argc, char **argv);
 void cmd_inspect_circuit_usage(FILE *out);
 /* local Filecoin proving through the engine (cmd_fil_prove.c) */
-int cmd_porep_prove(int argc, char **argv);
-void cmd_porep_prove_usage(FILE *out);
-/* PoRep development commands (cmd_porep_dev.c): synthetic C1 test data, C2 proof check */
+int cmd_seal_commit(int argc, char **argv); /* also `porep-prove` */
+void cmd_seal_commit_usage(FILE *out);
+/* PoRep commands (cmd_porep_dev.c): synthetic C1 test data, the C2 proof check */
 int cmd_gen_c1(int argc, char **argv);
 void cmd_gen_c1_usage(FILE *out);
-int cmd_verify_porep(int argc, char **argv);
-void cmd_verify_porep_usage(FILE *out);
+int cmd_verify_seal(int argc, char **argv); /* also `verify-porep` */
+void cmd_verify_seal_usage(FILE *out);
 int cmd_window_post(int argc, char **argv);
 void cmd_window_post_usage(FILE *out);
 int cmd_winning_post(int argc, char **argv);

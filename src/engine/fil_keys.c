@@ -9,7 +9,10 @@
  *     checked against the recorded circuit (inputs, aux, domain, A/B densities) so a wrong
  *     file is an error, not invalid proofs. PoSt files of one size come in pairs (Window,
  *     Winning) that differ in their input count, so the file whose vk has the circuit's
- *     n_ic is taken;
+ *     n_ic is taken. Before that, the file (and its .vk, when present, which must be the
+ *     .params' own key) is checked against the digests of parameters.json in param_dir
+ *     (cuzk/param_digest.h: hashed once, remembered); without parameters.json the load
+ *     goes on and the log says the digests were not checked;
  *   - else, when dev_key_dir is set, a DEV key (cuzk's own setup, NOT Filecoin's trusted
  *     setup), loaded from dev_key_dir or made once and cached there (fil_dev_key).
  * Threading: reentrant; recording is single-threaded, setup and decoding use the pool.
@@ -23,6 +26,7 @@
 #include <unistd.h>
 
 #include "cuzk/formats.h"
+#include "cuzk/param_digest.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
 #include "engine/fil_keys.h"
@@ -144,14 +148,8 @@ uint64_t fil_partition_bytes(fil_circuit c, uint64_t sector_size)
 #define PFX_POREP "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-"
 #define PFX_POST "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-"
 
-/* parameters.json (rust-fil-proofs) names; PoSt: both files of the size. */
-static const char *const k_porep_files[N_SIZES] = {
-    PFX_POREP "8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f",
-    PFX_POREP "8-0-0-sha256_hasher-ecd683648512ab1765faa2a5f14bab48f676e633467f0aa8aad4b55dcb0652bb",
-    PFX_POREP "8-0-0-sha256_hasher-6babf46ce344ae495d558e7770a585b2382d54f225af8ed0397b8be7c3fcd472",
-    PFX_POREP "8-8-0-sha256_hasher-82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820",
-    PFX_POREP "8-8-2-sha256_hasher-96f1b4a04c5c51e4759bbf224bbc2ef5a42c7100f16ec0637123f16a845ddfb2",
-};
+/* parameters.json (rust-fil-proofs) names; PoRep: cuzk_porep_param_base (shared with the
+ * CLI); PoSt: both files of the size. */
 static const char *const k_post_files[N_SIZES][2] = {
     {PFX_POST "8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0",
      PFX_POST "8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d3650bca3e8ea9e"},
@@ -184,7 +182,7 @@ static bool params_file(const char *dir, fil_circuit c, uint64_t size, char *pat
 {
     size_t i = size_index(size);
     if (c == FIL_POREP) {
-        if (snprintf(path, cap, "%s/%s.params", dir, k_porep_files[i]) >= (int)cap)
+        if (snprintf(path, cap, "%s/%s.params", dir, cuzk_porep_param_base(size)) >= (int)cap)
             return false;
         return access(path, R_OK) == 0;
     }
@@ -262,6 +260,48 @@ static cuzk_status fil_dev_key(const cuzk_engine *e, const char *cache_path,
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
+static void log_check(const cuzk_engine *e, const char *path, const cuzk_param_check *pc)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (pc->verdict == CUZK_PARAM_NO_MANIFEST || pc->verdict == CUZK_PARAM_UNCHECKABLE)
+        engine_log(e, CUZK_LOG_WARN, "params: %s: digest NOT checked: %s", name, pc->reason);
+    else if (pc->verdict == CUZK_PARAM_MATCHED_CACHED)
+        engine_log(e, CUZK_LOG_INFO,
+                   "params: %s: digest %s matches parameters.json (remembered; file unchanged)",
+                   name, pc->actual);
+    else
+        engine_log(e, CUZK_LOG_INFO,
+                   "params: %s: digest %s matches parameters.json (%.2f GiB hashed in %.1f s%s)",
+                   name, pc->actual, pc->bytes_hashed / 1073741824.0, pc->seconds,
+                   pc->cache_written ? "" : "; directory not writable: remembered by this "
+                                            "process only");
+}
+
+/* Filecoin's .params, and its .vk when one lies beside it, against parameters.json before
+ * anything is decoded (cuzk/param_digest.h); the .vk must be the .params' own key, so the
+ * verifier that reads the small .vk and the prover agree. */
+static cuzk_status check_param_files(const cuzk_engine *e, const char *id, const uint8_t *map,
+                                     size_t map_len, cuzk_error *err)
+{
+    char path[4096], vk[4096];
+    if (!fil_key_file(e, id, path, sizeof path))
+        return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "%s: its .params left %s", id,
+                              e->cfg.param_dir ? e->cfg.param_dir : "(no param_dir)");
+    cuzk_param_check pc;
+    cuzk_status st = cuzk_param_file_check(path, 0, &pc, err);
+    if (st != CUZK_OK)
+        return st;
+    log_check(e, path, &pc);
+    size_t n = strlen(path) - strlen(".params");
+    snprintf(vk, sizeof vk, "%.*s.vk", (int)n, path);
+    if (access(vk, F_OK) != 0)
+        return CUZK_OK;
+    if ((st = cuzk_param_file_check(vk, 0, &pc, err)) != CUZK_OK)
+        return st;
+    log_check(e, vk, &pc);
+    return cuzk_param_vk_matches(map, map_len, path, vk, err);
+}
+
 static cuzk_status record(fil_circuit c, uint64_t size, cuzk_r1cs **r1cs, cuzk_witness_map *map,
                           cuzk_error *err)
 {
@@ -291,8 +331,10 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
     if (!fil_parse_id(id, &c, &size))
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
     memset(key, 0, sizeof *key);
-    /* before recording: a 32 GiB circuit takes minutes and gigabytes to record */
-    cuzk_status st = map ? CUZK_OK : fil_key_available(e, id, err);
+    /* before recording: a 32 GiB circuit takes minutes and gigabytes to record (a file's
+     * digest, once remembered, costs a stat) */
+    cuzk_status st = map ? check_param_files(e, id, map, map_len, err)
+                         : fil_key_available(e, id, err);
     if (st != CUZK_OK)
         return st;
     cuzk_witness_map *wm = calloc(1, sizeof *wm);

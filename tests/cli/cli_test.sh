@@ -304,6 +304,35 @@ group_messages() {
   expect 2 "verify --threads x" "$CUZK" verify --vk vk.json --public pub.json --proof p.json \
     --threads x
   says "--threads"
+
+  # a parameters.json beside a bellperson key (Filecoin's directory): checked first
+  if command -v b2sum >/dev/null; then
+    mkdir -p pd
+    cp b.params b.vk pd/
+    local dp dv
+    dp=$(b2sum pd/b.params | cut -c1-32)
+    dv=$(b2sum pd/b.vk | cut -c1-32)
+    printf '{"b.params": {"cid": "Qm1", "digest": "%s", "sector_size": 2048},\n "b.vk": {"cid": "Qm2", "digest": "%s", "sector_size": 2048}}\n' \
+      "$dp" "$dv" >pd/parameters.json
+    expect 0 "prove --params, digest listed" "$CUZK" prove --params pd/b.params --r1cs c.r1cs \
+      --wtns w.wtns --out pd.bin
+    says "digest $dp matches parameters.json"
+    expect 0 "verify --vk, digest listed" "$CUZK" verify --vk pd/b.vk --public bpub.json \
+      --proof pd.bin
+    printf '{"b.params": {"cid": "Qm1", "digest": "%s", "sector_size": 2048},\n "b.vk": {"cid": "Qm2", "digest": "%s", "sector_size": 2048}}\n' \
+      "$dv" "$dp" >pd/parameters.json
+    expect 2 "prove --params, another digest" "$CUZK" prove --params pd/b.params --r1cs c.r1cs \
+      --wtns w.wtns --out pd2.bin
+    says "b.params: digest $dp, parameters.json expects $dv"
+    absent pd2.bin
+    expect 2 "verify --vk, another digest" "$CUZK" verify --vk pd/b.vk --public bpub.json \
+      --proof pd.bin
+    says "b.vk: digest $dv, parameters.json expects $dp"
+    printf '{}\n' >pd/parameters.json
+    expect 2 "verify --vk, not listed" "$CUZK" verify --vk pd/b.vk --public bpub.json \
+      --proof pd.bin
+    says "has no entry"
+  fi
 }
 
 group_inspect() {
@@ -428,7 +457,10 @@ group_circuit() {
   absent c.json
   # verify-porep: the key must be the PoRep circuit's, the proof one 192-byte partition
   expect 2 "verify-porep without a key" "$CUZK" verify-porep --c1 a.json --proof a.json
-  says "one of --dev-key-dir DIR or --key FILE"
+  says "one of --params-dir DIR, --dev-key-dir DIR or --key FILE"
+  expect 2 "verify-seal with two keys" "$CUZK" verify-seal --c1 a.json --proof a.json \
+    --params-dir . --key b.vk
+  says "cuzk verify-seal: needs"
   keys
   head -c 192 /dev/zero > zero.bin
   expect 1 "verify-porep, another circuit's key" "$CUZK" verify-porep --c1 a.json \

@@ -200,5 +200,6 @@ int main(int argc, char **argv)
     g1_seeds();
     g2_seeds();
     seeds_files(argv[1]);
+    seeds_c1(argv[1]);
     return 0;
 }

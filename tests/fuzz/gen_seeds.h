@@ -24,4 +24,7 @@ void seeds_require(int ok, const char *what);
  * read back through its reader before it is written. */
 void seeds_files(const char *root);
 
+/* Seeds for fuzz_c1: synthetic 2 KiB C1 outputs, plain and base64-wrapped (gen_seeds_c1.c). */
+void seeds_c1(const char *root);
+
 #endif

@@ -197,9 +197,12 @@ static void m_swap(json_t *d)
     json_array_remove(json_object_get(d, "vanilla_proofs"), 0);
     json_array_append_new(json_object_get(d, "vanilla_proofs"), a);
 }
+/* flips a bit of byte 3 (setting a fixed value left it unchanged for 1 seed in 256) */
 static void m_randomness(json_t *d)
 {
-    json_array_set_new(json_object_get(d, "randomness"), 3, json_integer(0x5a));
+    json_t *r = json_object_get(d, "randomness");
+    json_int_t b = json_integer_value(json_array_get(r, 3));
+    json_array_set_new(r, 3, json_integer(b ^ 0x5a));
 }
 static void m_comm_r(json_t *d)
 {
