@@ -44,7 +44,7 @@ typedef struct bench_sized_opts {
     const char *backend; /* prove: NULL = the groth16 prover directly; else a prover
                             backend spec (cuzk/prover.h) */
     bool no_cache;      /* prove: always run the dev setup, never read/write /tmp keys */
-    const char *kind;   /* synth: the circuit (NULL: porep) */
+    const char *kind;   /* synth: porep, window-post, winning-post, snap (NULL: porep) */
     uint64_t sector_size[BENCH_SIZED_MAX_LIST]; /* synth: bytes; nsector == 0: 2 KiB */
     size_t nsector;
     bool witness_only;  /* synth: no record and no A.w/B.w/C.w (sizes too large to record) */
