@@ -61,7 +61,7 @@ static const struct {
 };
 
 static const char *const k_what[] = {"PoRep C2 (seal commit)", "WindowPoSt", "WinningPoSt",
-                                     "SnapDeals (EmptySectorUpdate)"};
+                                     "SnapDeals (sector update)"};
 static const char *const k_input[] = {
     "the C1 output (filecoin-ffi JSON, or curio's base64 wrapper)",
     "the PoSt job document (registered proof, randomness, vanilla proofs)",
