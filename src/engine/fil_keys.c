@@ -90,7 +90,8 @@ static void shape(fil_circuit c, uint64_t sector_size, uint64_t *rows, uint64_t 
 {
     static const uint64_t porep_rows[N_SIZES] = {2687961, 3844969, 4423473, 130278869,
                                                  131186177};
-    /* SnapDeals: cuzk_snap_circuit_counts plus the 5 input rows (test_snap_engine) */
+    /* SnapDeals: cuzk_snap_circuit_counts plus the 5 input rows (asserted at 2 KiB and
+     * 8 MiB by test_snap_engine; the rest as `cuzk inspect circuit --kind snap` counts) */
     static const uint64_t snap_rows[N_SIZES] = {1705044, 10007508, 57450484, 81049504,
                                                 85006106};
     if (c == FIL_POREP) {
@@ -138,8 +139,8 @@ uint64_t fil_key_bytes(fil_circuit c, uint64_t sector_size)
     return csr + pts + rows / 4 + (64u << 20);
 }
 
-/* The compact witness (PoRep ~1.6 % field values, SnapDeals ~1.5 %, PoSt ~99 %) and the prover's scratch
- * (a few field elements a domain point plus MSM buckets). */
+/* The compact witness (PoRep ~1.6 % field values, SnapDeals ~1.5 %, PoSt ~99 %) and the
+ * prover's scratch (a few field elements a domain point plus MSM buckets). */
 uint64_t fil_partition_bytes(fil_circuit c, uint64_t sector_size)
 {
     uint64_t rows, inputs;
