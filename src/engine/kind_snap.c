@@ -67,14 +67,22 @@ static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_erro
     return CUZK_OK;
 }
 
-/* A commitment given next to a job document must be the document's (the request's fields
+/* Commitments given next to a job document must be the document's (the request's fields
  * are what the caller will verify against). */
-static cuzk_status same_comm(const ebuf *f, const uint8_t doc[32], const char *name,
-                             cuzk_error *err)
+static cuzk_status same_comms(const ereq *q, const cuzk_snap_job *job, cuzk_error *err)
 {
-    if (f->len && (f->len != 32 || memcmp(f->data, doc, 32) != 0))
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
-                              "SnapDeals job: %s differs from the job document's", name);
+    const struct {
+        const ebuf *f;
+        const uint8_t *doc;
+        const char *name;
+    } c[3] = {{&q->comm_r_old, job->comm_r_old, "comm_r_old"},
+              {&q->comm_r_new, job->comm_r_new, "comm_r_new"},
+              {&q->comm_d_new, job->comm_d_new, "comm_d_new"}};
+    for (int i = 0; i < 3; i++)
+        if (c[i].f->len && (c[i].f->len != 32 || memcmp(c[i].f->data, c[i].doc, 32) != 0))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "SnapDeals job: %s differs from the job document's",
+                                  c[i].name);
     return CUZK_OK;
 }
 
@@ -94,20 +102,19 @@ static cuzk_status snap_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
     st = doc ? cuzk_snap_job_parse(doc, len, &job, err)
              : cuzk_snap_job_parse((const char *)q->vanilla_proof.data, q->vanilla_proof.len,
                                    &job, err);
+    bool fields = doc != NULL;
     free(doc);
     if (st != CUZK_OK)
         return st;
-    if (!doc && ((st = same_comm(&q->comm_r_old, job->comm_r_old, "comm_r_old", err)) ||
-                 (st = same_comm(&q->comm_r_new, job->comm_r_new, "comm_r_new", err)) ||
-                 (st = same_comm(&q->comm_d_new, job->comm_d_new, "comm_d_new", err))))
-        ;
-    else if (q->sector_size && q->sector_size != job->info.sector_size)
+    if (!fields)
+        st = same_comms(q, job, err);
+    if (st == CUZK_OK && q->sector_size && q->sector_size != job->info.sector_size)
         st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                             "SnapDeals job: sector_size %llu but %s is for %llu-byte sectors",
                             (unsigned long long)q->sector_size, job->info.name,
                             (unsigned long long)job->info.sector_size);
-    else if (!fil_circuit_id(FIL_SNAP, job->info.sector_size, p->circuit_id,
-                             sizeof p->circuit_id))
+    if (st == CUZK_OK &&
+        !fil_circuit_id(FIL_SNAP, job->info.sector_size, p->circuit_id, sizeof p->circuit_id))
         st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "SnapDeals job: sector size %llu",
                             (unsigned long long)job->info.sector_size);
     if (st == CUZK_OK)
