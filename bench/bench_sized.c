@@ -53,10 +53,11 @@ void bench_sized_usage(FILE *out)
             "  --backend B         prove: through the prover backend interface (cpu, gpu,\n"
             "                      gpu:N, auto; finalize then includes the self-check);\n"
             "                      default: the CPU groth16 prover called directly\n"
-            "  --kind porep        synth: the circuit (only porep so far)\n"
+            "  --kind K            synth: the circuit: porep (default), window-post,\n"
+            "                      winning-post or snap\n"
             "  --sector-size S[,S...]\n"
             "                      synth: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes\n"
-            "                      (default 2KiB); one partition of a generated C1 (test data)\n"
+            "                      (default 2KiB); one partition of generated test data\n"
             "  --witness-only      synth: skip the record and A.w/B.w/C.w (large sizes)\n"
             "  --devices SPEC      pipeline: the engine on several devices (all = every GPU;\n"
             "                      gpu:0,gpu:1; cpu,cpu); the bare loop runs on the first\n"
@@ -172,10 +173,11 @@ int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i)
         else
             o->devices = val;
     } else if (strcmp(a, "--kind") == 0) {
-        if (val && strcmp(val, "porep") == 0)
+        if (val && (strcmp(val, "porep") == 0 || strcmp(val, "window-post") == 0 ||
+                    strcmp(val, "winning-post") == 0 || strcmp(val, "snap") == 0))
             o->kind = val;
         else
-            err = "--kind needs porep";
+            err = "--kind needs porep, window-post, winning-post or snap";
     } else if (strcmp(a, "--sector-size") == 0) {
         if (!parse_sizes(val, o->sector_size, &o->nsector))
             err = "--sector-size needs sizes (2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes) "

@@ -46,7 +46,7 @@ typedef struct bench_sized_opts {
     const char *devices; /* pipeline: the engine's device list ("all", "gpu:0,gpu:1",
                             "cpu,cpu"); NULL = the backend alone */
     bool no_cache;      /* prove: always run the dev setup, never read/write /tmp keys */
-    const char *kind;   /* synth: the circuit (NULL: porep) */
+    const char *kind;   /* synth: porep, window-post, winning-post, snap (NULL: porep) */
     uint64_t sector_size[BENCH_SIZED_MAX_LIST]; /* synth: bytes; nsector == 0: 2 KiB */
     size_t nsector;
     bool witness_only;  /* synth: no record and no A.w/B.w/C.w (sizes too large to record) */

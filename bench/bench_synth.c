@@ -1,15 +1,18 @@
 /*
- * bench_synth.c — `cuzk bench synth --kind porep --sector-size S[,S..] [--threads T,..]
- * [--witness-only]`: witness generation for one partition of a Filecoin circuit, the
- * StackedDRG PoRep so far, on a generated C1 output (cuzk/c1_synth.h: test data, sparse
- * trees, consistent).
+ * bench_synth.c — `cuzk bench synth --kind porep|window-post|winning-post|snap
+ * --sector-size S[,S..] [--threads T,..] [--witness-only]`: witness generation for one
+ * partition of a Filecoin circuit. PoRep runs on a generated C1 output (cuzk/c1_synth.h:
+ * test data, sparse trees, consistent); PoSt and SnapDeals on shape-exact partitions with
+ * random values (cuzk/fil_synth.h: the witness does the same work, but is not satisfied).
  *
  * Per sector size:
  *   record           the R1CS (CSR) and witness map, once (it is cached in production);
+ *                    "bits %" is the share of aux values that are bits;
  *   plain dense /    the generic single-threaded witness backend
- *   plain compact    (cuzk_circuit_witness_*): the reference, "before";
+ *   plain compact    (cuzk_circuit_witness_*): the reference, "before" (the only one for
+ *                    PoSt and SnapDeals; the compact row also says "bits %");
  * and per pool size:
- *   fast dense /     cuzk_porep_witness_* (challenge segments on the pool);
+ *   fast dense /     cuzk_porep_witness_* (challenge segments on the pool; PoRep only);
  *   fast compact
  *   A.w B.w C.w      cuzk_r1cs_eval of the dense witness on the pool.
  * n is the partition's constraints (input rows included), so ns/elem is per constraint.
@@ -28,19 +31,24 @@
 
 #include "cuzk/c1_synth.h"
 #include "cuzk/circuits.h"
+#include "cuzk/fil_synth.h"
 #include "cuzk/porep.h"
 #include "cuzk/r1cs.h"
 
 #define MB (1024.0 * 1024.0)
 
 typedef struct synth_ctx {
-    const cuzk_porep_circuit *c;
+    const cuzk_porep_circuit *c; /* PoRep only: the fast paths */
+    cuzk_circuit_fn fn;          /* the circuit and its ctx, every kind */
+    const void *fctx;
     cuzk_pool *pool;
     const cuzk_r1cs *r1cs;
     cuzk_fr *w;          /* dense witness for eval */
     uint32_t n_vars;
     cuzk_fr *a, *b, *cc; /* eval outputs */
     double out_mb;
+    double bits_pct; /* compact runs: bits of aux */
+    uint64_t n_in;   /* inputs, ONE included */
 } synth_ctx;
 
 static bool run_plain_dense(void *p)
@@ -48,8 +56,7 @@ static bool run_plain_dense(void *p)
     synth_ctx *x = p;
     cuzk_fr *w = NULL;
     uint32_t n = 0;
-    bool ok = cuzk_circuit_witness_dense(cuzk_porep_circuit_synthesize, x->c, &w, &n, NULL) ==
-              CUZK_OK;
+    bool ok = cuzk_circuit_witness_dense(x->fn, x->fctx, &w, &n, NULL) == CUZK_OK;
     x->out_mb = (double)n * sizeof(cuzk_fr) / MB;
     free(w);
     return ok;
@@ -59,9 +66,9 @@ static bool run_plain_compact(void *p)
 {
     synth_ctx *x = p;
     cuzk_compact_assignment a;
-    bool ok = cuzk_circuit_witness_compact(cuzk_porep_circuit_synthesize, x->c, &a, NULL) ==
-              CUZK_OK;
+    bool ok = cuzk_circuit_witness_compact(x->fn, x->fctx, &a, NULL) == CUZK_OK;
     x->out_mb = ((double)(a.n_vars - a.n_bits) * sizeof(cuzk_fr) + (a.n_bits + 63) / 64 * 8.0) / MB;
+    x->bits_pct = ok && a.n_vars > x->n_in ? 100.0 * a.n_bits / (double)(a.n_vars - x->n_in) : 0;
     cuzk_compact_assignment_free(&a);
     return ok;
 }
@@ -133,28 +140,66 @@ static void item(const bench_sized_opts *o, synth_ctx *x, const char *what, cons
     r->extra[0] = peak > base ? (double)(peak - base) / MB : 0;
     r->extra_name[1] = "out MB";
     r->extra[1] = x->out_mb;
+    if (fn == run_plain_compact) {
+        r->extra_name[2] = "bits %";
+        r->extra[2] = x->bits_pct;
+    }
     bench_sized_done(o, r);
+}
+
+typedef enum { K_POREP, K_WPOST, K_WINNING, K_SNAP } skind;
+
+static skind kind_of(const char *k)
+{
+    if (k && strcmp(k, "window-post") == 0)
+        return K_WPOST;
+    if (k && strcmp(k, "winning-post") == 0)
+        return K_WINNING;
+    if (k && strcmp(k, "snap") == 0)
+        return K_SNAP;
+    return K_POREP;
 }
 
 static void one_size(const bench_sized_opts *o, uint64_t size, const unsigned *thr, size_t nt)
 {
-    char sz[24];
-    size_name(size, sz);
+    static const char *const tag[] = {"", "wpost ", "winning ", "snap "};
+    skind kd = kind_of(o->kind);
+    char sz[32], bytes[24];
+    snprintf(sz, sizeof sz, "%s%s", tag[kd], size_name(size, bytes));
     cuzk_error e = {0};
     cuzk_c1_output *c1 = NULL;
     cuzk_porep_circuit *c = NULL;
+    cuzk_post_partition post = {0};
+    cuzk_snap_partition snap = {0};
     synth_ctx x = {0};
     cuzk_fr r;
     bench_rand_fr(&r);
     double t0 = bench_now_ns();
-    if (cuzk_c1_synth(size, 1, r.l[0], &c1, &e) != CUZK_OK ||
-        cuzk_porep_circuit_make(c1, 0, &c, &e) != CUZK_OK) {
-        bench_sized_fail(o, bench_sized_add("synth", "C1 test data", 0, 1, 0), "%s: %s", sz,
-                         e.msg);
+    cuzk_status gst;
+    if (kd == K_POREP) {
+        gst = cuzk_c1_synth(size, 1, r.l[0], &c1, &e);
+        if (gst == CUZK_OK)
+            gst = cuzk_porep_circuit_make(c1, 0, &c, &e);
+        x.c = c;
+        x.fn = cuzk_porep_circuit_synthesize;
+        x.fctx = c;
+    } else if (kd == K_SNAP) {
+        gst = cuzk_snap_synth(size, r.l[0], &snap, &e);
+        x.fn = cuzk_snap_circuit;
+        x.fctx = &snap;
+    } else {
+        gst = cuzk_post_synth(kd == K_WPOST ? CUZK_POST_WINDOW : CUZK_POST_WINNING, size,
+                              r.l[0], &post, &e);
+        x.fn = cuzk_post_circuit;
+        x.fctx = &post;
+    }
+    if (gst != CUZK_OK) {
+        bench_sized_fail(o, bench_sized_add("synth", kd == K_POREP ? "C1 test data" : "bench data",
+                                            0, 1, 0),
+                         "%s: %s", sz, e.msg);
         goto out;
     }
     double gen_ms = (bench_now_ns() - t0) * 1e-6;
-    x.c = c;
     cuzk_circuit_counts cnt;
     uint64_t rows;
     if (!o->witness_only) {
@@ -165,13 +210,14 @@ static void one_size(const bench_sized_opts *o, uint64_t size, const unsigned *t
         cuzk_r1cs *m = NULL;
         cuzk_witness_map map;
         t0 = bench_now_ns();
-        cuzk_status st = cuzk_circuit_record(cuzk_porep_circuit_synthesize, c, &m, &map, &e);
+        cuzk_status st = cuzk_circuit_record(x.fn, x.fctx, &m, &map, &e);
         double ms = (bench_now_ns() - t0) * 1e-6;
         if (st != CUZK_OK) {
             bench_sized_fail(o, bench_sized_add("synth", name, 0, 1, 0), "%s", e.msg);
             goto out;
         }
         x.r1cs = m;
+        x.n_in = 1 + m->n_public;
         rows = m->n_constraints + 1 + m->n_public;
         bench_sized_result *res = bench_sized_add("synth", name, log2_ceil(rows), 1, rows);
         res->runs = 1;
@@ -185,25 +231,30 @@ static void one_size(const bench_sized_opts *o, uint64_t size, const unsigned *t
                          3.0 * (double)(m->n_constraints + 1) * 8) / MB;
         res->extra_name[2] = "bits %";
         res->extra[2] = 100.0 * map.n_bits / (double)m->n_aux;
-        snprintf(res->note, sizeof res->note, "once; C1 generated in %.0f ms", gen_ms);
+        snprintf(res->note, sizeof res->note, "once; %s generated in %.0f ms",
+                 kd == K_POREP ? "C1" : "bench data", gen_ms);
         bench_sized_done(o, res);
         cuzk_witness_map_free(&map);
         size_t n = (size_t)m->n_constraints;
         x.a = malloc(n * sizeof *x.a);
         x.b = malloc(n * sizeof *x.b);
         x.cc = malloc(n * sizeof *x.cc);
-        if (!x.a || !x.b || !x.cc ||
-            cuzk_porep_witness_dense(c, NULL, &x.w, &x.n_vars, &e) != CUZK_OK) {
+        cuzk_status wst = CUZK_ERR_NOMEM;
+        if (x.a && x.b && x.cc)
+            wst = kd == K_POREP ? cuzk_porep_witness_dense(c, NULL, &x.w, &x.n_vars, &e)
+                                : cuzk_circuit_witness_dense(x.fn, x.fctx, &x.w, &x.n_vars, &e);
+        if (wst != CUZK_OK) {
             bench_sized_fail(o, bench_sized_add("synth", "eval inputs", 0, 1, 0),
                              "%s: cannot allocate the eval buffers (%s)", sz, e.msg);
             goto out;
         }
     } else {
-        if (cuzk_circuit_count(cuzk_porep_circuit_synthesize, c, &cnt, &e) != CUZK_OK) {
+        if (cuzk_circuit_count(x.fn, x.fctx, &cnt, &e) != CUZK_OK) {
             bench_sized_fail(o, bench_sized_add("synth", "count", 0, 1, 0), "%s", e.msg);
             goto out;
         }
         rows = cuzk_circuit_counts_rows_with_inputs(&cnt);
+        x.n_in = 1 + cnt.n_public;
     }
     unsigned k = log2_ceil(rows);
     item(o, &x, "plain dense", sz, k, 1, rows, run_plain_dense);
@@ -214,8 +265,10 @@ static void one_size(const bench_sized_opts *o, uint64_t size, const unsigned *t
                              "cannot create a pool of %u threads", thr[ti]);
             continue;
         }
-        item(o, &x, "fast dense", sz, k, thr[ti], rows, run_fast_dense);
-        item(o, &x, "fast compact", sz, k, thr[ti], rows, run_fast_compact);
+        if (kd == K_POREP) {
+            item(o, &x, "fast dense", sz, k, thr[ti], rows, run_fast_dense);
+            item(o, &x, "fast compact", sz, k, thr[ti], rows, run_fast_compact);
+        }
         if (x.r1cs)
             item(o, &x, "A.w B.w C.w", sz, k, thr[ti], rows, run_eval);
         cuzk_pool_destroy(x.pool);
@@ -229,6 +282,8 @@ out:
     cuzk_r1cs_destroy((cuzk_r1cs *)x.r1cs);
     cuzk_porep_circuit_free(c);
     cuzk_c1_synth_free(c1);
+    cuzk_post_synth_free(&post);
+    cuzk_snap_synth_free(&snap);
 }
 
 static void synth_group(const bench_sized_opts *o)

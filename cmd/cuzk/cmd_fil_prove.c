@@ -5,6 +5,10 @@
  *                                     name porep-prove is an alias)
  *   cuzk window-post  --vanilla FILE (the PoSt job document of cuzk/post.h)
  *   cuzk winning-post --vanilla FILE
+ *   cuzk snap-prove   --vanilla FILE (the SnapDeals job document of cuzk/snap.h: registered
+ *                                     update proof, comm_r_old / comm_r_new / comm_d_new, one
+ *                                     vanilla proof per partition as filecoin-ffi's JSON or
+ *                                     bincode)
  * with --params-dir DIR (Filecoin's .params, named as Filecoin names them), --out PROOF
  * (partitions x 192 bytes; written to a temporary beside it and renamed once verified, so
  * a failed job leaves no file and an old proof intact: cuzk/outfiles.h; the path is
@@ -60,7 +64,17 @@ static const struct {
     {"seal-commit", "c1", CUZK_PROOF_POREP_SEAL_COMMIT},
     {"window-post", "vanilla", CUZK_PROOF_WINDOW_POST_PARTITION},
     {"winning-post", "vanilla", CUZK_PROOF_WINNING_POST},
+    {"snap-prove", "vanilla", CUZK_PROOF_SNAP_DEALS_UPDATE},
 };
+
+static const char *const k_what[] = {"PoRep C2 (seal commit)", "WindowPoSt", "WinningPoSt",
+                                     "SnapDeals (sector update)"};
+static const char *const k_input[] = {
+    "the C1 output (filecoin-ffi JSON, or curio's base64 wrapper)",
+    "the PoSt job document (registered proof, randomness, vanilla proofs)",
+    "the PoSt job document (registered proof, randomness, vanilla proofs)",
+    "the SnapDeals job document (registered update proof, comm_r_old,\n"
+    "                    comm_r_new, comm_d_new, one vanilla proof per partition)"};
 
 static void usage_of(FILE *out, int i)
 {
@@ -76,15 +90,13 @@ static void usage_of(FILE *out, int i)
             "                    (default ~/.cache/cuzk/dev-keys); --no-dev-key refuses instead\n"
             "  --devices SPEC    cpu | gpu:0 | auto (default auto); --threads N CPU threads\n",
             k_cmds[i].cmd, k_cmds[i].input,
-            i == 0 ? "PoRep C2 (seal commit)" : i == 1 ? "WindowPoSt" : "WinningPoSt",
-            k_cmds[i].input,
-            i == 0 ? "the C1 output (filecoin-ffi JSON, or curio's base64 wrapper)"
-                   : "the PoSt job document (registered proof, randomness, vanilla proofs)");
+            k_what[i], k_cmds[i].input, k_input[i]);
 }
 
 void cmd_seal_commit_usage(FILE *out) { usage_of(out, 0); }
 void cmd_window_post_usage(FILE *out) { usage_of(out, 1); }
 void cmd_winning_post_usage(FILE *out) { usage_of(out, 2); }
+void cmd_snap_prove_usage(FILE *out) { usage_of(out, 3); }
 
 static int run_kind(int i, int argc, char **argv)
 {
@@ -213,3 +225,4 @@ static int run_kind(int i, int argc, char **argv)
 int cmd_seal_commit(int argc, char **argv) { return run_kind(0, argc, argv); }
 int cmd_window_post(int argc, char **argv) { return run_kind(1, argc, argv); }
 int cmd_winning_post(int argc, char **argv) { return run_kind(2, argc, argv); }
+int cmd_snap_prove(int argc, char **argv) { return run_kind(3, argc, argv); }

@@ -48,6 +48,8 @@ int cmd_window_post(int argc, char **argv);
 void cmd_window_post_usage(FILE *out);
 int cmd_winning_post(int argc, char **argv);
 void cmd_winning_post_usage(FILE *out);
+int cmd_snap_prove(int argc, char **argv);
+void cmd_snap_prove_usage(FILE *out);
 /* cuzkd client commands (cmd_client_*.c) */
 int cmd_submit(int argc, char **argv);
 void cmd_submit_usage(FILE *out);

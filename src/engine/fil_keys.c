@@ -29,6 +29,7 @@
 #include "cuzk/param_digest.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
+#include "cuzk/snap.h"
 #include "engine/fil_keys.h"
 
 uint64_t engine_r1cs_bytes(const cuzk_r1cs *r);
@@ -42,7 +43,8 @@ static const struct {
     {64ull << 30, "64g"},
 };
 #define N_SIZES (sizeof k_sizes / sizeof k_sizes[0])
-static const char *k_prefix[] = {"porep-", "wpost-", "winning-"};
+static const char *k_prefix[] = {"porep-", "wpost-", "winning-", "snap-"};
+#define N_PREFIX (sizeof k_prefix / sizeof k_prefix[0])
 
 bool fil_circuit_id(fil_circuit c, uint64_t sector_size, char *out, size_t cap)
 {
@@ -54,7 +56,7 @@ bool fil_circuit_id(fil_circuit c, uint64_t sector_size, char *out, size_t cap)
 
 bool fil_parse_id(const char *id, fil_circuit *c, uint64_t *sector_size)
 {
-    for (int k = 0; k < 3; k++) {
+    for (size_t k = 0; k < N_PREFIX; k++) {
         size_t n = strlen(k_prefix[k]);
         if (strncmp(id, k_prefix[k], n) != 0)
             continue;
@@ -92,9 +94,18 @@ static void shape(fil_circuit c, uint64_t sector_size, uint64_t *rows, uint64_t 
 {
     static const uint64_t porep_rows[N_SIZES] = {2687961, 3844969, 4423473, 130278869,
                                                  131186177};
+    /* SnapDeals: cuzk_snap_circuit_counts plus the 5 input rows (asserted at 2 KiB and
+     * 8 MiB by test_snap_engine; the rest as `cuzk inspect circuit --kind snap` counts) */
+    static const uint64_t snap_rows[N_SIZES] = {1705044, 10007508, 57450484, 81049504,
+                                                85006106};
     if (c == FIL_POREP) {
         *rows = porep_rows[size_index(sector_size)];
         *inputs = sector_size >= (32ull << 30) ? 328 : 40;
+        return;
+    }
+    if (c == FIL_SNAP) {
+        *rows = snap_rows[size_index(sector_size)];
+        *inputs = 5;
         return;
     }
     cuzk_post_info in;
@@ -118,28 +129,28 @@ unsigned fil_log2_domain(fil_circuit c, uint64_t sector_size)
     return k;
 }
 
-/* Per row: the CSR (PoRep ~5.6 non-zeros a row, PoSt ~9.3; 36 bytes each, 3 row pointers)
- * and about 3.5 G1 points and 0.75 G2 points a row in the key (h over the domain, l and a
- * over aux, b over ~72 % of PoSt aux / ~25 % of PoRep aux). */
+/* Per row: the CSR (PoRep ~5.6 non-zeros a row, SnapDeals ~5.5, PoSt ~9.3; 36 bytes each,
+ * 3 row pointers) and about 3.5 G1 points and 0.75 G2 points a row in the key (h over the
+ * domain, l and a over aux, b over ~72 % of PoSt aux / ~26 % of PoRep and SnapDeals aux). */
 uint64_t fil_key_bytes(fil_circuit c, uint64_t sector_size)
 {
     uint64_t rows, inputs;
     shape(c, sector_size, &rows, &inputs);
     uint64_t n = 1ull << fil_log2_domain(c, sector_size);
-    uint64_t csr = rows * ((c == FIL_POREP ? 6 : 10) * 36ull + 24);
+    uint64_t csr = rows * ((c == FIL_POREP || c == FIL_SNAP ? 6 : 10) * 36ull + 24);
     uint64_t pts = n * sizeof(cuzk_g1_affine) + rows * 3 * sizeof(cuzk_g1_affine) +
                    rows * 3 / 4 * sizeof(cuzk_g2_affine);
     return csr + pts + rows / 4 + (64u << 20);
 }
 
-/* The compact witness (PoRep ~1.6 % field values, PoSt ~99 %) and the prover's scratch
- * (a few field elements a domain point plus MSM buckets). */
+/* The compact witness (PoRep ~1.6 % field values, SnapDeals ~1.5 %, PoSt ~99 %) and the
+ * prover's scratch (a few field elements a domain point plus MSM buckets). */
 uint64_t fil_partition_bytes(fil_circuit c, uint64_t sector_size)
 {
     uint64_t rows, inputs;
     shape(c, sector_size, &rows, &inputs);
     uint64_t n = 1ull << fil_log2_domain(c, sector_size);
-    uint64_t wit = c == FIL_POREP ? rows / 8 + rows / 32 * 32 : rows * 32;
+    uint64_t wit = c == FIL_POREP || c == FIL_SNAP ? rows / 8 + rows / 32 * 32 : rows * 32;
     return wit + 256 * n + (64u << 20);
 }
 
@@ -147,6 +158,7 @@ uint64_t fil_partition_bytes(fil_circuit c, uint64_t sector_size)
 
 #define PFX_POREP "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-"
 #define PFX_POST "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-"
+#define PFX_SNAP "v28-empty-sector-update-merkletree-poseidon_hasher-"
 
 /* parameters.json (rust-fil-proofs) names; PoRep: cuzk_porep_param_base (shared with the
  * CLI); PoSt: both files of the size. */
@@ -161,6 +173,15 @@ static const char *const k_post_files[N_SIZES][2] = {
      PFX_POST "8-8-0-559e581f022bb4e4ec6e719e563bf0e026ad6de42e56c18714a2c692b1b88d7e"},
     {PFX_POST "8-8-2-2627e4006b67f99cef990c0a47d5426cb7ab0a0ad58fc1061547bf2d28b09def",
      PFX_POST "8-8-2-b62098629d07946e9028127e70295ed996fe3ed25b0f9f88eb610a0ab4385a3c"},
+};
+
+/* SnapDeals (EmptySectorUpdate, main variant), one file per size (parameters.json). */
+static const char *const k_snap_files[N_SIZES] = {
+    PFX_SNAP "8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194",
+    PFX_SNAP "8-0-0-92180959e1918d26350b8e6cfe217bbdd0a2d8de51ebec269078b364b715ad63",
+    PFX_SNAP "8-0-0-61fa69f38b9cc771ba27b670124714b4ea77fbeae05e377fb859c4a43b73a30c",
+    PFX_SNAP "8-8-0-3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18",
+    PFX_SNAP "8-8-2-102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7",
 };
 
 /* n_ic of a .params (the u32 BE after the vk's fixed block), 0 if unreadable. */
@@ -181,6 +202,11 @@ static uint32_t file_n_ic(const char *path)
 static bool params_file(const char *dir, fil_circuit c, uint64_t size, char *path, size_t cap)
 {
     size_t i = size_index(size);
+    if (c == FIL_SNAP) {
+        if (snprintf(path, cap, "%s/%s.params", dir, k_snap_files[i]) >= (int)cap)
+            return false;
+        return access(path, R_OK) == 0;
+    }
     if (c == FIL_POREP) {
         if (snprintf(path, cap, "%s/%s.params", dir, cuzk_porep_param_base(size)) >= (int)cap)
             return false;
@@ -305,6 +331,16 @@ static cuzk_status check_param_files(const cuzk_engine *e, const char *id, const
 static cuzk_status record(fil_circuit c, uint64_t size, cuzk_r1cs **r1cs, cuzk_witness_map *map,
                           cuzk_error *err)
 {
+    if (c == FIL_SNAP) {
+        /* the R1CS does not depend on k, h or the commitments (inputs only) */
+        cuzk_snap_partition blank;
+        memset(&blank, 0, sizeof blank);
+        cuzk_status st = cuzk_snap_info_get(size, CUZK_SNAP_MAIN, &blank.info, err);
+        blank.h = blank.info.h;
+        if (st == CUZK_OK)
+            st = cuzk_circuit_record(cuzk_snap_circuit, &blank, r1cs, map, err);
+        return st;
+    }
     if (c == FIL_POREP) {
         cuzk_porep_circuit *pc = NULL;
         cuzk_status st = cuzk_porep_circuit_placeholder(size, &pc, err);

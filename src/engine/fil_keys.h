@@ -1,7 +1,7 @@
 /*
- * fil_keys.h — the keys of the Filecoin job kinds (kind_porep.c, kind_post.c): circuit ids,
- * Filecoin's .params file names, recording the circuit once per (kind, sector size), and
- * the dev key used when the user has no Filecoin parameters. Internal to src/engine.
+ * fil_keys.h — the keys of the Filecoin job kinds (kind_porep.c, kind_post.c, kind_snap.c):
+ * circuit ids, Filecoin's .params file names, recording the circuit once per (kind, sector
+ * size), and the dev key used when the user has no Filecoin parameters. Internal to src/engine.
  * Threading: reentrant; loading runs on the given pool.
  */
 #ifndef CUZK_ENGINE_FIL_KEYS_H
@@ -17,9 +17,10 @@ typedef enum fil_circuit {
     FIL_POREP = 0,   /* StackedDRG partition (every PoRep variant of a size) */
     FIL_WPOST = 1,   /* Fallback PoSt, WindowPoSt shape */
     FIL_WINNING = 2, /* Fallback PoSt, WinningPoSt shape */
+    FIL_SNAP = 3,    /* SnapDeals (EmptySectorUpdate, main variant) partition */
 } fil_circuit;
 
-/* "porep-2k", "wpost-32g", "winning-64g", ... Returns false for an unsupported size. */
+/* "porep-2k", "wpost-32g", "winning-64g", "snap-32g", ... Returns false for an unsupported size. */
 bool fil_circuit_id(fil_circuit c, uint64_t sector_size, char *out, size_t cap);
 /* The inverse; false for anything else. */
 bool fil_parse_id(const char *id, fil_circuit *c, uint64_t *sector_size);
@@ -36,7 +37,7 @@ uint64_t fil_partition_bytes(fil_circuit c, uint64_t sector_size);
  * dev_key_dir), else CUZK_ERR_NOT_FOUND saying which file is missing where. */
 cuzk_status fil_key_available(const cuzk_engine *e, const char *id, cuzk_error *err);
 
-/* ekind.key_file / ekind.load_key of the three kinds. */
+/* ekind.key_file / ekind.load_key of the Filecoin kinds. */
 bool fil_key_file(const cuzk_engine *e, const char *id, char *path, size_t cap);
 cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                          const uint8_t *map, size_t map_len, srs_key *key, cuzk_pool *pool,

@@ -16,86 +16,11 @@
 #include <string.h>
 
 #include "cuzk/post.h"
+#include "engine/fil_doc.h"
 #include "engine/fil_keys.h"
 
 cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
                                esynth *out, cuzk_error *err);
-
-typedef struct sbuf {
-    char *d;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void put(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->len + n + 1) * 2;
-        char *d = realloc(b->d, cap);
-        if (!d) {
-            b->oom = true;
-            return;
-        }
-        b->d = d;
-        b->cap = cap;
-    }
-    memcpy(b->d + b->len, s, n);
-    b->len += n;
-    b->d[b->len] = 0;
-}
-
-static void puts_(sbuf *b, const char *s) { put(b, s, strlen(s)); }
-
-static void put_base64(sbuf *b, const uint8_t *d, size_t n)
-{
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)d[i] << 16 | (i + 1 < n ? (uint32_t)d[i + 1] << 8 : 0) |
-                     (i + 2 < n ? d[i + 2] : 0);
-        char q[4] = {t[v >> 18], t[(v >> 12) & 63], i + 1 < n ? t[(v >> 6) & 63] : '=',
-                     i + 2 < n ? t[v & 63] : '='};
-        put(b, q, 4);
-    }
-}
-
-/* Whether d is one JSON object and nothing else (braces balanced outside strings), so it
- * can be spliced into the document as one element; the parser checks the rest. */
-static bool one_object(const uint8_t *d, size_t n)
-{
-    size_t i = 0, depth = 0;
-    bool str = false, esc = false, closed = false;
-    while (i < n && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t'))
-        i++;
-    if (i == n || d[i] != '{')
-        return false;
-    for (; i < n; i++) {
-        uint8_t c = d[i];
-        if (closed) {
-            if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
-                return false;
-        } else if (str) {
-            if (esc)
-                esc = false;
-            else if (c == '\\')
-                esc = true;
-            else if (c == '"')
-                str = false;
-        } else if (c == '"') {
-            str = true;
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0)
-                return false;
-            closed = --depth == 0;
-        } else if (c == 0) {
-            return false;
-        }
-    }
-    return closed;
-}
 
 /* The cuzk.v1 fields as the job document of cuzk/post.h (malloc'd). */
 static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_error *err)
@@ -107,30 +32,20 @@ static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_erro
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "PoSt job: vanilla_proofs (one per sector) or a job document in "
                               "vanilla_proof is required");
-    sbuf b = {0};
+    fil_doc b = {0};
     char num[64];
     snprintf(num, sizeof num, "{\"registered_proof\": %" PRIu64 ", \"partition_index\": %u",
              q->registered_proof, q->partition_index);
-    puts_(&b, num);
-    puts_(&b, ", \"randomness\": [");
-    for (int i = 0; i < 32; i++) {
-        snprintf(num, sizeof num, "%s%u", i ? "," : "", q->randomness.data[i]);
-        puts_(&b, num);
-    }
-    puts_(&b, "], \"vanilla_proofs\": [");
+    fil_doc_puts(&b, num);
+    fil_doc_puts(&b, ", \"randomness\": ");
+    fil_doc_bytes(&b, q->randomness.data, 32);
+    fil_doc_puts(&b, ", \"vanilla_proofs\": [");
     for (size_t i = 0; i < q->n_vanilla_proofs; i++) {
-        const ebuf *v = &q->vanilla_proofs[i];
         if (i)
-            puts_(&b, ",");
-        if (one_object(v->data, v->len)) {
-            put(&b, (const char *)v->data, v->len);
-        } else {
-            puts_(&b, "\"");
-            put_base64(&b, v->data, v->len);
-            puts_(&b, "\"");
-        }
+            fil_doc_puts(&b, ",");
+        fil_doc_vanilla(&b, &q->vanilla_proofs[i]);
     }
-    puts_(&b, "]}");
+    fil_doc_puts(&b, "]}");
     if (b.oom) {
         free(b.d);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");

@@ -1,7 +1,7 @@
 /*
  * kinds.c — the per-kind synthesizers (engine_internal.h, struct ekind): the registry, the
- * SYNTHETIC kind, and SNAP_DEALS_UPDATE, which refuses cleanly until its circuit exists.
- * GROTH16 is in kind_groth16.c, PoRep C2 in kind_porep.c, the PoSt kinds in kind_post.c.
+ * SYNTHETIC kind. GROTH16 is in kind_groth16.c, PoRep C2 in kind_porep.c, the PoSt kinds in
+ * kind_post.c, SnapDeals in kind_snap.c.
  *
  * SYNTHETIC: the circuit is cuzk_synthetic_porep(log2n, seed); its key (circuit id
  * "synthetic-<log2n>", or "synthetic-<log2n>-<seed>" for a seed other than 0) holds the
@@ -216,62 +216,14 @@ static const ekind k_synthetic = {
     .synthesize = synthetic_synthesize,
 };
 
-/* ---- SNAP_DEALS_UPDATE: refused until its circuit exists ---------------------------------- */
-
-static cuzk_status snap_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, cuzk_error *err)
-{
-    (void)e;
-    (void)q;
-    (void)p;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "SnapDeals circuit not built yet");
-}
-
-static bool snap_owns(const char *id) { return strncmp(id, "snap-", 5) == 0; }
-
-static cuzk_status snap_load_key(const cuzk_engine *e, const char *id, const ereq *req,
-                                 const uint8_t *map, size_t map_len, srs_key *key,
-                                 cuzk_pool *pool, cuzk_error *err)
-{
-    (void)e;
-    (void)id;
-    (void)req;
-    (void)map;
-    (void)map_len;
-    (void)key;
-    (void)pool;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "SnapDeals circuit not built yet");
-}
-
-static cuzk_status snap_synthesize(const cuzk_engine *e, const ereq *q, const ekind_plan *plan,
-                                   const srs_key *key, uint32_t part, cuzk_pool *pool,
-                                   esynth *out, cuzk_error *err)
-{
-    (void)key;
-    (void)part;
-    (void)pool;
-    (void)out;
-    (void)plan;
-    return snap_plan(e, q, NULL, err);
-}
-
-static const ekind k_snap = {
-    .kind = CUZK_PROOF_SNAP_DEALS_UPDATE,
-    .name = "snap_deals_update",
-    .default_priority = CUZK_PRIORITY_NORMAL,
-    .plan = snap_plan,
-    .owns_circuit = snap_owns,
-    .load_key = snap_load_key,
-    .key_file = no_key_file,
-    .synthesize = snap_synthesize,
-};
-
 /* ---- registry ----------------------------------------------------------------------------- */
 
 extern const ekind engine_kind_groth16;
 extern const ekind engine_kind_porep;
+extern const ekind engine_kind_snap;
 extern const ekind engine_kind_window_post;
 extern const ekind engine_kind_winning_post;
-static const ekind *const k_filecoin[] = {&engine_kind_porep, &k_snap,
+static const ekind *const k_filecoin[] = {&engine_kind_porep, &engine_kind_snap,
                                           &engine_kind_window_post, &engine_kind_winning_post};
 
 const ekind *engine_kind_find(cuzk_proof_kind k)

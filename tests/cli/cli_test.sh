@@ -455,6 +455,19 @@ group_circuit() {
   expect 2 "gen-c1 4KiB" "$CUZK" gen-c1 --sector-size 4KiB --out c.json
   says "not 2KiB, 8MiB, 512MiB, 32GiB or 64GiB"
   absent c.json
+  # snap-prove: inputs refused before any proving work, nothing written
+  expect 2 "snap-prove without --vanilla" "$CUZK" snap-prove --out p.bin
+  says "needs --vanilla FILE and --out PROOF"
+  expect 1 "snap-prove on a C1 output" "$CUZK" snap-prove --vanilla a.json --out p.bin \
+    --no-dev-key --devices cpu
+  says "SnapDeals .registered_proof: unknown registered update proof \"StackedDrg2KiBV1_1\""
+  echo '{"registered_proof": "StackedDrg2KiBV1"}' > s.json
+  expect 1 "snap-prove without commitments" "$CUZK" snap-prove --vanilla s.json --out p.bin \
+    --no-dev-key --devices cpu
+  says 'missing field "comm_r_old"'
+  absent p.bin
+  expect 0 "help snap-prove" "$CUZK" help snap-prove
+  grep -q "SnapDeals job document" last.out && ok "usage names the input" || bad "$(cat last.out)"
   # verify-porep: the key must be the PoRep circuit's, the proof one 192-byte partition
   expect 2 "verify-porep without a key" "$CUZK" verify-porep --c1 a.json --proof a.json
   says "one of --params-dir DIR, --dev-key-dir DIR or --key FILE"

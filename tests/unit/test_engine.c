@@ -461,7 +461,7 @@ static void test_keys(void **state)
     assert_non_null(strstr(err.msg, "no Filecoin parameters for porep-32g"));
 
     /* the Filecoin kinds refuse requests without their inputs at submit (more in
-     * test_engine_filecoin); SnapDeals is not built yet */
+     * test_engine_filecoin, test_snap_engine) */
     cuzk_job_request r = {.kind = CUZK_PROOF_POREP_SEAL_COMMIT};
     cuzk_job_ticket t;
     assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
@@ -469,8 +469,8 @@ static void test_keys(void **state)
     r.kind = CUZK_PROOF_WINNING_POST;
     assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
     r.kind = CUZK_PROOF_SNAP_DEALS_UPDATE;
-    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_UNSUPPORTED);
-    assert_string_equal(err.msg, "SnapDeals circuit not built yet");
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_string_equal(err.msg, "SnapDeals job: comm_r_old (32 bytes) is required");
     r.kind = (cuzk_proof_kind)77;
     assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
     r = synth_req(1, 1, CUZK_PRIORITY_DEFAULT);
