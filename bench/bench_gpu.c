@@ -7,7 +7,11 @@
  *   gpu-prove  the synthetic PoRep-shaped partition (cuzk/circuits.h) through the CUDA
  *              prover backend: one partition with its per-stage breakdown, then two
  *              workers proving partitions back to back, with the device's busy fraction
- *              and, with --trace FILE, a Chrome trace-event timeline (Perfetto)
+ *              and, with --trace FILE, a Chrome trace-event timeline (Perfetto);
+ *              --dense-witness: every witness value random (a PoSt partition's scalars);
+ *              --kind winning-post|window-post|snap --sector-size S: the real Filecoin
+ *              partition circuit on shape-exact random data (cuzk/fil_synth.h), its
+ *              compact witness timed, then the same device measurements
  *
  * Timing: device work is timed with CUDA events around the call, after one warm-up run,
  * over at least max(--runs, 5) runs; best and median are reported. The proving rows time
@@ -34,6 +38,7 @@
 #include <unistd.h>
 
 #include "cuzk/circuits.h"
+#include "cuzk/fil_synth.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
 #include "cuzk/msm.h"
@@ -433,60 +438,22 @@ static void write_trace(const char *path, worker *wk, int nw, double t0)
         remove(tmp);
 }
 
-static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *pool,
-                           cuzk_prover *p)
+/* The measurements of one partition (r: its row, already added): the first proof (key
+ * and circuit uploads), single-partition runs with the per-stage breakdown, then two
+ * workers back to back with the device's busy fraction (and a Chrome trace with
+ * CUZK_TRACE). The caller keeps pk, r1cs and the witness alive and forgets them after. */
+static void gpu_prove_measure(const bench_sized_opts *o, bench_sized_result *r, unsigned k,
+                              cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                              cuzk_witness w0, bool real_key)
 {
     size_t n = (size_t)1 << k;
-    cuzk_error err;
-    cuzk_synthetic c;
-    cuzk_groth16_pk pk;
-    memset(&pk, 0, sizeof pk);
-    bench_sized_result *r = bench_sized_add("gpu", "prove_start 1 partition", k, 1, n);
-    double t0 = cuzk_prover_clock_ms();
-    if (cuzk_synthetic_porep(&c, k, 42 + k, pool, &err) != CUZK_OK) {
-        bench_sized_fail(o, r, "synthetic circuit: %s", err.msg);
-        return;
-    }
-    double t1 = cuzk_prover_clock_ms();
-    /* the dev setup's time grows past a minute beyond 2^17; a dense random witness does
-     * not satisfy the circuit, so its proofs are benchmark-only (random key) */
-    bool real_key = k <= 17 && !o->dense_witness;
-    cuzk_fr *dense = NULL;
-    if (o->dense_witness) {
-        /* every value a fresh random field element: the MSMs see no 0/1 scalars, as in a
-         * PoSt partition (~99 % field values); ONE and the input stay as they are */
-        dense = malloc((size_t)c.r1cs->n_vars * sizeof *dense);
-        if (!dense) {
-            bench_sized_fail(o, r, "out of memory");
-            cuzk_synthetic_free(&c);
-            return;
-        }
-        memcpy(dense, c.witness, (1 + c.r1cs->n_public) * sizeof *dense);
-        fill_ctx x = {dense + 1 + c.r1cs->n_public, 0x5eed + k, 0};
-        cuzk_pool_for(pool, c.r1cs->n_vars - 1 - c.r1cs->n_public, fill_fr, &x, 1 << 14);
-    }
-    cuzk_status st = real_key ? cuzk_groth16_setup_dev(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
-                                                       NULL, pool, &err)
-                              : cuzk_groth16_pk_random(&pk, c.r1cs, CUZK_GROTH16_BELLPERSON, 5,
-                                                       pool, &err);
-    double t2 = cuzk_prover_clock_ms();
-    if (st != CUZK_OK) {
-        bench_sized_fail(o, r, "key: %s", err.msg);
-        cuzk_synthetic_free(&c);
-        return;
-    }
-    fprintf(stderr, "gpu-prove 2^%u: circuit %.1f s (%llu rows, %.1f%% bits%s), %s key %.1f s\n",
-            k, (t1 - t0) / 1e3, (unsigned long long)c.r1cs->n_constraints,
-            100.0 * c.bits / c.r1cs->n_aux, dense ? "; witness replaced by random values" : "",
-            real_key ? "dev" : "random", (t2 - t1) / 1e3);
     worker wk[2];
     memset(wk, 0, sizeof wk);
     for (int w = 0; w < 2; w++) {
         wk[w].p = p;
-        wk[w].pk = &pk;
-        wk[w].r1cs = c.r1cs;
-        /* what crosses PCIe in the real path: the compact witness (PoRep), or all of it */
-        wk[w].w = dense ? cuzk_witness_dense(dense, c.r1cs->n_vars) : cuzk_synthetic_compact(&c);
+        wk[w].pk = pk;
+        wk[w].r1cs = r1cs;
+        wk[w].w = w0;
         wk[w].real_key = real_key;
     }
     /* first proof: uploads the key and circuit (reported), then single-partition runs */
@@ -494,7 +461,7 @@ static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *poo
     wk[0].count = 1;
     if (!prove_one(&wk[0], 0)) {
         bench_sized_fail(o, r, "%s", wk[0].msg);
-        goto done;
+        return;
     }
     double upload_s = (cuzk_prover_clock_ms() - u0) / 1e3;
     cuzk_gpu_profile_report(NULL, NULL, 0);
@@ -508,7 +475,7 @@ static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *poo
     for (unsigned i = 0; i < runs; i++) {
         if (!prove_one(&wk[0], 0)) {
             bench_sized_fail(o, r, "%s", wk[0].msg);
-            goto done;
+            return;
         }
         const cuzk_prove_timings *t = &wk[0].t[0];
         wall[i] = t->device_end_ms - wk[0].start_ms[0];
@@ -560,7 +527,7 @@ static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *poo
         double b1 = cuzk_prover_clock_ms();
         if (wk[0].st != CUZK_OK || wk[1].st != CUZK_OK) {
             bench_sized_fail(o, r2, "%s", wk[0].st != CUZK_OK ? wk[0].msg : wk[1].msg);
-            goto done;
+            return;
         }
         /* busy = union of the device-mutex intervals over [first hold, last release] */
         double busy = 0, first = 1e300, last = 0;
@@ -585,11 +552,148 @@ static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *poo
             fprintf(stderr, "gpu-prove 2^%u: timeline written to %s\n", k, path);
         }
     }
-done:
+}
+
+static void gpu_prove_size(const bench_sized_opts *o, unsigned k, cuzk_pool *pool,
+                           cuzk_prover *p)
+{
+    size_t n = (size_t)1 << k;
+    cuzk_error err;
+    cuzk_synthetic c;
+    cuzk_groth16_pk pk;
+    memset(&pk, 0, sizeof pk);
+    bench_sized_result *r = bench_sized_add("gpu", "prove_start 1 partition", k, 1, n);
+    double t0 = cuzk_prover_clock_ms();
+    if (cuzk_synthetic_porep(&c, k, 42 + k, pool, &err) != CUZK_OK) {
+        bench_sized_fail(o, r, "synthetic circuit: %s", err.msg);
+        return;
+    }
+    double t1 = cuzk_prover_clock_ms();
+    /* the dev setup's time grows past a minute beyond 2^17; a dense random witness does
+     * not satisfy the circuit, so its proofs are benchmark-only (random key) */
+    bool real_key = k <= 17 && !o->dense_witness;
+    cuzk_fr *dense = NULL;
+    if (o->dense_witness) {
+        /* every value a fresh random field element: the MSMs see no 0/1 scalars, as in a
+         * PoSt partition (~99 % field values); ONE and the input stay as they are */
+        dense = malloc((size_t)c.r1cs->n_vars * sizeof *dense);
+        if (!dense) {
+            bench_sized_fail(o, r, "out of memory");
+            cuzk_synthetic_free(&c);
+            return;
+        }
+        memcpy(dense, c.witness, (1 + c.r1cs->n_public) * sizeof *dense);
+        fill_ctx x = {dense + 1 + c.r1cs->n_public, 0x5eed + k, 0};
+        cuzk_pool_for(pool, c.r1cs->n_vars - 1 - c.r1cs->n_public, fill_fr, &x, 1 << 14);
+    }
+    cuzk_status st = real_key ? cuzk_groth16_setup_dev(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
+                                                       NULL, pool, &err)
+                              : cuzk_groth16_pk_random(&pk, c.r1cs, CUZK_GROTH16_BELLPERSON, 5,
+                                                       pool, &err);
+    double t2 = cuzk_prover_clock_ms();
+    if (st != CUZK_OK) {
+        bench_sized_fail(o, r, "key: %s", err.msg);
+        cuzk_synthetic_free(&c);
+        return;
+    }
+    fprintf(stderr, "gpu-prove 2^%u: circuit %.1f s (%llu rows, %.1f%% bits%s), %s key %.1f s\n",
+            k, (t1 - t0) / 1e3, (unsigned long long)c.r1cs->n_constraints,
+            100.0 * c.bits / c.r1cs->n_aux, dense ? "; witness replaced by random values" : "",
+            real_key ? "dev" : "random", (t2 - t1) / 1e3);
+    /* what crosses PCIe in the real path: the compact witness (PoRep), or all of it */
+    gpu_prove_measure(o, r, k, p, &pk, c.r1cs,
+                      dense ? cuzk_witness_dense(dense, c.r1cs->n_vars) : cuzk_synthetic_compact(&c),
+                      real_key);
     cuzk_prover_forget(p, &pk, c.r1cs);
     cuzk_groth16_pk_free(&pk);
     cuzk_synthetic_free(&c);
     free(dense);
+}
+
+/* "32GiB", "2KiB" or the byte count. */
+static const char *fil_size_name(uint64_t b, char buf[24])
+{
+    if (b >= (1ull << 30) && b % (1ull << 30) == 0)
+        snprintf(buf, 24, "%lluGiB", (unsigned long long)(b >> 30));
+    else if (b >= (1ull << 20) && b % (1ull << 20) == 0)
+        snprintf(buf, 24, "%lluMiB", (unsigned long long)(b >> 20));
+    else if (b >= 1024 && b % 1024 == 0)
+        snprintf(buf, 24, "%lluKiB", (unsigned long long)(b >> 10));
+    else
+        snprintf(buf, 24, "%llu", (unsigned long long)b);
+    return buf;
+}
+
+/* --kind winning-post|window-post|snap: one real Filecoin partition circuit (recorded), its
+ * witness from shape-exact random data (cuzk/fil_synth.h: a real partition's work, but it
+ * does not satisfy the circuit), a random key: the compact witness's time, then the device
+ * measurements. Benchmark only. */
+static void gpu_prove_fil(const bench_sized_opts *o, uint64_t size, cuzk_pool *pool,
+                          cuzk_prover *p)
+{
+    bool snap = strcmp(o->kind, "snap") == 0;
+    bool winning = strcmp(o->kind, "winning-post") == 0;
+    const char *tag = snap ? "snap" : winning ? "winning" : "wpost";
+    cuzk_post_partition pp;
+    cuzk_snap_partition sp;
+    cuzk_r1cs *r1cs = NULL;
+    cuzk_witness_map map;
+    cuzk_compact_assignment ca;
+    cuzk_groth16_pk pk;
+    cuzk_error err;
+    memset(&pp, 0, sizeof pp);
+    memset(&sp, 0, sizeof sp);
+    memset(&map, 0, sizeof map);
+    memset(&ca, 0, sizeof ca);
+    memset(&pk, 0, sizeof pk);
+    memset(&err, 0, sizeof err);
+    char sz[24], name[48];
+    snprintf(name, sizeof name, "prove_start %s %s", tag, fil_size_name(size, sz));
+    cuzk_circuit_fn fn = snap ? cuzk_snap_circuit : cuzk_post_circuit;
+    const void *ctx = snap ? (const void *)&sp : (const void *)&pp;
+    double t0 = cuzk_prover_clock_ms(), t1 = 0, t2 = 0, wbest = 1e300;
+    cuzk_status st = snap ? cuzk_snap_synth(size, 7, &sp, &err)
+                          : cuzk_post_synth(winning ? CUZK_POST_WINNING : CUZK_POST_WINDOW, size,
+                                            7, &pp, &err);
+    if (st == CUZK_OK)
+        st = cuzk_circuit_record(fn, ctx, &r1cs, &map, &err);
+    t1 = cuzk_prover_clock_ms();
+    for (int i = 0; st == CUZK_OK && i < 3; i++) { /* best of 3, the last one kept */
+        cuzk_compact_assignment_free(&ca);
+        double w0 = cuzk_prover_clock_ms();
+        st = cuzk_circuit_witness_compact(fn, ctx, &ca, &err);
+        double w = cuzk_prover_clock_ms() - w0;
+        wbest = w < wbest ? w : wbest;
+    }
+    if (st == CUZK_OK) {
+        t2 = cuzk_prover_clock_ms();
+        st = cuzk_groth16_pk_random(&pk, r1cs, CUZK_GROTH16_BELLPERSON, 7, pool, &err);
+    }
+    if (st != CUZK_OK) {
+        bench_sized_fail(o, bench_sized_add("gpu", name, 0, 1, 0), "%s", err.msg);
+    } else {
+        unsigned k = pk.log2n;
+        fprintf(stderr, "gpu-prove %s: circuit recorded in %.1f s (%llu rows, 2^%u, %.1f%% "
+                        "bits of aux), random key %.1f s\n",
+                name + 12, (t1 - t0) / 1e3, (unsigned long long)r1cs->n_constraints, k,
+                100.0 * ca.n_bits / (double)r1cs->n_aux, (cuzk_prover_clock_ms() - t2) / 1e3);
+        char wname[48];
+        snprintf(wname, sizeof wname, "  witness %s (compact, 1 thr)", tag);
+        bench_sized_result *rw = bench_sized_add("gpu", wname, k, 1, (size_t)1 << k);
+        rw->runs = 3;
+        rw->best_ms = rw->median_ms = wbest;
+        bench_sized_done(o, rw);
+        bench_sized_result *r = bench_sized_add("gpu", name, k, 1, (size_t)1 << k);
+        gpu_prove_measure(o, r, k, p, &pk, r1cs, cuzk_witness_compact(&map, ca.bits, ca.dense),
+                          false);
+    }
+    cuzk_prover_forget(p, &pk, r1cs);
+    cuzk_groth16_pk_free(&pk);
+    cuzk_compact_assignment_free(&ca);
+    cuzk_witness_map_free(&map);
+    cuzk_r1cs_destroy(r1cs);
+    cuzk_post_synth_free(&pp);
+    cuzk_snap_synth_free(&sp);
 }
 
 static void gpu_prove_group(const bench_sized_opts *o)
@@ -605,8 +709,15 @@ static void gpu_prove_group(const bench_sized_opts *o)
         bench_sized_fail(o, bench_sized_add("gpu", "prove", 0, 1, 0), "%s", err.msg);
     } else {
         fprintf(stderr, "gpu-prove on %s\n", cuzk_prover_describe(p));
-        for (size_t i = 0; i < nk; i++)
-            gpu_prove_size(o, ks[i], pool, p);
+        if (o->kind && strcmp(o->kind, "porep") != 0) {
+            static const uint64_t def_size = 32ull << 30;
+            size_t ns = o->nsector ? o->nsector : 1;
+            for (size_t i = 0; i < ns; i++)
+                gpu_prove_fil(o, o->nsector ? o->sector_size[i] : def_size, pool, p);
+        } else {
+            for (size_t i = 0; i < nk; i++)
+                gpu_prove_size(o, ks[i], pool, p);
+        }
     }
     cuzk_prover_close(p);
     cuzk_pool_destroy(pool);
