@@ -209,6 +209,7 @@ typedef struct worker_arg {
 struct cuzk_engine {
     cuzk_engine_config cfg;    /* strings point into the owned copies below */
     char *devices_s, *state_dir_s, *param_dir_s, *timeline_s, *dev_key_dir_s;
+    char *csr_cache_dir_s;
 
     pthread_mutex_t mu;
     pthread_cond_t dispatch_cv; /* dispatcher: new job, budget freed, worker free, stop */
