@@ -68,8 +68,8 @@ static const option k_opts[] = {
      "without a circuit's .params: make and cache a DEV key here (NOT Filecoin's trusted "
      "setup; proofs never verify on chain); empty = refuse such jobs"},
     {"srs", "csr_cache_dir", O_STR, OFF(csr_cache_dir), "", 0, 0,
-     "recorded Filecoin circuits are cached here (<circuit>.csr) and memory-mapped later; "
-     "empty = dev_key_dir, else state_dir, else none"},
+     "recorded Filecoin circuits are cached here (<circuit>.csr, ~30 GB for a 32 GiB PoRep) "
+     "and memory-mapped later; empty = dev_key_dir, else state_dir, else none"},
     {"srs", "synthetic_setup_max_log2n", O_UINT, OFF(synthetic_setup_max_log2n), "12", 2, 20,
      "synthetic jobs up to 2^N get a dev setup (verifiable); larger: random keys (bench only)"},
 };

@@ -39,8 +39,15 @@
  *           SpMV or the GPU read out of bounds.
  *   FULL    BOUNDS plus the checksum of every section (the whole file, in parallel). A
  *           flipped coefficient passes BOUNDS and would give proofs that fail their
- *           self-check; FULL refuses it up front. The engine loads at this level (it never
- *           proves from a damaged cache); docs/perf.md has what each level costs.
+ *           self-check; FULL refuses it up front.
+ *   ONCE    FULL the first time, BOUNDS afterwards: a FULL pass leaves <path>.ok naming
+ *           the file (device, inode, size, mtime in ns, header checksum); a later ONCE load
+ *           of the same, unchanged file only needs BOUNDS. Anything that rewrites,
+ *           truncates or replaces the file changes that identity and brings FULL back;
+ *           only damage under an unchanged mtime (bit rot below the file system) would
+ *           pass, and then shows as proofs that fail the engine's self-check. The engine
+ *           loads at this level: FULL of a 32 GiB partition's ~29 GB on every start would
+ *           cost more than the 2 s load target (docs/perf.md has each level's cost).
  *
  * Errors: a missing file is CUZK_ERR_NOT_FOUND; anything else wrong with it (truncated,
  * corrupt, other version, other circuit) is CUZK_ERR_FORMAT naming what, never a crash.
@@ -69,6 +76,7 @@ typedef enum cuzk_r1cs_cache_check {
     CUZK_R1CS_CACHE_CHECK_SHAPE = 0,
     CUZK_R1CS_CACHE_CHECK_BOUNDS = 1,
     CUZK_R1CS_CACHE_CHECK_FULL = 2,
+    CUZK_R1CS_CACHE_CHECK_ONCE = 3,
 } cuzk_r1cs_cache_check;
 
 /* Writes r1cs (and map, optional: then map->n_vars must equal r1cs->n_vars) as circuit_id

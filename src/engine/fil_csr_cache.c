@@ -2,12 +2,13 @@
  * fil_csr_cache.c — the Filecoin kinds' recorded circuits, cached on disk (fil_keys.h,
  * cuzk/r1cs_cache.h): <dir>/<circuit id>.csr is mapped when it is there and sound, else the
  * circuit is recorded, written there, and mapped back (so the heap copy is released and the
- * file is checked in full once, right after it was written).
+ * file is checked in full once, right after it was written, which stamps it).
  *   dir = cfg.csr_cache_dir, else cfg.dev_key_dir, else cfg.state_dir, else no cache.
  * A cache that is not sound (truncated, corrupt, another version or circuit) is logged and
- * replaced; the engine never proves from it: it loads at the FULL check level (every
- * section's checksum, parallel on the pool), because a flipped coefficient passes the
- * cheaper levels and would only show as proofs that fail their self-check. Failing to write a cache only costs the next
+ * replaced; the engine never proves from it. Loads use CHECK_ONCE: every section's checksum
+ * the first time a file is mapped (right after it is written, here), then only the bounds
+ * while <file>.ok still names the same unchanged file — a FULL check of a 32 GiB
+ * partition on every start would cost more than the load target. Failing to write a cache only costs the next
  * start another recording, so it is a warning, not an error.
  * Threading: reentrant; checks run on the given pool; concurrent writers of one file
  * (two engines) each rename a complete temporary, so the file stays whole.
@@ -37,7 +38,7 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
     double t0 = engine_now_ms();
     if (cached) {
         cuzk_status st =
-            cuzk_r1cs_cache_open(path, id, CUZK_R1CS_CACHE_CHECK_FULL, r1cs, map, pool, &ce);
+            cuzk_r1cs_cache_open(path, id, CUZK_R1CS_CACHE_CHECK_ONCE, r1cs, map, pool, &ce);
         if (st == CUZK_OK) {
             engine_log(e, CUZK_LOG_INFO, "srs: %s circuit mapped from %s in %.3f s", id, path,
                        (engine_now_ms() - t0) / 1e3);
@@ -64,7 +65,7 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
     double t2 = engine_now_ms();
     cuzk_r1cs *mapped = NULL;
     cuzk_witness_map mmap_wm;
-    st = cuzk_r1cs_cache_open(path, id, CUZK_R1CS_CACHE_CHECK_FULL, &mapped,
+    st = cuzk_r1cs_cache_open(path, id, CUZK_R1CS_CACHE_CHECK_ONCE, &mapped,
                               map ? &mmap_wm : NULL, pool, &ce);
     if (st != CUZK_OK) { /* keep the recorded copy; the next load re-records */
         engine_log(e, CUZK_LOG_WARN, "srs: %s: the cache just written does not read back: %s",

@@ -235,6 +235,52 @@ static void backing_release(void *b)
     free(b);
 }
 
+/* ---- the "checked in full" stamp (CHECK_ONCE) ------------------------------------------ */
+
+/* <path>.ok holds the identity of the file a FULL check passed on: device, inode, size,
+ * mtime (ns) and header checksum. Any rewrite, truncation or rename-over changes one of
+ * them; only damage that bypasses the file system (bit rot under an unchanged mtime)
+ * does not, which is the bet CHECK_ONCE makes (cuzk/r1cs_cache.h). */
+static bool stamp_line(const struct stat *sp, const uint8_t *hdr, char *line, size_t cap)
+{
+    const struct stat st = *sp;
+    return snprintf(line, cap, "cuzk csr checked v1 %llu %llu %llu %lld.%09ld %016llx\n",
+                    (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                    (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec,
+                    (long)st.st_mtim.tv_nsec,
+                    (unsigned long long)get64(hdr + HDR_SUM_AT)) < (int)cap;
+}
+
+static bool stamp_matches(const char *path, const char *line)
+{
+    char sp[4200], have[160] = {0};
+    if (snprintf(sp, sizeof sp, "%s.ok", path) >= (int)sizeof sp)
+        return false;
+    FILE *f = fopen(sp, "r");
+    if (!f)
+        return false;
+    bool ok = fgets(have, sizeof have, f) != NULL && strcmp(have, line) == 0;
+    fclose(f);
+    return ok;
+}
+
+/* Advisory: a stamp that cannot be written only costs the next load a FULL check. */
+static void stamp_write(const char *path, const char *line)
+{
+    char sp[4200], tmp[4220];
+    if (snprintf(sp, sizeof sp, "%s.ok", path) >= (int)sizeof sp ||
+        snprintf(tmp, sizeof tmp, "%s.XXXXXX", sp) >= (int)sizeof tmp)
+        return;
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return;
+    (void)fchmod(fd, 0644);
+    bool ok = write_all(fd, line, strlen(line));
+    ok = close(fd) == 0 && ok;
+    if (!ok || rename(tmp, sp) != 0)
+        unlink(tmp);
+}
+
 static cuzk_status bad(cuzk_error *err, const char *path, const char *what)
 {
     return cuzk_error_set(err, CUZK_ERR_FORMAT, "csr cache %s: %s", path, what);
@@ -351,7 +397,7 @@ cuzk_status cuzk_r1cs_cache_open(const char *path, const char *circuit_id,
                                  cuzk_r1cs_cache_check check, cuzk_r1cs **out,
                                  cuzk_witness_map *map, cuzk_pool *pool, cuzk_error *err)
 {
-    if (!path || !circuit_id || !out || (unsigned)check > CUZK_R1CS_CACHE_CHECK_FULL)
+    if (!path || !circuit_id || !out || (unsigned)check > CUZK_R1CS_CACHE_CHECK_ONCE)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "csr cache: bad argument");
     *out = NULL;
     if (map)
@@ -367,9 +413,24 @@ cuzk_status cuzk_r1cs_cache_open(const char *path, const char *circuit_id,
     }
     shape s;
     uint64_t off[N_SEC];
+    /* CHECK_ONCE: the file's identity before and after mapping must agree, so the stamp
+     * (read or written) names the file that was mapped, not one renamed over it since */
+    struct stat st0, st1;
+    bool same_file = check == CUZK_R1CS_CACHE_CHECK_ONCE && stat(path, &st0) == 0;
+    char line[160], line1[160];
     cuzk_status st = mapped_file_open(&bk->mf, path, err);
     if (st == CUZK_OK)
         st = read_header(&bk->mf, path, circuit_id, &s, off, err);
+    if (st == CUZK_OK && check == CUZK_R1CS_CACHE_CHECK_ONCE) {
+        same_file = same_file && stat(path, &st1) == 0 &&
+                    stamp_line(&st0, bk->mf.data, line, sizeof line) &&
+                    stamp_line(&st1, bk->mf.data, line1, sizeof line1) &&
+                    strcmp(line, line1) == 0;
+        check = same_file && stamp_matches(path, line) ? CUZK_R1CS_CACHE_CHECK_BOUNDS
+                                                       : CUZK_R1CS_CACHE_CHECK_FULL;
+    } else {
+        same_file = false;
+    }
     if (st == CUZK_OK && map && !(s.flags & F_MAP))
         st = bad(err, path, "no witness map recorded");
     for (int k = S_DENS; k < S_IDX && st == CUZK_OK; k++) /* small sections: always */
@@ -432,6 +493,8 @@ cuzk_status cuzk_r1cs_cache_open(const char *path, const char *circuit_id,
         free(r);
         return st;
     }
+    if (same_file && check == CUZK_R1CS_CACHE_CHECK_FULL)
+        stamp_write(path, line);
     r->backing = bk;
     r->backing_release = backing_release;
     *out = r;

@@ -11,8 +11,11 @@
  *     and in every section, another version (header checksum fixed up), another circuit id,
  *     a file without a map when one is asked for: each is CUZK_ERR_FORMAT (a missing file
  *     CUZK_ERR_NOT_FOUND); header, shape, map and density damage already at the SHAPE level;
+ *   check once: the first load checks in full and leaves a stamp; a stamped unchanged file
+ *     is only bounds-checked; a changed mtime or a damaged stamp brings the full check back;
  *   engine: the first load records and writes, the next maps without recording, and every
- *     corruption above makes it record again and rewrite a sound file.
+ *     corruption above (written as a new file) makes it record again and rewrite a sound
+ *     file; nothing but the cache and its stamp is left in the directory.
  * Single-threaded except the pool.
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, truncate */
@@ -23,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -103,12 +108,17 @@ static void assert_same(const cuzk_r1cs *a, const cuzk_r1cs *b)
     }
 }
 
+/* Through a new file renamed over path, as any rewrite by a writer that is careful: a new
+ * inode, so a "checked" stamp of the old file cannot name it. */
 static void write_file(const char *path, const uint8_t *d, size_t n)
 {
-    FILE *f = fopen(path, "wb");
+    char tmp[200];
+    snprintf(tmp, sizeof tmp, "%s.w", path);
+    FILE *f = fopen(tmp, "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(d, 1, n, f), n);
     fclose(f);
+    assert_int_equal(rename(tmp, path), 0);
 }
 
 static uint8_t *read_file(const char *path, size_t *n)
@@ -342,6 +352,70 @@ static void test_corruption(void **state)
     cuzk_r1cs_destroy(r);
 }
 
+/* CHECK_ONCE: the first load checks in full and stamps; a stamped, unchanged file is only
+ * bounds-checked (a coefficient flipped with the mtime put back passes: the documented
+ * bet); a changed mtime, a garbage stamp or a replaced file bring the full check back. */
+static void test_check_once(void **state)
+{
+    (void)state;
+    cuzk_r1cs *r = random_r1cs(100 + test_rng_u64() % 100, 1, 100);
+    cuzk_error e = {0};
+    char stamp[160];
+    snprintf(stamp, sizeof stamp, "%s.ok", g_path);
+    unlink(stamp);
+    assert_int_equal(cuzk_r1cs_cache_write(g_path, "once", r, NULL, g_pool, &e), CUZK_OK);
+    cuzk_r1cs *q = NULL;
+    assert_int_equal(cuzk_r1cs_cache_open(g_path, "once", CUZK_R1CS_CACHE_CHECK_ONCE, &q, NULL,
+                                          g_pool, &e), CUZK_OK);
+    cuzk_r1cs_destroy(q);
+    struct stat st0;
+    assert_int_equal(stat(stamp, &st0), 0);
+    /* flip a coefficient bit in place, then put the mtime back */
+    assert_int_equal(stat(g_path, &st0), 0);
+    uint64_t off = 0, len = 0;
+    for (int s = 6; s < 9 && !len; s++) {
+        size_t n;
+        uint8_t *d = read_file(g_path, &n);
+        memcpy(&off, d + 152 + 32 * s + 8, 8);
+        memcpy(&len, d + 152 + 32 * s + 16, 8);
+        free(d);
+    }
+    assert_true(len > 0);
+    FILE *f = fopen(g_path, "r+b");
+    assert_non_null(f);
+    long at = (long)(off + test_rng_u64() % len);
+    fseek(f, at, SEEK_SET);
+    int ch = fgetc(f);
+    fseek(f, at, SEEK_SET);
+    fputc(ch ^ 0x20, f);
+    fclose(f);
+    struct timespec ts[2] = {st0.st_atim, st0.st_mtim};
+    assert_int_equal(utimensat(AT_FDCWD, g_path, ts, 0), 0);
+    assert_int_equal(cuzk_r1cs_cache_open(g_path, "once", CUZK_R1CS_CACHE_CHECK_ONCE, &q, NULL,
+                                          g_pool, &e), CUZK_OK);
+    cuzk_r1cs_destroy(q);
+    assert_int_equal(cuzk_r1cs_cache_open(g_path, "once", CUZK_R1CS_CACHE_CHECK_FULL, &q, NULL,
+                                          g_pool, &e), CUZK_ERR_FORMAT);
+    /* another mtime: the stamp no longer names the file */
+    ts[1].tv_sec -= 10;
+    assert_int_equal(utimensat(AT_FDCWD, g_path, ts, 0), 0);
+    assert_int_equal(cuzk_r1cs_cache_open(g_path, "once", CUZK_R1CS_CACHE_CHECK_ONCE, &q, NULL,
+                                          g_pool, &e), CUZK_ERR_FORMAT);
+    /* a garbage stamp for a file with the old mtime back */
+    ts[1].tv_sec += 10;
+    assert_int_equal(utimensat(AT_FDCWD, g_path, ts, 0), 0);
+    size_t sn;
+    uint8_t *sd = read_file(stamp, &sn);
+    sd[sn / 2] ^= 1;
+    write_file(stamp, sd, sn);
+    free(sd);
+    assert_int_equal(cuzk_r1cs_cache_open(g_path, "once", CUZK_R1CS_CACHE_CHECK_ONCE, &q, NULL,
+                                          g_pool, &e), CUZK_ERR_FORMAT);
+    unlink(stamp);
+    unlink(g_path);
+    cuzk_r1cs_destroy(r);
+}
+
 /* ---- the engine ------------------------------------------------------------------------ */
 
 typedef struct rec_ctx {
@@ -428,7 +502,10 @@ static void test_engine_rerecords(void **state)
     load(e, &x, before + 1);
     cuzk_engine_destroy(e);
     unlink(path);
-    rmdir(dir);
+    char stamp[200];
+    snprintf(stamp, sizeof stamp, "%s.ok", path);
+    unlink(stamp);
+    assert_int_equal(rmdir(dir), 0); /* nothing else left: no temporaries */
 }
 
 static int setup(void **state)
@@ -456,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_mapped_proves),
         cmocka_unit_test(test_corruption),
+        cmocka_unit_test(test_check_once),
         cmocka_unit_test(test_engine_rerecords),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
