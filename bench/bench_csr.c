@@ -8,7 +8,8 @@
  *   load bounds /    header, every index, every checksum (the engine loads at full).
  *   load full
  * The file goes to $TMPDIR (else /var/tmp) and is removed afterwards. "file MB" is its
- * size, "GB/s" the file bytes over the best load time.
+ * size, "GB/s" the file bytes over the best load time; the write row also gives the
+ * non-zeros of A+B+C and the size of the coefficient table.
  * Threading: record and write on the calling thread (write's checksums on the pool of the
  * first thread count); loads on pools of t participants.
  */
@@ -104,7 +105,17 @@ static void one_size(const bench_sized_opts *o, uint64_t size, const unsigned *t
         bench_sized_fail(o, bench_sized_add("csr", name, 0, 1, 0), "%s", e.msg);
         goto out;
     }
-    bench_sized_done(o, once(name, rows, wr_ms, file_mb));
+    bench_sized_result *wr = once(name, rows, wr_ms, file_mb);
+    cuzk_r1cs *back = NULL;
+    if (cuzk_r1cs_cache_open(path, id, CUZK_R1CS_CACHE_CHECK_SHAPE, &back, NULL, NULL, NULL) ==
+        CUZK_OK) {
+        wr->extra_name[1] = "nnz M";
+        wr->extra[1] = (double)(back->m[0].nnz + back->m[1].nnz + back->m[2].nnz) / 1e6;
+        wr->extra_name[2] = "table";
+        wr->extra[2] = back->n_coeff_values;
+    }
+    cuzk_r1cs_destroy(back);
+    bench_sized_done(o, wr);
     cuzk_r1cs_destroy(m);
     m = NULL;
     static const char *const lvl[] = {"shape", "bounds", "full"};

@@ -87,6 +87,7 @@ static cuzk_status io_err(cuzk_error *err, const char *what, const char *path, i
                           strerror(e));
 }
 
+/* false with errno set (ENOSPC for a write that made no progress) */
 static bool write_all(int fd, const void *p, uint64_t n)
 {
     const uint8_t *b = p;
@@ -94,6 +95,8 @@ static bool write_all(int fd, const void *p, uint64_t n)
         ssize_t w = write(fd, b, n > (1u << 30) ? (1u << 30) : (size_t)n);
         if (w < 0 && errno == EINTR)
             continue;
+        if (w == 0)
+            errno = ENOSPC;
         if (w <= 0)
             return false;
         b += w;
@@ -194,9 +197,8 @@ cuzk_status cuzk_r1cs_cache_write(const char *path, const char *circuit_id,
         uint64_t n = sec_bytes(&s, k), pad = (ALIGN - n % ALIGN) % ALIGN;
         ok = write_all(fd, src[k], n) && write_all(fd, zeros, pad);
     }
-    errno = 0;
     if (!ok || fsync(fd) != 0) {
-        st = io_err(err, "write", tmp, errno ? errno : ENOSPC);
+        st = io_err(err, "write", tmp, errno);
         goto out;
     }
     if (close(fd) != 0) {
@@ -348,8 +350,8 @@ static cuzk_status read_header(const mapped_file *mf, const char *path, const ch
     /* bounds that keep every derived size far from overflow and the fields consistent */
     if ((uint64_t)s->n_public + s->n_aux + 1 != s->n_vars || s->rows >= (1ull << 40) ||
         s->nnz[0] >= (1ull << 40) || s->nnz[1] >= (1ull << 40) || s->nnz[2] >= (1ull << 40) ||
-        (s->flags & ~(F_C_ABSENT | F_MAP)) != 0 || (s->n_vals == 0 && s->nnz[0] + s->nnz[1] +
-                                                                       s->nnz[2] != 0))
+        (s->flags & ~(F_C_ABSENT | F_MAP)) != 0 || ((s->flags & F_C_ABSENT) && s->nnz[2]) ||
+        (s->n_vals == 0 && s->nnz[0] + s->nnz[1] + s->nnz[2] != 0))
         return bad(err, path, "inconsistent shape");
     uint64_t total = layout(s, off);
     if (get64(h + 136) != total)

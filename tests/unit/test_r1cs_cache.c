@@ -6,7 +6,8 @@
  *     has identical shape, CSR arrays, densities, map and coefficient table, and gives the
  *     same A.w, B.w, C.w on a random witness; a mapped circuit proves (dev key made from the
  *     recorded copy with a fixed seed equals the one made from the mapped copy; its proof
- *     verifies) and re-writing a mapped circuit gives the same bytes;
+ *     verifies) and re-writing a mapped circuit gives the same bytes; a system without C
+ *     keeps its c_absent flag, and the flag with a non-empty C is refused;
  *   corruption: truncation at several offsets, one byte more, a flipped byte in the header
  *     and in every section, another version (header checksum fixed up), another circuit id,
  *     a file without a map when one is asked for: each is CUZK_ERR_FORMAT (a missing file
@@ -187,6 +188,44 @@ static void test_round_trip(void **state)
             free(out[k][m]);
     free(w);
     cuzk_witness_map_free(&map);
+    cuzk_r1cs_destroy(r);
+    unlink(g_path);
+}
+
+/* A system without C (what a .zkey gives) keeps c_absent; a header claiming both is refused. */
+static void test_c_absent(void **state)
+{
+    (void)state;
+    cuzk_r1cs *r = random_r1cs(50 + test_rng_u64() % 50, 1, 60);
+    cuzk_csr *c = &r->m[CUZK_R1CS_C];
+    free(c->col);
+    free(c->coeff);
+    c->col = NULL;
+    c->coeff = NULL;
+    c->nnz = 0;
+    memset(c->row_ptr, 0, (r->n_constraints + 1) * 8);
+    memset(r->density[CUZK_R1CS_C], 0, (r->n_vars + 63) / 64 * 8);
+    r->density_count[CUZK_R1CS_C] = 0;
+    r->c_absent = true;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_r1cs_cache_write(g_path, "noc", r, NULL, g_pool, &e), CUZK_OK);
+    cuzk_r1cs *q = NULL;
+    assert_int_equal(cuzk_r1cs_cache_open(g_path, "noc", CUZK_R1CS_CACHE_CHECK_FULL, &q, NULL,
+                                          g_pool, &e), CUZK_OK);
+    assert_same(r, q);
+    cuzk_r1cs_destroy(q);
+    /* the flag with a non-empty C, header checksum made consistent */
+    size_t n;
+    uint8_t *d = read_file(g_path, &n);
+    uint64_t one = 1;
+    memcpy(d + 104 + 16, &one, 8);
+    uint64_t h = r1cs_cache_hash(d, 4088, 0);
+    memcpy(d + 4088, &h, 8);
+    write_file(g_path, d, n);
+    free(d);
+    assert_int_equal(cuzk_r1cs_cache_open(g_path, "noc", CUZK_R1CS_CACHE_CHECK_SHAPE, &q, NULL,
+                                          g_pool, &e), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(e.msg, "inconsistent shape"));
     cuzk_r1cs_destroy(r);
     unlink(g_path);
 }
@@ -531,6 +570,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_c_absent),
         cmocka_unit_test(test_mapped_proves),
         cmocka_unit_test(test_corruption),
         cmocka_unit_test(test_check_once),
