@@ -20,6 +20,12 @@
 #include "cuzk/r1cs_cache.h"
 #include "engine/fil_keys.h"
 
+/* Revision of the Filecoin circuits' recorded constraint systems, written into each
+ * cache's circuit id ("porep-32g/r1"): bump it with any change to a gadget or circuit
+ * that changes what is recorded (rows, order, coefficients), so caches recorded by an
+ * older cuzk are refused and re-recorded instead of proving a stale circuit. */
+#define FIL_CIRCUIT_REV 1
+
 bool fil_csr_cache_path(const cuzk_engine *e, const char *id, char *path, size_t cap)
 {
     const char *dir = e->cfg.csr_cache_dir  ? e->cfg.csr_cache_dir
@@ -32,13 +38,14 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
                                void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,
                                cuzk_pool *pool, cuzk_error *err)
 {
-    char path[4096];
-    bool cached = fil_csr_cache_path(e, id, path, sizeof path);
+    char path[4096], tag[96];
+    bool cached = fil_csr_cache_path(e, id, path, sizeof path) &&
+                  snprintf(tag, sizeof tag, "%s/r%d", id, FIL_CIRCUIT_REV) < (int)sizeof tag;
     cuzk_error ce = {0};
     double t0 = engine_now_ms();
     if (cached) {
         cuzk_status st =
-            cuzk_r1cs_cache_open(path, id, CUZK_R1CS_CACHE_CHECK_ONCE, r1cs, map, pool, &ce);
+            cuzk_r1cs_cache_open(path, tag, CUZK_R1CS_CACHE_CHECK_ONCE, r1cs, map, pool, &ce);
         if (st == CUZK_OK) {
             engine_log(e, CUZK_LOG_INFO, "srs: %s circuit mapped from %s in %.3f s", id, path,
                        (engine_now_ms() - t0) / 1e3);
@@ -58,14 +65,14 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
     double t1 = engine_now_ms();
     if (e->cfg.csr_cache_dir && mkdir(e->cfg.csr_cache_dir, 0755) != 0 && errno != EEXIST)
         engine_log(e, CUZK_LOG_WARN, "srs: cannot create %s", e->cfg.csr_cache_dir);
-    if (cuzk_r1cs_cache_write(path, id, *r1cs, map, pool, &ce) != CUZK_OK) {
+    if (cuzk_r1cs_cache_write(path, tag, *r1cs, map, pool, &ce) != CUZK_OK) {
         engine_log(e, CUZK_LOG_WARN, "srs: %s circuit not cached: %s", id, ce.msg);
         return CUZK_OK;
     }
     double t2 = engine_now_ms();
     cuzk_r1cs *mapped = NULL;
     cuzk_witness_map mmap_wm;
-    st = cuzk_r1cs_cache_open(path, id, CUZK_R1CS_CACHE_CHECK_ONCE, &mapped,
+    st = cuzk_r1cs_cache_open(path, tag, CUZK_R1CS_CACHE_CHECK_ONCE, &mapped,
                               map ? &mmap_wm : NULL, pool, &ce);
     if (st != CUZK_OK) { /* keep the recorded copy; the next load re-records */
         engine_log(e, CUZK_LOG_WARN, "srs: %s: the cache just written does not read back: %s",
