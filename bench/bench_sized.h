@@ -85,6 +85,7 @@ extern const bench_sized_group bench_group_ntt;
 extern const bench_sized_group bench_group_prove;
 extern const bench_sized_group bench_group_pipeline; /* bench_pipeline.c, explicit-only */
 extern const bench_sized_group bench_group_synth;    /* bench_synth.c, explicit-only */
+extern const bench_sized_group bench_group_csr;      /* bench_csr.c, explicit-only */
 #ifdef CUZK_HAVE_CUDA
 extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu.c */
 extern const bench_sized_group bench_group_gpu_msm;

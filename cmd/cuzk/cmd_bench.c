@@ -31,7 +31,7 @@ static const bench_group *const k_groups[] = {&bench_group_field, &bench_group_c
 #define NGROUPS (sizeof k_groups / sizeof k_groups[0])
 static const bench_sized_group *const k_sized[] = {&bench_group_msm, &bench_group_ntt,
                                                    &bench_group_prove, &bench_group_pipeline,
-                                                   &bench_group_synth,
+                                                   &bench_group_synth, &bench_group_csr,
 #ifdef CUZK_HAVE_CUDA
                                                    &bench_group_gpu_ntt, &bench_group_gpu_msm,
                                                    &bench_group_gpu_prove,
@@ -62,7 +62,8 @@ void cmd_bench_usage(FILE *out)
             "writes gpu-prove's two-worker timeline and the pipeline's engine timeline).\n"
             "synth (a Filecoin circuit's record, plain and fast witness, A.w/B.w/C.w and\n"
             "peak memory per partition: --kind porep|window-post|winning-post|snap\n"
-            "--sector-size S) runs only when named.\n"
+            "--sector-size S) and csr (a PoRep partition's CSR cache: record, write, load at\n"
+            "each check level; --sector-size S) run only when named.\n"
             "\n"
             "  --json          print one JSON object instead of the table\n"
             "  --iters N       operations per timed batch (default: calibrated so ~10\n"

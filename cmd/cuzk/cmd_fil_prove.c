@@ -15,7 +15,9 @@
  * checked before any work), and the dev-key fallback: without the .params in DIR a dev key
  * (cuzk's own setup, NOT Filecoin's trusted setup) is made once and cached in
  * --dev-key-dir (default $XDG_CACHE_HOME/cuzk/dev-keys or ~/.cache/cuzk/dev-keys);
- * --no-dev-key refuses instead. Every proof is verified by the engine before it is written.
+ * --no-dev-key refuses instead. The recorded circuit is cached in --csr-cache (default
+ * $XDG_CACHE_HOME/cuzk/csr or ~/.cache/cuzk/csr) and memory-mapped on later runs.
+ * Every proof is verified by the engine before it is written.
  * The engine checks Filecoin's .params (and .vk) against DIR/parameters.json's digests
  * before it uses them (cuzk/param_digest.h); its log lines say so, or that no
  * parameters.json was there to check against.
@@ -80,7 +82,7 @@ static void usage_of(FILE *out, int i)
 {
     fprintf(out,
             "usage: cuzk %s --%s FILE --out PROOF [--params-dir DIR] [--dev-key-dir DIR]\n"
-            "       [--no-dev-key] [--devices SPEC] [--threads N]\n"
+            "       [--no-dev-key] [--csr-cache DIR] [--devices SPEC] [--threads N]\n"
             "%s locally with the engine cuzkd uses; writes partitions x 192 bytes to PROOF.\n"
             "  --%s FILE        %s\n"
             "  --params-dir DIR  Filecoin's .params (default $FIL_PROOFS_PARAMETER_CACHE, else\n"
@@ -88,6 +90,8 @@ static void usage_of(FILE *out, int i)
             "  --dev-key-dir DIR without the .params: a DEV key (NOT Filecoin's trusted setup;\n"
             "                    proofs that never verify on chain) made once and cached here\n"
             "                    (default ~/.cache/cuzk/dev-keys); --no-dev-key refuses instead\n"
+            "  --csr-cache DIR   the recorded circuit is cached here (<circuit>.csr) and mapped\n"
+            "                    on later runs (default ~/.cache/cuzk/csr)\n"
             "  --devices SPEC    cpu | gpu:0 | auto (default auto); --threads N CPU threads\n",
             k_cmds[i].cmd, k_cmds[i].input,
             k_what[i], k_cmds[i].input, k_input[i]);
@@ -106,8 +110,9 @@ static int run_kind(int i, int argc, char **argv)
         {"out", required_argument, NULL, 'o'},         {"params-dir", required_argument, NULL, 'p'},
         {"dev-key-dir", required_argument, NULL, 'd'}, {"no-dev-key", no_argument, NULL, 'n'},
         {"devices", required_argument, NULL, 'D'},     {"threads", required_argument, NULL, 't'},
-        {NULL, 0, NULL, 0}};
+        {"csr-cache", required_argument, NULL, 'C'},   {NULL, 0, NULL, 0}};
     const char *in = NULL, *out = NULL, *params = NULL, *devdir = NULL, *devices = NULL;
+    const char *csrdir = NULL;
     int no_dev = 0, idx = 0, c;
     unsigned threads = 0;
     opterr = 0;
@@ -126,6 +131,7 @@ static int run_kind(int i, int argc, char **argv)
         case 'd': devdir = optarg; break;
         case 'n': no_dev = 1; break;
         case 'D': devices = optarg; break;
+        case 'C': csrdir = optarg; break;
         case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
         default:
             fprintf(stderr, "cuzk %s: unknown option or missing value: %s (try 'cuzk help %s')\n",
@@ -153,6 +159,16 @@ static int run_kind(int i, int argc, char **argv)
     }
     if (no_dev)
         devdir = NULL;
+    char csrbuf[4096];
+    if (!csrdir) {
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (xdg && *xdg)
+            snprintf(csrbuf, sizeof csrbuf, "%s/cuzk/csr", xdg);
+        else
+            snprintf(csrbuf, sizeof csrbuf, "%s/.cache/cuzk/csr", home ? home : "/tmp");
+        csrdir = csrbuf;
+    }
+    mkdirs(csrdir);
     if (devdir)
         mkdirs(devdir);
 
@@ -177,6 +193,7 @@ static int run_kind(int i, int argc, char **argv)
     cfg.threads = threads;
     cfg.param_dir = params;
     cfg.dev_key_dir = devdir;
+    cfg.csr_cache_dir = csrdir;
     cfg.log = log_line;
     cfg.workers_per_device = 1;
     cuzk_engine *e = NULL;

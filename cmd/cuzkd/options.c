@@ -67,6 +67,9 @@ static const option k_opts[] = {
     {"srs", "dev_key_dir", O_STR, OFF(dev_key_dir), "", 0, 0,
      "without a circuit's .params: make and cache a DEV key here (NOT Filecoin's trusted "
      "setup; proofs never verify on chain); empty = refuse such jobs"},
+    {"srs", "csr_cache_dir", O_STR, OFF(csr_cache_dir), "", 0, 0,
+     "recorded Filecoin circuits are cached here (<circuit>.csr, ~30 GB for a 32 GiB PoRep) "
+     "and memory-mapped later; empty = dev_key_dir, else state_dir, else none"},
     {"srs", "synthetic_setup_max_log2n", O_UINT, OFF(synthetic_setup_max_log2n), "12", 2, 20,
      "synthetic jobs up to 2^N get a dev setup (verifiable); larger: random keys (bench only)"},
 };
@@ -294,6 +297,7 @@ cuzk_status cuzkd_config_engine(const cuzkd_config *c, cuzk_engine_config *e, cu
     e->state_dir = c->state_dir[0] ? c->state_dir : NULL;
     e->param_dir = c->param_cache[0] ? c->param_cache : NULL;
     e->dev_key_dir = c->dev_key_dir[0] ? c->dev_key_dir : NULL;
+    e->csr_cache_dir = c->csr_cache_dir[0] ? c->csr_cache_dir : NULL;
     e->result_ttl_s = c->result_ttl_s;
     e->collected_ttl_s = c->collected_ttl_s;
     e->eviction_min_idle_s = c->eviction_min_idle_s;

@@ -20,6 +20,7 @@ typedef struct cuzkd_config {
     char timeline[CUZKD_STR];
     char param_cache[CUZKD_STR];
     char dev_key_dir[CUZKD_STR];
+    char csr_cache_dir[CUZKD_STR];
     char devices[CUZKD_STR];      /* comma-joined prover specs; "" = auto */
     char log_level[16];
     char total_budget[32];        /* "auto" or a size */

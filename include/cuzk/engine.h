@@ -180,6 +180,11 @@ typedef struct cuzk_engine_config {
      * dev key, never on chain) for a circuit whose .params is not in param_dir. NULL or
      * "" = no dev keys: a Filecoin job without its .params is refused at submit. */
     const char *dev_key_dir;
+    /* Where the Filecoin kinds cache their recorded circuits (<dir>/<circuit id>.csr,
+     * cuzk/r1cs_cache.h), written after the first recording and memory-mapped on later
+     * loads (a 32 GiB PoRep partition takes minutes to record). NULL or "" = dev_key_dir,
+     * else state_dir, else no cache (every load records). */
+    const char *csr_cache_dir;
     uint64_t result_ttl_s;          /* keep an uncollected result this long; 0 = 3600 */
     uint64_t collected_ttl_s;       /* keep a collected result this long; 0 = 300 */
     uint64_t eviction_min_idle_s;   /* a key idle less than this is not evicted; 0 = none */

@@ -42,7 +42,8 @@
  *
  * Ownership
  *   cuzk_r1cs_builder_finish consumes the builder and hands back a cuzk_r1cs that owns all
- *   its arrays; release it with cuzk_r1cs_destroy. The struct's fields are public so that
+ *   its arrays; a CSR cache file (cuzk/r1cs_cache.h) gives one whose arrays point into a
+ *   read-only mapping it owns (backing). Release either with cuzk_r1cs_destroy. The struct's fields are public so that
  *   provers (and the GPU upload) can read the arrays, but they are read-only: only the
  *   builder and the file readers (cuzk/formats.h) create a cuzk_r1cs.
  *   Building allocates (checked: CUZK_ERR_NOMEM); eval and check do not. Nothing
@@ -94,6 +95,18 @@ typedef struct cuzk_r1cs {
      * into the key). m[C] is then an empty CSR (every row without terms, density empty),
      * not the circuit's C; eval refuses a C output and the check refuses to run. */
     bool c_absent;
+    /* The distinct-coefficient table of cuzk_r1cs_coeff_table when this r1cs carries one
+     * (a CSR cache file stores it, cuzk/r1cs_cache.h): coeff_values[n_coeff_values] and,
+     * per matrix, coeff_index[m][k] < n_coeff_values for each stored term. NULL when absent
+     * (the builder does not make one; call cuzk_r1cs_coeff_table). */
+    const cuzk_fr *coeff_values;
+    uint32_t n_coeff_values;
+    const uint32_t *coeff_index[CUZK_R1CS_MATRICES];
+    /* Who owns the arrays. backing_release NULL: every array is malloc'd and owned by this
+     * struct. Otherwise they live in memory that backing owns (a read-only file mapping):
+     * cuzk_r1cs_destroy calls backing_release(backing) and frees none of them. */
+    void *backing;
+    void (*backing_release)(void *backing);
 } cuzk_r1cs;
 
 void cuzk_r1cs_destroy(cuzk_r1cs *r1cs); /* NULL is a no-op */

@@ -299,6 +299,7 @@ static void engine_free(cuzk_engine *e, bool threads_started)
     free(e->devices_s);
     free(e->state_dir_s);
     free(e->dev_key_dir_s);
+    free(e->csr_cache_dir_s);
     free(e->param_dir_s);
     free(e->timeline_s);
     pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->dev_cv, &e->room_cv,
@@ -327,6 +328,7 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     e->cfg.state_dir = e->state_dir_s = dup_or_null(e->cfg.state_dir);
     e->cfg.param_dir = e->param_dir_s = dup_or_null(e->cfg.param_dir);
     e->cfg.dev_key_dir = e->dev_key_dir_s = dup_or_null(e->cfg.dev_key_dir);
+    e->cfg.csr_cache_dir = e->csr_cache_dir_s = dup_or_null(e->cfg.csr_cache_dir);
     e->cfg.timeline_path = e->timeline_s = dup_or_null(e->cfg.timeline_path);
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->dev_cv, &e->room_cv,

@@ -215,6 +215,7 @@ struct cuzk_engine {
     uint64_t release_later_min; /* partitions holding this much or more go to it */
     unsigned devs_in_service;  /* devices not taken out of rotation (mu) */
     char *devices_s, *state_dir_s, *param_dir_s, *timeline_s, *dev_key_dir_s;
+    char *csr_cache_dir_s;
 
     pthread_mutex_t mu;
     pthread_cond_t dispatch_cv; /* dispatcher: new job, budget freed, worker free, stop */

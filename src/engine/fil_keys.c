@@ -3,7 +3,8 @@
  *
  * A key is the circuit recorded once per (kind, sector size) — the placeholder PoRep
  * partition or the blank PoSt partition on the recording backend, with its witness map so
- * partitions are proved from compact witnesses — plus a proving key:
+ * partitions are proved from compact witnesses; cached on disk and mapped on later loads
+ * (fil_csr_cache.c) — plus a proving key:
  *   - Filecoin's .params from param_dir, named as Filecoin names them
  *     (v28-<prefix>-<sha256 of the public-params identifier>.params, parameters.json);
  *     checked against the recorded circuit (inputs, aux, domain, A/B densities) so a wrong
@@ -357,6 +358,18 @@ static cuzk_status record(fil_circuit c, uint64_t size, cuzk_r1cs **r1cs, cuzk_w
     return st;
 }
 
+typedef struct record_args {
+    fil_circuit c;
+    uint64_t size;
+} record_args;
+
+static cuzk_status record_cb(void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,
+                             cuzk_error *err)
+{
+    const record_args *a = ctx;
+    return record(a->c, a->size, r1cs, map, err);
+}
+
 cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                          const uint8_t *map, size_t map_len, srs_key *key, cuzk_pool *pool,
                          cuzk_error *err)
@@ -377,11 +390,8 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
     if (!wm)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
     cuzk_r1cs *r1cs = NULL;
-    double t0 = engine_now_ms();
-    st = record(c, size, &r1cs, wm, err);
-    if (st == CUZK_OK)
-        engine_log(e, CUZK_LOG_INFO, "srs: %s circuit recorded (%u variables) in %.1f s", id,
-                   r1cs->n_vars, (engine_now_ms() - t0) / 1e3);
+    record_args ra = {c, size};
+    st = fil_circuit_cached(e, id, record_cb, &ra, &r1cs, wm, pool, err);
     if (st == CUZK_OK && map) {
         st = cuzk_groth16_pk_from_bellperson(&key->pk, map, map_len,
                                              CUZK_PARAMS_TRUSTED_ONCURVE, pool, err);

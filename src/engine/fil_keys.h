@@ -43,6 +43,18 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                          const uint8_t *map, size_t map_len, srs_key *key, cuzk_pool *pool,
                          cuzk_error *err);
 
+/* The recorded circuit of id: mapped from its CSR cache file when that is sound, else
+ * rec(ctx, ...) records it and the cache is (re)written (fil_csr_cache.c). map is as in
+ * cuzk_circuit_record. */
+typedef cuzk_status (*fil_record_fn)(void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,
+                                     cuzk_error *err);
+cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_fn rec,
+                               void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,
+                               cuzk_pool *pool, cuzk_error *err);
+/* <dir>/<id>.csr with dir = csr_cache_dir, else dev_key_dir, else state_dir; false when
+ * none is set. */
+bool fil_csr_cache_path(const cuzk_engine *e, const char *id, char *path, size_t cap);
+
 /* The dev key's cache file for id in dir (written into path). */
 bool fil_dev_key_path(const char *dir, const char *id, char *path, size_t cap);
 

@@ -83,12 +83,12 @@ typedef cuzk_status (*g2_msm_fn)(cuzk_g2_jac *, const cuzk_g2_affine *, const cu
 
 static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
 
-/* Staging buffers of a streamed key (two of them): between 256 MiB and 4 GiB each, as
- * device memory allows. Measured at 2^27 with 1 GiB (12 chunks for H): the H MSM took
- * 2.40 s against 1.68 s from a resident key, the chunks' window sums and reductions being
- * the difference; L and A (~12.5 GiB each) are bound by the PCIe copy (~37 GB/s). */
+/* Staging buffers of a streamed key (two of them): 1 GiB each, less when the device has
+ * less to spare (at least 256 MiB). Measured at 2^27 on the H200 (partition, one worker):
+ * 1 GiB buffers 3.97 s, 4 GiB buffers 6.00 s (L and A 0.36 -> 0.98 s: the large copies ran
+ * at a third of the smaller ones' rate), against 2.61 s from a resident key. */
 #define STAGE_BYTES_MIN ((size_t)256 << 20)
-#define STAGE_BYTES_MAX ((size_t)4 << 30)
+#define STAGE_BYTES_MAX ((size_t)1 << 30)
 
 static cuzk_status fault(const char *where, cuzk_error *err)
 {
@@ -491,8 +491,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     R.streamed = k->streamed;
     job->t.srs_streamed = k->streamed;
     if (R.streamed && !cp->stage_bytes_req) {
-        /* larger staging, fewer chunks: each chunk's MSM pays its window sums and
-         * reduction once; a quarter of what is spare, so another working set may fit */
+        /* at most a quarter of what is spare, so another working set may still fit */
         size_t free_b = 0, total_b = 0, spare = 0;
         if ((st = device_free(cp, false, &free_b, &total_b, err)) != CUZK_OK)
             goto fail;

@@ -299,7 +299,20 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
     dev_circuit *c = &cp->circuits[slot];
     cuzk_fr *table = NULL;
     uint32_t n_table = 0, *cidx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL}, *idx = NULL;
-    cuzk_status st = cuzk_r1cs_coeff_table(r1cs, &table, &n_table, cidx, err);
+    /* A circuit mapped from its CSR cache carries its table (read-only, borrowed): hashing
+     * every coefficient again would cost seconds on a 32 GiB PoRep partition. */
+    const cuzk_fr *tab = r1cs->coeff_values;
+    const uint32_t *ci[CUZK_R1CS_MATRICES] = {r1cs->coeff_index[0], r1cs->coeff_index[1],
+                                              r1cs->coeff_index[2]};
+    cuzk_status st = CUZK_OK;
+    if (tab) {
+        n_table = r1cs->n_coeff_values;
+    } else {
+        st = cuzk_r1cs_coeff_table(r1cs, &table, &n_table, cidx, err);
+        tab = table;
+        for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+            ci[m] = cidx[m];
+    }
     size_t bytes = (size_t)n_table * sizeof(cuzk_fr);
     for (int m = 0; m < (bell ? CUZK_R1CS_MATRICES : CUZK_R1CS_C); m++)
         bytes += (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * 8;
@@ -308,7 +321,7 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
     if (st == CUZK_OK)
         st = make_room(cp, bytes, "the constraint system", &c->slot, err);
     if (st == CUZK_OK)
-        st = upload(&c->table, table, n_table, err);
+        st = upload(&c->table, tab, n_table, err);
     for (int m = 0; m < CUZK_R1CS_MATRICES && st == CUZK_OK; m++) {
         const cuzk_csr *h = &r1cs->m[m];
         cuzk_gpu_csr *d = &c->m[m];
@@ -318,7 +331,7 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
         if (st == CUZK_OK)
             st = upload(&c->col[m], h->col, h->nnz, err);
         if (st == CUZK_OK)
-            st = upload(&c->coeff_idx[m], cidx[m], h->nnz, err);
+            st = upload(&c->coeff_idx[m], ci[m], h->nnz, err);
         d->rows = r1cs->n_constraints;
         d->nnz = h->nnz;
         d->d_row_ptr = c->row_ptr[m];

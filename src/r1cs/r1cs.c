@@ -12,6 +12,11 @@ void cuzk_r1cs_destroy(cuzk_r1cs *r)
 {
     if (!r)
         return;
+    if (r->backing_release) { /* the arrays are views into the backing (a mapping) */
+        r->backing_release(r->backing);
+        free(r);
+        return;
+    }
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
         free(r->m[m].row_ptr);
         free(r->m[m].col);

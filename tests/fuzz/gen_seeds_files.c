@@ -7,6 +7,7 @@
  *   fuzz_zkey              a dev-setup snarkjs .zkey (tests/support/zkey_writer.c) of a
  *                          small mixed circuit, with public inputs, bits and C-only terms
  *   fuzz_json              proof.json, public.json, verification_key.json from the writers
+ *   fuzz_csr_cache         a CSR cache of the x^3 + x + 5 circuit
  * Every valid seed is first read back through the reader the target fuzzes; a refusal
  * fails the build (a seed corpus that silently stopped being valid would leave the
  * accepting paths unfuzzed again). Without jansson the JSON readers only say
@@ -19,6 +20,7 @@
 #include "../unit/test_groth16_circuits.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
+#include "cuzk/r1cs_cache.h"
 #include "fuzz_templates.h"
 #include "gen_seeds.h"
 #include "zkey_writer.h"
@@ -180,8 +182,26 @@ static void snarkjs_key_seeds(const char *root)
     tc_free(&c);
 }
 
+/* A CSR cache of the x^3 + x + 5 circuit, written straight into its seed folder. */
+static void csr_cache_seeds(const char *root)
+{
+    tc_circuit c;
+    seeds_require(tc_xcube(&c, 3) == 0, "xcube circuit");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/xcube.csr", seeds_dir(root, "fuzz_csr_cache"));
+    seeds_require(cuzk_r1cs_cache_write(path, "xcube", c.r1cs, NULL, NULL, NULL) == CUZK_OK,
+                  "csr cache seed write");
+    cuzk_r1cs *back = NULL;
+    seeds_require(cuzk_r1cs_cache_open(path, "xcube", CUZK_R1CS_CACHE_CHECK_FULL, &back, NULL,
+                                       NULL, NULL) == CUZK_OK,
+                  "csr cache seed read back");
+    cuzk_r1cs_destroy(back);
+    tc_free(&c);
+}
+
 void seeds_files(const char *root)
 {
+    csr_cache_seeds(root);
     snarkjs_file_seeds(root);
     bellperson_seeds(root);
     snarkjs_key_seeds(root);
