@@ -84,9 +84,10 @@ typedef cuzk_status (*g2_msm_fn)(cuzk_g2_jac *, const cuzk_g2_affine *, const cu
 static size_t max2(size_t a, size_t b) { return a > b ? a : b; }
 
 /* Staging buffers of a streamed key (two of them): 1 GiB each, less when the device has
- * less to spare (at least 256 MiB). Measured at 2^27 on the H200 (partition, one worker):
- * 1 GiB buffers 3.97 s, 4 GiB buffers 6.00 s (L and A 0.36 -> 0.98 s: the large copies ran
- * at a third of the smaller ones' rate), against 2.61 s from a resident key. */
+ * less to spare (at least 256 MiB). At 2^27 on the H200 the L and A MSMs (12.5 GiB of
+ * points each) are bound by the host-to-device copy, whose rate differed between the lent
+ * hosts (~37 GB/s on one, ~13 GB/s on others) more than between 1 GiB and 4 GiB buffers
+ * (6.0 s a partition with either on the same kind of host); 1 GiB keeps the footprint small. */
 #define STAGE_BYTES_MIN ((size_t)256 << 20)
 #define STAGE_BYTES_MAX ((size_t)1 << 30)
 
