@@ -13,7 +13,7 @@
  *                    PoSt and SnapDeals; the compact row also says "bits %");
  * and per pool size:
  *   fast dense /     cuzk_porep_witness_* (challenge segments on the pool; PoRep only);
- *   fast compact
+ *   fast compact     (PoSt: cuzk_post_witness_compact, sectors on the pool)
  *   A.w B.w C.w      cuzk_r1cs_eval of the dense witness on the pool.
  * n is the partition's constraints (input rows included), so ns/elem is per constraint.
  * Each row carries the peak RSS increase during its runs (VmHWM reset before) as "peak MB"
@@ -89,6 +89,16 @@ static bool run_fast_compact(void *p)
     synth_ctx *x = p;
     cuzk_compact_assignment a;
     bool ok = cuzk_porep_witness_compact(x->c, x->pool, &a, NULL) == CUZK_OK;
+    x->out_mb = ((double)(a.n_vars - a.n_bits) * sizeof(cuzk_fr) + (a.n_bits + 63) / 64 * 8.0) / MB;
+    cuzk_compact_assignment_free(&a);
+    return ok;
+}
+
+static bool run_post_compact(void *p)
+{
+    synth_ctx *x = p;
+    cuzk_compact_assignment a;
+    bool ok = cuzk_post_witness_compact(x->fctx, x->pool, &a, NULL) == CUZK_OK;
     x->out_mb = ((double)(a.n_vars - a.n_bits) * sizeof(cuzk_fr) + (a.n_bits + 63) / 64 * 8.0) / MB;
     cuzk_compact_assignment_free(&a);
     return ok;
@@ -268,6 +278,8 @@ static void one_size(const bench_sized_opts *o, uint64_t size, const unsigned *t
         if (kd == K_POREP) {
             item(o, &x, "fast dense", sz, k, thr[ti], rows, run_fast_dense);
             item(o, &x, "fast compact", sz, k, thr[ti], rows, run_fast_compact);
+        } else if (kd != K_SNAP) { /* PoSt: sectors over the pool */
+            item(o, &x, "fast compact", sz, k, thr[ti], rows, run_post_compact);
         }
         if (x.r1cs)
             item(o, &x, "A.w B.w C.w", sz, k, thr[ti], rows, run_eval);

@@ -126,6 +126,13 @@ cuzk_status cuzk_post_partition_check_shape(const cuzk_post_partition *p, cuzk_e
  * the paths only as constraints (a bad proof gives an unsatisfied witness). */
 cuzk_status cuzk_post_circuit(cuzk_cs *cs, const void *ctx, cuzk_error *err);
 
+/* The compact witness of partition p (which needs p->given), its sectors spread over the
+ * pool (NULL: the calling thread): the same assignment as cuzk_circuit_witness_compact on
+ * cuzk_post_circuit, bit for bit. Release with cuzk_compact_assignment_free. Errors: those
+ * of the circuit (the shape check), NOMEM. */
+cuzk_status cuzk_post_witness_compact(const cuzk_post_partition *p, cuzk_pool *pool,
+                                      cuzk_compact_assignment *out, cuzk_error *err);
+
 /* Counts of one partition's circuit of `kind` for a sector size (2 KiB, 8 MiB, 512 MiB,
  * 32 GiB, 64 GiB) on the counting backend; sectors / challenges 0 take Filecoin's values
  * (others: the rust tests' custom shapes, e.g. 3 x 5 over 2 KiB = 16,869 rows).

@@ -60,7 +60,9 @@ static void porep_plan_free(ekind_plan *p)
 }
 
 /* Takes ownership of ca (a partition's compact witness) once it fits the key's circuit. */
-static cuzk_status fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
+cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
+                                     esynth *out, cuzk_error *err);
+cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
                                      esynth *out, cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
@@ -95,7 +97,7 @@ cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const voi
         cuzk_compact_assignment_free(&ca);
         return st;
     }
-    return fil_witness_adopt(key, &ca, out, err);
+    return engine_fil_witness_adopt(key, &ca, out, err);
 }
 
 static cuzk_status porep_synthesize(const cuzk_engine *e, const ereq *q, const ekind_plan *plan,
@@ -112,7 +114,7 @@ static cuzk_status porep_synthesize(const cuzk_engine *e, const ereq *q, const e
         cuzk_compact_assignment ca = {0};
         st = cuzk_porep_witness_compact(c, pool, &ca, err);
         if (st == CUZK_OK)
-            st = fil_witness_adopt(key, &ca, out, err);
+            st = engine_fil_witness_adopt(key, &ca, out, err);
         else
             cuzk_compact_assignment_free(&ca);
     }

@@ -19,9 +19,8 @@
 #include "engine/fil_doc.h"
 #include "engine/fil_keys.h"
 
-cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
-                               esynth *out, cuzk_error *err);
-
+cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
+                                     esynth *out, cuzk_error *err);
 /* The cuzk.v1 fields as the job document of cuzk/post.h (malloc'd). */
 static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_error *err)
 {
@@ -116,9 +115,15 @@ static cuzk_status post_synthesize(const cuzk_engine *e, const ereq *q, const ek
     (void)e;
     (void)q;
     (void)part;
-    (void)pool;
     cuzk_post_partition p = cuzk_post_job_partition(plan->parsed);
-    return engine_fil_witness(key, cuzk_post_circuit, &p, out, err);
+    /* sectors over the pool: a 32 GiB WindowPoSt partition has 2349 of them */
+    cuzk_compact_assignment ca = {0};
+    cuzk_status st = cuzk_post_witness_compact(&p, pool, &ca, err);
+    if (st != CUZK_OK) {
+        cuzk_compact_assignment_free(&ca);
+        return st;
+    }
+    return engine_fil_witness_adopt(key, &ca, out, err);
 }
 
 const ekind engine_kind_window_post = {

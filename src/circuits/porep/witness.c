@@ -14,8 +14,7 @@
  * heavy ones (20 SHA-256 compressions each); then the tails. Each cs gathers its inputs,
  * dense aux values and aux bits in allocation order; as segments allocate in the circuit's
  * order, the assignment is their concatenation, and the offsets are prefix sums of the
- * per-segment counts. The concatenation (parallel copies, bitmap words shifted into place,
- * the two boundary words of each segment ORed atomically) writes the result directly.
+ * per-segment counts; cs_concat.c writes the result.
  * test_porep_witness compares it with the plain backend bit for bit.
  *
  * Threading: runs on the given pool (NULL: the calling thread does everything); per-thread
@@ -24,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "circuits/cs_concat.h"
 #include "circuits/porep/porep_internal.h"
 
 typedef struct job {
@@ -67,66 +67,6 @@ static void phase_b(void *ctx, size_t begin, size_t end, unsigned worker)
         run_one(j, (unsigned)i * j->nseg + j->nseg - 1, worker);
 }
 
-/* ---- concatenation ---- */
-typedef struct merge {
-    cuzk_cs **cs;       /* segments in circuit order, the common part first */
-    uint64_t *pub, *aux, *bit; /* offsets (prefix sums) per segment */
-    uint64_t n_public;
-    cuzk_fr *dense;     /* dense: every variable; compact: the unmarked ones */
-    uint64_t *bits;     /* compact */
-    uint64_t n_bits;
-} merge;
-
-/* 64 bits of src (nb bits) starting at bit s (may be negative: zeros below 0). */
-static uint64_t get64(const uint64_t *src, uint64_t nb, int64_t s)
-{
-    uint64_t v = 0;
-    if (s >= 0) {
-        uint64_t w = (uint64_t)s >> 6, sh = (uint64_t)s & 63;
-        if ((uint64_t)s < nb)
-            v = src[w] >> sh;
-        if (sh && (uint64_t)s + 64 - sh < nb)
-            v |= src[w + 1] << (64 - sh);
-    } else if (s > -64) {
-        v = src[0] << (unsigned)(-s);
-    }
-    if ((int64_t)nb - s < 64) /* bits past the end are zero in src, but be explicit */
-        v &= ((int64_t)nb - s <= 0) ? 0 : (((uint64_t)1 << ((int64_t)nb - s)) - 1);
-    return v;
-}
-
-static void put_bits(uint64_t *dst, uint64_t off, const uint64_t *src, uint64_t nb)
-{
-    if (!nb)
-        return;
-    uint64_t d0 = off >> 6, d1 = (off + nb - 1) >> 6;
-    for (uint64_t d = d0; d <= d1; d++) {
-        uint64_t v = get64(src, nb, (int64_t)(d * 64) - (int64_t)off);
-        if (d == d0 || d == d1) /* shared with the neighbouring segment */
-            __atomic_fetch_or(&dst[d], v, __ATOMIC_RELAXED);
-        else
-            dst[d] = v;
-    }
-}
-
-static void merge_fn(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    merge *m = ctx;
-    for (size_t s = begin; s < end; s++) {
-        cuzk_cs *cs = m->cs[s];
-        if (cs->n_public)
-            memcpy(m->dense + 1 + m->pub[s], cs->in_val + 1, cs->n_public * sizeof(cuzk_fr));
-        if (cs->aux_len)
-            memcpy(m->dense + 1 + m->n_public + m->aux[s], cs->aux_val,
-                   cs->aux_len * sizeof(cuzk_fr));
-        if (m->bits)
-            put_bits(m->bits, m->bit[s], cs->aux_bits.w, cs->n_bits);
-        if (s) /* the common part is the caller's */
-            cs_release(cs);
-    }
-}
-
 static cuzk_status run(const cuzk_porep_circuit *c, cuzk_pool *pool, bool compact,
                        cuzk_fr **dense_out, uint64_t **bits_out, uint64_t *n_vars_out,
                        uint64_t *n_bits_out, cuzk_error *err)
@@ -141,7 +81,7 @@ static cuzk_status run(const cuzk_porep_circuit *c, cuzk_pool *pool, bool compac
     const unsigned nthr = cuzk_pool_nthreads(pool), nk = nch * nseg;
     cuzk_cs *main_cs = malloc(sizeof *main_cs);
     job j = {.nseg = nseg, .layers = c->shape.layers, .compact = compact};
-    merge m = {0};
+    cuzk_cs **segs = NULL;
     porep_ctx x;
     cuzk_status st = CUZK_OK;
     porep_chal *chal = NULL;
@@ -151,10 +91,8 @@ static cuzk_status run(const cuzk_porep_circuit *c, cuzk_pool *pool, bool compac
     j.pbits = malloc(nthr * sizeof *j.pbits);
     j.local = malloc(nthr * sizeof *j.local);
     chal = malloc(nch * sizeof *chal);
-    m.cs = malloc((nk + 1) * sizeof *m.cs);
-    m.pub = malloc((nk + 1) * 3 * sizeof *m.pub);
-    if (!main_cs || !j.cs || !j.task || !j.labels || !j.pbits || !j.local || !chal || !m.cs ||
-        !m.pub) {
+    segs = malloc((nk + 1) * sizeof *segs);
+    if (!main_cs || !j.cs || !j.task || !j.labels || !j.pbits || !j.local || !chal || !segs) {
         free(main_cs);
         main_cs = NULL;
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "porep witness: out of memory");
@@ -181,55 +119,10 @@ static cuzk_status run(const cuzk_porep_circuit *c, cuzk_pool *pool, bool compac
         goto out;
     }
 
-    /* offsets */
-    m.aux = m.pub + nk + 1;
-    m.bit = m.aux + nk + 1;
-    uint64_t pub = 0, aux = 0, bit = 0, n_aux = 0;
-    for (unsigned s = 0; s <= nk; s++) {
-        cuzk_cs *cs = s ? &j.cs[s - 1] : main_cs;
-        if (cs->status != CUZK_OK) {
-            if (err)
-                *err = cs->err;
-            st = cs->status;
-            goto out;
-        }
-        m.cs[s] = cs;
-        m.pub[s] = pub;
-        m.aux[s] = aux;
-        m.bit[s] = bit;
-        pub += cs->n_public;
-        aux += cs->aux_len;
-        bit += cs->n_bits;
-        n_aux += cs->n_aux;
-    }
-    uint64_t n_vars = 1 + pub + n_aux;
-    if (n_vars >= UINT32_MAX) {
-        st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "circuit: 2^32 variables or more");
-        goto out;
-    }
-    m.n_public = pub;
-    m.n_bits = bit;
-    size_t nd = (size_t)(1 + pub + aux), nw = (size_t)((bit + 63) / 64);
-    m.dense = malloc(nd * sizeof(cuzk_fr));
-    m.bits = compact ? calloc(nw ? nw : 1, sizeof(uint64_t)) : NULL;
-    if (!m.dense || (compact && !m.bits)) {
-        free(m.dense);
-        free(m.bits);
-        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "porep witness: out of memory");
-        goto out;
-    }
-    m.dense[0] = CUZK_FR_ONE;
-    if ((st = cuzk_pool_for(pool, nk + 1, merge_fn, &m, 1))) {
-        free(m.dense);
-        free(m.bits);
-        cuzk_error_set(err, st, "porep witness: the worker pool failed");
-        goto out;
-    }
-    *dense_out = m.dense;
-    if (bits_out)
-        *bits_out = m.bits;
-    *n_vars_out = n_vars;
-    *n_bits_out = bit;
+    for (unsigned k = 0; k <= nk; k++)
+        segs[k] = k ? &j.cs[k - 1] : main_cs;
+    st = cs_concat(segs, nk + 1, compact, pool, dense_out, bits_out, n_vars_out, n_bits_out,
+                   err);
 out:
     if (j.cs)
         for (unsigned k = 0; k < nk; k++)
@@ -244,8 +137,7 @@ out:
     free(j.pbits);
     free(j.local);
     free(chal);
-    free(m.cs);
-    free(m.pub);
+    free(segs);
     return st;
 }
 

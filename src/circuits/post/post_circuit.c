@@ -8,10 +8,17 @@
  * min(s, n_given - 1) (a short partition repeats its last sector) with its challenges in
  * order; WinningPoSt circuit sector s is the one sector with only its inclusion proof s.
  *
- * Threading: as the cuzk_cs; no global state besides the Poseidon tables (poseidon.h).
+ * cuzk_post_witness_compact runs the sectors, which share no variable, each on its own
+ * witness system on the pool, and concatenates them (cs_concat.h): the plain witness
+ * backend's assignment, bit for bit (test_post_witness).
+ * Threading: as the cuzk_cs; the parallel witness on the given pool; no global state
+ * besides the Poseidon tables (poseidon.h).
  */
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "circuits/cs_concat.h"
 #include "circuits/gadgets/merkle.h"
 #include "circuits/poseidon.h"
 #include "cuzk/post.h"
@@ -26,13 +33,20 @@ static void fr_of(cuzk_fr *out, const uint8_t b[32])
         *out = CUZK_FR_ZERO;
 }
 
-cuzk_status cuzk_post_circuit(cuzk_cs *cs, const void *vctx, cuzk_error *err)
+/* What every sector of a partition shares: the tree shape and Poseidon-2. */
+typedef struct post_common {
+    gad_merkle_shape shape;
+    uint32_t levels;
+    const pos_params *h2;
+} post_common;
+
+static cuzk_status post_prepare(const cuzk_post_partition *p, bool values, post_common *pc,
+                                cuzk_error *err)
 {
-    const cuzk_post_partition *p = vctx;
     if (!p)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "PoSt circuit: no partition");
     const cuzk_post_info *in = &p->info;
-    if (cs->values && !p->given)
+    if (values && !p->given)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "PoSt circuit: the witness needs the vanilla proofs");
     if (p->given) {
@@ -40,58 +54,132 @@ cuzk_status cuzk_post_circuit(cuzk_cs *cs, const void *vctx, cuzk_error *err)
         if (st != CUZK_OK)
             return st;
     }
-    gad_merkle_shape shape = {GAD_HASH_POSEIDON, in->base_arity, in->base_levels, in->sub_arity,
-                              in->top_arity};
-    uint32_t levels = cuzk_post_info_levels(in);
-    if (levels > CUZK_C1_MAX_LEVELS || gad_merkle_levels(&shape) != levels)
+    pc->shape = (gad_merkle_shape){GAD_HASH_POSEIDON, in->base_arity, in->base_levels,
+                                   in->sub_arity, in->top_arity};
+    pc->levels = cuzk_post_info_levels(in);
+    if (pc->levels > CUZK_C1_MAX_LEVELS || gad_merkle_levels(&pc->shape) != pc->levels)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "PoSt circuit: impossible tree shape");
-    const pos_params *h2 = pos_params_get(2);
-    if (!h2)
+    pc->h2 = pos_params_get(2);
+    if (!pc->h2)
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "PoSt circuit: no Poseidon-2 constants");
+    return CUZK_OK;
+}
 
+/* Circuit sector s: its commitments (comm_r an input), comm_r = H(comm_c, comm_r_last),
+ * and its challenges' inclusion paths in tree R. Allocates nothing shared with the other
+ * sectors, so sectors can run on separate witness systems (post_witness.c). */
+static void post_sector(cuzk_cs *cs, const cuzk_post_partition *p, const post_common *pc,
+                        uint32_t s)
+{
+    const cuzk_post_info *in = &p->info;
     unsigned index[CUZK_C1_MAX_LEVELS];
     cuzk_fr sib[MAX_SIBLINGS];
-    for (uint32_t s = 0; s < in->sectors && cs->status == CUZK_OK; s++) {
-        const cuzk_post_sector_proof *sp = NULL;
-        uint32_t first = 0;
-        if (p->given) {
-            if (in->kind == CUZK_POST_WINNING) {
-                sp = &p->given[0];
-                first = s * in->challenges;
-            } else {
-                sp = &p->given[s < p->n_given ? s : p->n_given - 1];
-            }
-        }
-        cuzk_fr v_crl, v_cc, v_cr;
-        if (cs->values) {
-            fr_of(&v_crl, sp->comm_r_last);
-            fr_of(&v_cc, sp->comm_c);
-            fr_of(&v_cr, sp->comm_r);
-        }
-        gad_num comm_r_last = gad_num_alloc(cs, cs->values ? &v_crl : NULL);
-        gad_num comm_c = gad_num_alloc(cs, cs->values ? &v_cc : NULL);
-        gad_num comm_r = gad_num_alloc(cs, cs->values ? &v_cr : NULL);
-        gad_num_inputize(cs, &comm_r);
-        gad_num pre[2] = {comm_c, comm_r_last};
-        gad_num h = gad_poseidon_hash(cs, h2, pre);
-        gad_equal(cs, &comm_r, &h);
-        for (uint32_t c = 0; c < in->challenges; c++) {
-            cuzk_fr v_leaf;
-            if (cs->values) {
-                const cuzk_c1_merkle_proof *m = &sp->proofs[first + c];
-                fr_of(&v_leaf, m->leaf);
-                size_t k = 0;
-                for (uint32_t l = 0; l < levels; l++) {
-                    index[l] = m->index[l];
-                    for (uint32_t j = 0; j + 1 < m->arity[l]; j++, k++)
-                        fr_of(&sib[k], m->siblings[k]);
-                }
-            }
-            gad_num leaf = gad_num_alloc(cs, cs->values ? &v_leaf : NULL);
-            gad_por(cs, &shape, &leaf, &comm_r_last, index, sib);
+    const cuzk_post_sector_proof *sp = NULL;
+    uint32_t first = 0;
+    if (p->given) {
+        if (in->kind == CUZK_POST_WINNING) {
+            sp = &p->given[0];
+            first = s * in->challenges;
+        } else {
+            sp = &p->given[s < p->n_given ? s : p->n_given - 1];
         }
     }
+    cuzk_fr v_crl, v_cc, v_cr;
+    if (cs->values) {
+        fr_of(&v_crl, sp->comm_r_last);
+        fr_of(&v_cc, sp->comm_c);
+        fr_of(&v_cr, sp->comm_r);
+    }
+    gad_num comm_r_last = gad_num_alloc(cs, cs->values ? &v_crl : NULL);
+    gad_num comm_c = gad_num_alloc(cs, cs->values ? &v_cc : NULL);
+    gad_num comm_r = gad_num_alloc(cs, cs->values ? &v_cr : NULL);
+    gad_num_inputize(cs, &comm_r);
+    gad_num pre[2] = {comm_c, comm_r_last};
+    gad_num h = gad_poseidon_hash(cs, pc->h2, pre);
+    gad_equal(cs, &comm_r, &h);
+    for (uint32_t c = 0; c < in->challenges; c++) {
+        cuzk_fr v_leaf;
+        if (cs->values) {
+            const cuzk_c1_merkle_proof *m = &sp->proofs[first + c];
+            fr_of(&v_leaf, m->leaf);
+            size_t k = 0;
+            for (uint32_t l = 0; l < pc->levels; l++) {
+                index[l] = m->index[l];
+                for (uint32_t j = 0; j + 1 < m->arity[l]; j++, k++)
+                    fr_of(&sib[k], m->siblings[k]);
+            }
+        }
+        gad_num leaf = gad_num_alloc(cs, cs->values ? &v_leaf : NULL);
+        gad_por(cs, &pc->shape, &leaf, &comm_r_last, index, sib);
+    }
+}
+
+cuzk_status cuzk_post_circuit(cuzk_cs *cs, const void *vctx, cuzk_error *err)
+{
+    const cuzk_post_partition *p = vctx;
+    post_common pc;
+    cuzk_status st = post_prepare(p, cs->values, &pc, err);
+    if (st != CUZK_OK)
+        return st;
+    for (uint32_t s = 0; s < p->info.sectors && cs->status == CUZK_OK; s++)
+        post_sector(cs, p, &pc, s);
     return CUZK_OK;
+}
+
+/* ---- the parallel witness ---------------------------------------------------------------- */
+
+typedef struct post_job {
+    const cuzk_post_partition *p;
+    const post_common *pc;
+    cuzk_cs *cs;
+    bool compact;
+} post_job;
+
+static void post_sector_job(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    post_job *j = ctx;
+    for (size_t s = begin; s < end; s++) {
+        cs_init(&j->cs[s], CS_WITNESS, j->compact);
+        post_sector(&j->cs[s], j->p, j->pc, (uint32_t)s);
+    }
+}
+
+cuzk_status cuzk_post_witness_compact(const cuzk_post_partition *p, cuzk_pool *pool,
+                                      cuzk_compact_assignment *out, cuzk_error *err)
+{
+    if (!out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "PoSt witness: out is NULL");
+    memset(out, 0, sizeof *out);
+    post_common pc;
+    cuzk_status st = post_prepare(p, true, &pc, err);
+    if (st != CUZK_OK)
+        return st;
+    uint32_t n = p->info.sectors;
+    post_job j = {p, &pc, calloc(n ? n : 1, sizeof(cuzk_cs)), true};
+    cuzk_cs **pieces = malloc((n ? n : 1) * sizeof *pieces);
+    if (!j.cs || !pieces) {
+        free(j.cs);
+        free(pieces);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "PoSt witness: out of memory");
+    }
+    if ((st = cuzk_pool_for(pool, n, post_sector_job, &j, 1)) != CUZK_OK) {
+        cuzk_error_set(err, st, "PoSt witness: the worker pool failed");
+        for (uint32_t s = 0; s < n; s++)
+            cs_release(&j.cs[s]);
+    } else {
+        for (uint32_t s = 0; s < n; s++)
+            pieces[s] = &j.cs[s];
+        uint64_t nv = 0, nb = 0;
+        st = cs_concat(pieces, n, true, pool, &out->dense, &out->bits, &nv, &nb, err);
+        if (st == CUZK_OK) {
+            out->n_vars = (uint32_t)nv;
+            out->n_bits = (uint32_t)nb;
+        }
+    }
+    free(pieces);
+    free(j.cs);
+    return st;
 }
 
 cuzk_status cuzk_post_circuit_counts(cuzk_post_kind kind, uint64_t sector_size,
