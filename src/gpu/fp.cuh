@@ -6,12 +6,14 @@
  * for bit.
  *
  * Multiplication is CIOS Montgomery: per limb b_i of b, t += a * b_i, then t += m * p with
- * m = t_0 * (-p^-1 mod 2^32), then t >>= 32. Each "t += a * w" row is one inline-PTX block
- * of two carry chains (mad.lo.cc over the low halves, mad.hi.cc over the high halves), i.e.
- * 2 IMAD per 32x32 partial product, ~600 IMAD per multiplication. The whole chain of a row
- * sits in one asm statement so that no compiler-inserted instruction can clobber the carry
- * flag between steps. t needs only 13 limbs: with a, b < p < 2^381, t < 2p + 2^33 p < 2^416
- * at every step, and t < 2p after the shift, so one conditional subtraction finishes.
+ * m = t_0 * (-p^-1 mod 2^32), then t >>= 32, with the accumulator t kept as two arrays
+ * (mont_eo.cuh says why): x at limb 0 and y one limb higher, t = x + 2^32 y. A row
+ * "t += a * w" is then two chains of 6 64-bit multiply-adds (a_even*w into x, a_odd*w into
+ * y), and the shift by one limb swaps the roles: the new x is y plus x_1, the new y is x
+ * shifted by two limbs, which the next row's chain does as it multiplies (EO_MADC_SH).
+ * Bounds: a, b < p < 2^381, so t < 2p + 2^33 p < 2^415 at every step and each part alone
+ * is below that; y (from limb 1) stays below 2^383 and never carries out of its 12 limbs;
+ * after the last row t < 2p, and one conditional subtraction finishes.
  *
  * Threading: pure per-thread functions on registers.
  */
@@ -19,6 +21,8 @@
 #define CUZK_GPU_FP_CUH
 
 #include <stdint.h>
+
+#include "gpu/mont_eo.cuh"
 
 typedef struct gpu_fp { uint32_t l[12]; } gpu_fp;
 
@@ -32,6 +36,19 @@ typedef struct gpu_fp { uint32_t l[12]; } gpu_fp;
      0x70525745u, 0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u}
 /* -p^-1 mod 2^32 */
 #define GPU_FP_PINV 0xfffcfffdu
+/* the limbs of p again, as PTX immediates */
+#define GPU_FP_PS0 "0xffffaaab"
+#define GPU_FP_PS1 "0xb9feffff"
+#define GPU_FP_PS2 "0xb153ffff"
+#define GPU_FP_PS3 "0x1eabfffe"
+#define GPU_FP_PS4 "0xf6b0f624"
+#define GPU_FP_PS5 "0x6730d2a0"
+#define GPU_FP_PS6 "0xf38512bf"
+#define GPU_FP_PS7 "0x64774b84"
+#define GPU_FP_PS8 "0x434bacd7"
+#define GPU_FP_PS9 "0x4b1ba7b6"
+#define GPU_FP_PS10 "0x397fe69a"
+#define GPU_FP_PS11 "0x1a0111ea"
 
 static __device__ __forceinline__ gpu_fp gpu_fp_zero(void)
 {
@@ -101,43 +118,6 @@ static __device__ __forceinline__ uint32_t gpu_fp_sub_raw_(uint32_t *r, const ui
     return borrow;
 }
 
-/* t[0..12] += a[0..11] * b: one Montgomery row (see the file comment for the bound) */
-static __device__ __forceinline__ void gpu_fp_mac_row_(uint32_t *t, const uint32_t *a,
-                                                       uint32_t b)
-{
-    asm(
-        "mad.lo.cc.u32 %0, %13, %25, %0;\n\t"
-        "madc.lo.cc.u32 %1, %14, %25, %1;\n\t"
-        "madc.lo.cc.u32 %2, %15, %25, %2;\n\t"
-        "madc.lo.cc.u32 %3, %16, %25, %3;\n\t"
-        "madc.lo.cc.u32 %4, %17, %25, %4;\n\t"
-        "madc.lo.cc.u32 %5, %18, %25, %5;\n\t"
-        "madc.lo.cc.u32 %6, %19, %25, %6;\n\t"
-        "madc.lo.cc.u32 %7, %20, %25, %7;\n\t"
-        "madc.lo.cc.u32 %8, %21, %25, %8;\n\t"
-        "madc.lo.cc.u32 %9, %22, %25, %9;\n\t"
-        "madc.lo.cc.u32 %10, %23, %25, %10;\n\t"
-        "madc.lo.cc.u32 %11, %24, %25, %11;\n\t"
-        "addc.u32 %12, %12, 0;\n\t"
-        "mad.hi.cc.u32 %1, %13, %25, %1;\n\t"
-        "madc.hi.cc.u32 %2, %14, %25, %2;\n\t"
-        "madc.hi.cc.u32 %3, %15, %25, %3;\n\t"
-        "madc.hi.cc.u32 %4, %16, %25, %4;\n\t"
-        "madc.hi.cc.u32 %5, %17, %25, %5;\n\t"
-        "madc.hi.cc.u32 %6, %18, %25, %6;\n\t"
-        "madc.hi.cc.u32 %7, %19, %25, %7;\n\t"
-        "madc.hi.cc.u32 %8, %20, %25, %8;\n\t"
-        "madc.hi.cc.u32 %9, %21, %25, %9;\n\t"
-        "madc.hi.cc.u32 %10, %22, %25, %10;\n\t"
-        "madc.hi.cc.u32 %11, %23, %25, %11;\n\t"
-        "madc.hi.u32 %12, %24, %25, %12;"
-        : "+r"(t[0]), "+r"(t[1]), "+r"(t[2]), "+r"(t[3]), "+r"(t[4]), "+r"(t[5]),
-          "+r"(t[6]), "+r"(t[7]), "+r"(t[8]), "+r"(t[9]), "+r"(t[10]), "+r"(t[11]),
-          "+r"(t[12])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]),
-          "r"(a[7]), "r"(a[8]), "r"(a[9]), "r"(a[10]), "r"(a[11]), "r"(b));
-}
-
 /* x < 2p -> x mod p */
 static __device__ __forceinline__ gpu_fp gpu_fp_reduce_once_(const uint32_t *x)
 {
@@ -203,24 +183,96 @@ static __device__ __forceinline__ gpu_fp gpu_fp_neg(gpu_fp a)
     return r;
 }
 
-static __device__ __forceinline__ gpu_fp gpu_fp_mul(gpu_fp a, gpu_fp b)
+#define GPU_FP_EO_X                                                                       \
+    "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]),   \
+        "+r"(x[7]), "+r"(x[8]), "+r"(x[9]), "+r"(x[10]), "+r"(x[11])
+#define GPU_FP_EO_Y                                                                       \
+    "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]), "+r"(y[4]), "+r"(y[5]), "+r"(y[6]),   \
+        "+r"(y[7]), "+r"(y[8]), "+r"(y[9]), "+r"(y[10]), "+r"(y[11])
+#define GPU_FP_EO_A                                                                       \
+    "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]),          \
+        "r"(a[7]), "r"(a[8]), "r"(a[9]), "r"(a[10]), "r"(a[11])
+
+/* The first row: x = a_even * b, y = a_odd * b (operands: x 0-11, y 12-23, a 24-35, b 36) */
+static __device__ __forceinline__ void gpu_fp_eo_first_(uint32_t *x, uint32_t *y,
+                                                        const uint32_t *a, uint32_t b)
 {
-    const uint32_t p[12] = GPU_FP_P_LIMBS;
-    uint32_t t[13];
+    asm(EO_MUL(0, 1, 24, 36) EO_MUL(2, 3, 26, 36) EO_MUL(4, 5, 28, 36) EO_MUL(6, 7, 30, 36)
+            EO_MUL(8, 9, 32, 36) EO_MUL(10, 11, 34, 36) EO_MUL(12, 13, 25, 36)
+                EO_MUL(14, 15, 27, 36) EO_MUL(16, 17, 29, 36) EO_MUL(18, 19, 31, 36)
+                    EO_MUL(20, 21, 33, 36) EO_MUL(22, 23, 35, 36)
+        : GPU_FP_EO_X, GPU_FP_EO_Y
+        : GPU_FP_EO_A, "r"(b));
+}
+
+/* t += m * p with m = x_0 * pinv, after which x_0 = 0 (x 0-11, y 12-23, m 24) */
+static __device__ __forceinline__ void gpu_fp_eo_reduce_(uint32_t *x, uint32_t *y)
+{
+    uint32_t m = x[0] * GPU_FP_PINV;
+    asm(EO_MADI(12, 13, 24, GPU_FP_PS1) EO_MADCI(14, 15, 24, GPU_FP_PS3)
+            EO_MADCI(16, 17, 24, GPU_FP_PS5) EO_MADCI(18, 19, 24, GPU_FP_PS7)
+                EO_MADCI(20, 21, 24, GPU_FP_PS9) EO_MADCI_END(22, 23, 24, GPU_FP_PS11)
+                    EO_MADI(0, 1, 24, GPU_FP_PS0) EO_MADCI(2, 3, 24, GPU_FP_PS2)
+                        EO_MADCI(4, 5, 24, GPU_FP_PS4) EO_MADCI(6, 7, 24, GPU_FP_PS6)
+                            EO_MADCI(8, 9, 24, GPU_FP_PS8) EO_MADCI(10, 11, 24, GPU_FP_PS10)
+        "addc.u32 %23, %23, 0;"
+        : GPU_FP_EO_X, GPU_FP_EO_Y
+        : "r"(m));
+}
+
+/* The next row on a reduced t (x_0 = 0): t = t / 2^32 + a * b, leaving the part at limb 0
+ * in y's registers and the part at limb 1 in x's: the new x is y + x_1, the new y is x
+ * shifted down two limbs (x 0-11, y 12-23, a 24-35, b 36) */
+static __device__ __forceinline__ void gpu_fp_eo_row_(uint32_t *x, uint32_t *y,
+                                                      const uint32_t *a, uint32_t b)
+{
+    asm("add.cc.u32 %12, %12, %1;\n\t" EO_MADC_SH(0, 1, 25, 36, 2, 3)
+            EO_MADC_SH(2, 3, 27, 36, 4, 5) EO_MADC_SH(4, 5, 29, 36, 6, 7)
+                EO_MADC_SH(6, 7, 31, 36, 8, 9) EO_MADC_SH(8, 9, 33, 36, 10, 11)
+                    EO_MADC_TOP(10, 11, 35, 36) EO_MAD(12, 13, 24, 36) EO_MADC(14, 15, 26, 36)
+                        EO_MADC(16, 17, 28, 36) EO_MADC(18, 19, 30, 36)
+                            EO_MADC(20, 21, 32, 36) EO_MADC(22, 23, 34, 36)
+        "addc.u32 %11, %11, 0;"
+        : GPU_FP_EO_X, GPU_FP_EO_Y
+        : GPU_FP_EO_A, "r"(b));
+}
+
+static __device__ __forceinline__ gpu_fp gpu_fp_mul(gpu_fp av, gpu_fp bv)
+{
+    const uint32_t *a = av.l, *b = bv.l;
+    uint32_t u[12], v[12];
+    gpu_fp_eo_first_(u, v, a, b[0]);
+    gpu_fp_eo_reduce_(u, v);
 #pragma unroll
-    for (int i = 0; i < 13; i++)
-        t[i] = 0;
-#pragma unroll
-    for (int i = 0; i < 12; i++) {
-        gpu_fp_mac_row_(t, a.l, b.l[i]);
-        uint32_t m = t[0] * GPU_FP_PINV;
-        gpu_fp_mac_row_(t, p, m); /* t[0] becomes 0 */
-#pragma unroll
-        for (int j = 0; j < 12; j++)
-            t[j] = t[j + 1];
-        t[12] = 0;
+    for (int i = 1; i < 12; i += 2) {
+        gpu_fp_eo_row_(u, v, a, b[i]); /* now v is at limb 0 */
+        gpu_fp_eo_reduce_(v, u);
+        if (i + 1 < 12) {
+            gpu_fp_eo_row_(v, u, a, b[i + 1]); /* u at limb 0 again */
+            gpu_fp_eo_reduce_(u, v);
+        }
     }
-    return gpu_fp_reduce_once_(t);
+    /* after 12 rows: v at limb 0 with v_0 = 0, u at limb 1; the result is u + v / 2^32 */
+    uint32_t r[12];
+    asm("add.cc.u32 %0, %12, %25;\n\t"
+        "addc.cc.u32 %1, %13, %26;\n\t"
+        "addc.cc.u32 %2, %14, %27;\n\t"
+        "addc.cc.u32 %3, %15, %28;\n\t"
+        "addc.cc.u32 %4, %16, %29;\n\t"
+        "addc.cc.u32 %5, %17, %30;\n\t"
+        "addc.cc.u32 %6, %18, %31;\n\t"
+        "addc.cc.u32 %7, %19, %32;\n\t"
+        "addc.cc.u32 %8, %20, %33;\n\t"
+        "addc.cc.u32 %9, %21, %34;\n\t"
+        "addc.cc.u32 %10, %22, %35;\n\t"
+        "addc.u32 %11, %23, 0;"
+        : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]),
+          "=r"(r[7]), "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11])
+        : "r"(u[0]), "r"(u[1]), "r"(u[2]), "r"(u[3]), "r"(u[4]), "r"(u[5]), "r"(u[6]),
+          "r"(u[7]), "r"(u[8]), "r"(u[9]), "r"(u[10]), "r"(u[11]), "r"(v[0]), "r"(v[1]),
+          "r"(v[2]), "r"(v[3]), "r"(v[4]), "r"(v[5]), "r"(v[6]), "r"(v[7]), "r"(v[8]),
+          "r"(v[9]), "r"(v[10]), "r"(v[11]));
+    return gpu_fp_reduce_once_(r);
 }
 
 static __device__ __forceinline__ gpu_fp gpu_fp_sqr(gpu_fp a) { return gpu_fp_mul(a, a); }

@@ -13,7 +13,6 @@
  *     the result before the final subtraction is < 2r.
  *   - r = 1 mod 2^32, so -r^-1 mod 2^32 = 0xffffffff: the reduction multiplier of a row is
  *     m = -t0 (a negation, no multiplication), lo(m * r0) = m and hi(m * r0) = 0.
- * Cost: 8 rows x (16 + 14 mad + 4) + final subtraction, about 290 integer instructions.
  *
  * Threading: pure functions on registers; safe in any thread.
  */
@@ -21,6 +20,8 @@
 #define CUZK_GPU_FR_CUH
 
 #include <stdint.h>
+
+#include "gpu/mont_eo.cuh"
 
 typedef struct {
     uint32_t l[8];
@@ -201,78 +202,100 @@ __device__ __forceinline__ void gpu_fr_neg(gpu_fr *r, const gpu_fr *a)
 }
 
 /*
- * One CIOS row: t[0..8] += a * b, then t += m * r with m = -t0 (the low limb becomes 0:
- * only its carry, t0 != 0, is computed). The caller drops t0 and continues on t[1..9];
- * t8 must be 0 on entry (the accumulator is < 2r < 2^256 between rows).
- * r1 = 2^32 - 1, so lo(m * r1) = -m = t0: an add instead of a multiply-add.
+ * Multiplication keeps the CIOS accumulator as two arrays, x at limb 0 and y one limb
+ * higher (t = x + 2^32 y), so that each 32x32 product adds into one aligned register pair
+ * (mont_eo.cuh says why; fp.cuh's gpu_fp_mul is the same scheme on 12 limbs). Bounds:
+ * a, b < r < 2^255, so t < 2^33 r < 2^288 at every step; y (from limb 1) is at most
+ * t / 2^32 < 2^256 and never carries out of its 8 limbs.
+ * r0 = 1, so m * r0 = m: the reduction's first pair is an addition.
  */
-__device__ __forceinline__ void gpu_fr_row_(uint32_t &t0, uint32_t &t1, uint32_t &t2,
-                                            uint32_t &t3, uint32_t &t4, uint32_t &t5,
-                                            uint32_t &t6, uint32_t &t7, uint32_t &t8,
-                                            const uint32_t a[8], uint32_t b)
+#define GPU_FR_EO_X                                                                       \
+    "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]),   \
+        "+r"(x[7])
+#define GPU_FR_EO_Y                                                                       \
+    "+r"(y[0]), "+r"(y[1]), "+r"(y[2]), "+r"(y[3]), "+r"(y[4]), "+r"(y[5]), "+r"(y[6]),   \
+        "+r"(y[7])
+#define GPU_FR_EO_A                                                                       \
+    "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), "r"(a[7])
+
+/* first row: x = a_even * b, y = a_odd * b (x 0-7, y 8-15, a 16-23, b 24) */
+__device__ __forceinline__ void gpu_fr_eo_first_(uint32_t *x, uint32_t *y, const uint32_t *a,
+                                                 uint32_t b)
 {
-    asm("{\n\t.reg .u32 m, z;\n\t"
-        "mad.lo.cc.u32  %0, %9, %17, %0;\n\t"
-        "madc.lo.cc.u32 %1, %10, %17, %1;\n\t"
-        "madc.lo.cc.u32 %2, %11, %17, %2;\n\t"
-        "madc.lo.cc.u32 %3, %12, %17, %3;\n\t"
-        "madc.lo.cc.u32 %4, %13, %17, %4;\n\t"
-        "madc.lo.cc.u32 %5, %14, %17, %5;\n\t"
-        "madc.lo.cc.u32 %6, %15, %17, %6;\n\t"
-        "madc.lo.cc.u32 %7, %16, %17, %7;\n\t"
-        "addc.u32       %8, %8, 0;\n\t"
-        "mad.hi.cc.u32  %1, %9, %17, %1;\n\t"
-        "madc.hi.cc.u32 %2, %10, %17, %2;\n\t"
-        "madc.hi.cc.u32 %3, %11, %17, %3;\n\t"
-        "madc.hi.cc.u32 %4, %12, %17, %4;\n\t"
-        "madc.hi.cc.u32 %5, %13, %17, %5;\n\t"
-        "madc.hi.cc.u32 %6, %14, %17, %6;\n\t"
-        "madc.hi.cc.u32 %7, %15, %17, %7;\n\t"
-        "madc.hi.u32    %8, %16, %17, %8;\n\t"
-        "neg.s32 m, %0;\n\t"
-        "add.cc.u32     z, %0, m;\n\t"
-        "addc.cc.u32    %1, %1, %0;\n\t"
-        "madc.lo.cc.u32 %2, m, " GPU_FR_RS2 ", %2;\n\t"
-        "madc.lo.cc.u32 %3, m, " GPU_FR_RS3 ", %3;\n\t"
-        "madc.lo.cc.u32 %4, m, " GPU_FR_RS4 ", %4;\n\t"
-        "madc.lo.cc.u32 %5, m, " GPU_FR_RS5 ", %5;\n\t"
-        "madc.lo.cc.u32 %6, m, " GPU_FR_RS6 ", %6;\n\t"
-        "madc.lo.cc.u32 %7, m, " GPU_FR_RS7 ", %7;\n\t"
-        "addc.u32       %8, %8, 0;\n\t"
-        "mad.hi.cc.u32  %2, m, " GPU_FR_RS1 ", %2;\n\t"
-        "madc.hi.cc.u32 %3, m, " GPU_FR_RS2 ", %3;\n\t"
-        "madc.hi.cc.u32 %4, m, " GPU_FR_RS3 ", %4;\n\t"
-        "madc.hi.cc.u32 %5, m, " GPU_FR_RS4 ", %5;\n\t"
-        "madc.hi.cc.u32 %6, m, " GPU_FR_RS5 ", %6;\n\t"
-        "madc.hi.cc.u32 %7, m, " GPU_FR_RS6 ", %7;\n\t"
-        "madc.hi.u32    %8, m, " GPU_FR_RS7 ", %8;\n\t}"
-        : "+r"(t0), "+r"(t1), "+r"(t2), "+r"(t3), "+r"(t4), "+r"(t5), "+r"(t6), "+r"(t7),
-          "+r"(t8)
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]),
-          "r"(a[7]), "r"(b));
+    asm(EO_MUL(0, 1, 16, 24) EO_MUL(2, 3, 18, 24) EO_MUL(4, 5, 20, 24) EO_MUL(6, 7, 22, 24)
+            EO_MUL(8, 9, 17, 24) EO_MUL(10, 11, 19, 24) EO_MUL(12, 13, 21, 24)
+                EO_MUL(14, 15, 23, 24)
+        : GPU_FR_EO_X, GPU_FR_EO_Y
+        : GPU_FR_EO_A, "r"(b));
+}
+
+/* t += m * r with m = -x_0 (-r^-1 = -1 mod 2^32), after which x_0 = 0 (x 0-7, y 8-15, m 16) */
+__device__ __forceinline__ void gpu_fr_eo_reduce_(uint32_t *x, uint32_t *y)
+{
+    uint32_t m = 0u - x[0];
+    asm(EO_MADI(8, 9, 16, GPU_FR_RS1) EO_MADCI(10, 11, 16, GPU_FR_RS3)
+            EO_MADCI(12, 13, 16, GPU_FR_RS5) EO_MADCI_END(14, 15, 16, GPU_FR_RS7)
+        "add.cc.u32 %0, %0, %16;\n\t"
+        "addc.cc.u32 %1, %1, 0;\n\t" EO_MADCI(2, 3, 16, GPU_FR_RS2)
+            EO_MADCI(4, 5, 16, GPU_FR_RS4) EO_MADCI(6, 7, 16, GPU_FR_RS6)
+        "addc.u32 %15, %15, 0;"
+        : GPU_FR_EO_X, GPU_FR_EO_Y
+        : "r"(m));
+}
+
+/* next row on a reduced t: t = t / 2^32 + a * b; the part at limb 0 ends in y's registers,
+ * the part at limb 1 in x's (x 0-7, y 8-15, a 16-23, b 24) */
+__device__ __forceinline__ void gpu_fr_eo_row_(uint32_t *x, uint32_t *y, const uint32_t *a,
+                                               uint32_t b)
+{
+    asm("add.cc.u32 %8, %8, %1;\n\t" EO_MADC_SH(0, 1, 17, 24, 2, 3)
+            EO_MADC_SH(2, 3, 19, 24, 4, 5) EO_MADC_SH(4, 5, 21, 24, 6, 7)
+                EO_MADC_TOP(6, 7, 23, 24) EO_MAD(8, 9, 16, 24) EO_MADC(10, 11, 18, 24)
+                    EO_MADC(12, 13, 20, 24) EO_MADC(14, 15, 22, 24)
+        "addc.u32 %7, %7, 0;"
+        : GPU_FR_EO_X, GPU_FR_EO_Y
+        : GPU_FR_EO_A, "r"(b));
 }
 
 /* r = a * b * R^-1 mod r (Montgomery product), fully reduced. r may alias a or b. */
-__device__ __forceinline__ void gpu_fr_mul(gpu_fr *r, const gpu_fr *a, const gpu_fr *b)
+__device__ __forceinline__ void gpu_fr_mul(gpu_fr *r, const gpu_fr *av, const gpu_fr *bv)
 {
-    uint32_t x[8], y[8], t[17];
+    uint32_t a[8], b[8], u[8], v[8];
 #pragma unroll
     for (int i = 0; i < 8; i++) {
-        x[i] = a->l[i];
-        y[i] = b->l[i];
+        a[i] = av->l[i];
+        b[i] = bv->l[i];
     }
+    gpu_fr_eo_first_(u, v, a, b[0]);
+    gpu_fr_eo_reduce_(u, v);
 #pragma unroll
-    for (int i = 0; i < 17; i++)
-        t[i] = 0;
+    for (int i = 1; i < 8; i += 2) {
+        gpu_fr_eo_row_(u, v, a, b[i]); /* now v is at limb 0 */
+        gpu_fr_eo_reduce_(v, u);
+        if (i + 1 < 8) {
+            gpu_fr_eo_row_(v, u, a, b[i + 1]); /* u at limb 0 again */
+            gpu_fr_eo_reduce_(u, v);
+        }
+    }
+    /* v at limb 0 with v_0 = 0, u at limb 1: the result u + v / 2^32 < 2r */
+    uint32_t t[8];
+    asm("add.cc.u32 %0, %8, %17;\n\t"
+        "addc.cc.u32 %1, %9, %18;\n\t"
+        "addc.cc.u32 %2, %10, %19;\n\t"
+        "addc.cc.u32 %3, %11, %20;\n\t"
+        "addc.cc.u32 %4, %12, %21;\n\t"
+        "addc.cc.u32 %5, %13, %22;\n\t"
+        "addc.cc.u32 %6, %14, %23;\n\t"
+        "addc.u32 %7, %15, 0;"
+        : "=r"(t[0]), "=r"(t[1]), "=r"(t[2]), "=r"(t[3]), "=r"(t[4]), "=r"(t[5]), "=r"(t[6]),
+          "=r"(t[7])
+        : "r"(u[0]), "r"(u[1]), "r"(u[2]), "r"(u[3]), "r"(u[4]), "r"(u[5]), "r"(u[6]),
+          "r"(u[7]), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]), "r"(v[4]), "r"(v[5]),
+          "r"(v[6]), "r"(v[7]));
+    gpu_fr_csub_(t);
 #pragma unroll
     for (int i = 0; i < 8; i++)
-        gpu_fr_row_(t[i], t[i + 1], t[i + 2], t[i + 3], t[i + 4], t[i + 5], t[i + 6], t[i + 7],
-                    t[i + 8], x, y[i]);
-    /* t[8..15] < 2r; t[16] = 0 */
-    gpu_fr_csub_(t + 8);
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-        r->l[i] = t[8 + i];
+        r->l[i] = t[i];
 }
 
 __device__ __forceinline__ void gpu_fr_sqr(gpu_fr *r, const gpu_fr *a) { gpu_fr_mul(r, a, a); }

@@ -117,6 +117,16 @@ static void bench_fp(void)
     for (int v = 0; v < 3; v++) {
         for (int ti = 0; ti < 3; ti++) {
             unsigned threads = tpb[ti], blocks = sms * (v == 2 ? 8 : 16);
+            /* a kernel using many registers cannot launch this many threads a block */
+            cudaFuncAttributes fa;
+            CK(v == 0   ? cudaFuncGetAttributes(&fa, bfp_mul_kernel<gpu_fp>)
+               : v == 1 ? cudaFuncGetAttributes(&fa, bfp_mul_kernel<gpu_fr>)
+                        : cudaFuncGetAttributes(&fa, bfp_madd_kernel));
+            if ((unsigned)fa.maxThreadsPerBlock < threads) {
+                printf("bench %-10s %3u thr/block: not launchable (%d registers a thread)\n",
+                       v == 0 ? "fp mul" : v == 1 ? "fr mul" : "g1 madd", threads, fa.numRegs);
+                continue;
+            }
             double ms = bfp_time(v == 0 ? bfp_launch_fp : v == 1 ? bfp_launch_fr : bfp_launch_madd,
                                  out, in, blocks, threads);
             CK(cudaGetLastError());
