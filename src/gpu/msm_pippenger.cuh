@@ -250,7 +250,7 @@ static __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const m
  * with its sum and slot 2t + 1 with infinity, so cut runs stay contiguous in the output.
  */
 template <class F, bool FROM_POINTS>
-static __global__ void msm_accumulate_kernel(gpu_xyzz<F> *buckets, uint32_t *out_id,
+static __global__ void __launch_bounds__(128) msm_accumulate_kernel(gpu_xyzz<F> *buckets, uint32_t *out_id,
                                       gpu_xyzz<F> *out_pt, const uint32_t *keys,
                                       const uint32_t *vals, const gpu_aff<F> *points,
                                       const gpu_xyzz<F> *in_pt, size_t m, unsigned chunk)
@@ -268,8 +268,24 @@ static __global__ void msm_accumulate_kernel(gpu_xyzz<F> *buckets, uint32_t *out
     size_t seg = begin;
     gpu_xyzz<F> acc;
     gpu_xyzz_set_inf(&acc);
+    /* Pair j + 1's point is loaded before pair j's addition: with ~190 registers a thread
+     * few warps share an SM, so a load's latency would otherwise stall the addition. */
+    uint32_t k = cur, v = 0;
+    gpu_aff<F> p;
+    if (FROM_POINTS && k != 0) {
+        v = vals[begin];
+        p = points[v & 0x7fffffffu];
+    }
     for (size_t j = begin;; j++) {
-        uint32_t k = j < end ? keys[j] : 0xffffffffu;
+        uint32_t kn = 0xffffffffu, vn = 0;
+        gpu_aff<F> pn;
+        if (j + 1 < end) {
+            kn = keys[j + 1];
+            if (FROM_POINTS && kn != 0) {
+                vn = vals[j + 1];
+                pn = points[vn & 0x7fffffffu];
+            }
+        }
         if (k != cur) {
             if (cur != 0) {
                 bool left = seg == begin && begin > 0 && keys[begin - 1] == cur;
@@ -296,17 +312,18 @@ static __global__ void msm_accumulate_kernel(gpu_xyzz<F> *buckets, uint32_t *out
             seg = j;
             gpu_xyzz_set_inf(&acc);
         }
-        if (k == 0)
-            continue;
-        if (FROM_POINTS) {
-            uint32_t v = vals[j];
-            gpu_aff<F> p = points[v & 0x7fffffffu];
-            if (v >> 31)
-                p.y = gf_neg(p.y);
-            acc = gpu_xyzz_add_aff(acc, p);
-        } else {
-            acc = gpu_xyzz_add(acc, in_pt[j]);
+        if (k != 0) {
+            if (FROM_POINTS) {
+                if (v >> 31)
+                    p.y = gf_neg(p.y);
+                acc = gpu_xyzz_add_aff(acc, p);
+            } else {
+                acc = gpu_xyzz_add(acc, in_pt[j]);
+            }
         }
+        k = kn;
+        v = vn;
+        p = pn;
     }
 }
 
