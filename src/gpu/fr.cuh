@@ -207,7 +207,10 @@ __device__ __forceinline__ void gpu_fr_neg(gpu_fr *r, const gpu_fr *a)
  * (mont_eo.cuh says why; fp.cuh's gpu_fp_mul is the same scheme on 12 limbs). Bounds:
  * a, b < r < 2^255, so t < 2^33 r < 2^288 at every step; y (from limb 1) is at most
  * t / 2^32 < 2^256 and never carries out of its 8 limbs.
- * r0 = 1, so m * r0 = m: the reduction's first pair is an addition (and so is r1's).
+ * r0 = 1, so m * r0 = m: the reduction's first pair is an addition.
+ * (r1 = 2^32 - 1 would allow the same for the second pair - m * r1 has halves x_0 and
+ * ~x_0 - but the extra live value took the NTT pass kernel from 80 to 92 registers, one
+ * block fewer per SM, and the 2^27 NTT 5 % slower on the H200: not done.)
  */
 #define GPU_FR_EO_X                                                                       \
     "+r"(x[0]), "+r"(x[1]), "+r"(x[2]), "+r"(x[3]), "+r"(x[4]), "+r"(x[5]), "+r"(x[6]),   \
@@ -233,18 +236,14 @@ __device__ __forceinline__ void gpu_fr_eo_first_(uint32_t *x, uint32_t *y, const
 __device__ __forceinline__ void gpu_fr_eo_reduce_(uint32_t *x, uint32_t *y)
 {
     uint32_t m = 0u - x[0];
-    /* r1 = 2^32 - 1: m * r1 = m 2^32 - m has low half -m = x_0 and high half m - 1 = ~x_0
-     * (both 0 when x_0 = 0), so the first pair is two additions, not a multiply-add */
-    uint32_t hi = x[0] != 0 ? ~x[0] : 0u;
-    asm("add.cc.u32 %8, %8, %0;\n\t"
-        "addc.cc.u32 %9, %9, %17;\n\t" EO_MADCI(10, 11, 16, GPU_FR_RS3)
+    asm(EO_MADI(8, 9, 16, GPU_FR_RS1) EO_MADCI(10, 11, 16, GPU_FR_RS3)
             EO_MADCI(12, 13, 16, GPU_FR_RS5) EO_MADCI_END(14, 15, 16, GPU_FR_RS7)
         "add.cc.u32 %0, %0, %16;\n\t"
         "addc.cc.u32 %1, %1, 0;\n\t" EO_MADCI(2, 3, 16, GPU_FR_RS2)
             EO_MADCI(4, 5, 16, GPU_FR_RS4) EO_MADCI(6, 7, 16, GPU_FR_RS6)
         "addc.u32 %15, %15, 0;"
         : GPU_FR_EO_X, GPU_FR_EO_Y
-        : "r"(m), "r"(hi));
+        : "r"(m));
 }
 
 /* next row on a reduced t: t = t / 2^32 + a * b; the part at limb 0 ends in y's registers,
