@@ -2,7 +2,7 @@
  * bench_gpu_fp.cuh — `test_gpu_fp --bench`: throughput of the device field and point
  * arithmetic with operands in registers (no memory traffic), the compute floor the MSM
  * and NTT kernels are measured against: Fp and Fr multiplications (4 independent chains
- * per thread) and XYZZ + affine mixed additions (2 independent accumulators per thread).
+ * per thread) and XYZZ + affine mixed additions (1 and 2 independent accumulators per thread).
  * Timed with CUDA events after a warm-up; best of 5. Included by test_gpu_fp.cu only.
  */
 #include "gpu/fr.cuh"
@@ -36,6 +36,26 @@ template <class F> __global__ void bfp_mul_kernel(F *out, const F *in)
     out[t] = gf_add(gf_add(x0, x1), gf_add(x2, x3));
 }
 
+
+/* one accumulator a thread, as in the MSM's bucket accumulation (its additions form one
+ * dependent chain), against two independent ones */
+__global__ void bfp_madd1_kernel(gpu_fp *out, const gpu_fp *in)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    gpu_g1_xyzz a0;
+    gpu_g1_aff p;
+    a0.x = in[(t + 1) & 1023];
+    a0.y = in[(t + 2) & 1023];
+    a0.zz = in[(t + 3) & 1023];
+    a0.zzz = in[(t + 4) & 1023];
+    p.x = in[(t + 6) & 1023];
+    p.y = in[(t + 7) & 1023];
+    for (int i = 0; i < BFP_ITERS / 8; i++) {
+        a0 = gpu_xyzz_add_aff(a0, p);
+        p.x = gf_add(p.x, a0.zz);
+    }
+    out[t] = a0.x;
+}
 
 __global__ void bfp_madd_kernel(gpu_fp *out, const gpu_fp *in)
 {
@@ -93,6 +113,10 @@ static void bfp_launch_madd(void *o, const void *i, unsigned b, unsigned t)
 {
     bfp_madd_kernel<<<b, t>>>((gpu_fp *)o, (const gpu_fp *)i);
 }
+static void bfp_launch_madd1(void *o, const void *i, unsigned b, unsigned t)
+{
+    bfp_madd1_kernel<<<b, t>>>((gpu_fp *)o, (const gpu_fp *)i);
+}
 
 static void bench_fp(void)
 {
@@ -114,27 +138,33 @@ static void bench_fp(void)
     CK(cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice));
     printf("device: %s, %u SMs, %.0f MHz\n", prop.name, sms, clk_khz / 1e3);
     const unsigned tpb[3] = {128, 256, 384};
-    for (int v = 0; v < 3; v++) {
+    static const char *name[4] = {"fp mul", "fr mul", "g1 madd", "g1 madd x1"};
+    for (int v = 0; v < 4; v++) {
         for (int ti = 0; ti < 3; ti++) {
-            unsigned threads = tpb[ti], blocks = sms * (v == 2 ? 8 : 16);
+            unsigned threads = tpb[ti], blocks = sms * (v >= 2 ? 8 : 16);
             /* a kernel using many registers cannot launch this many threads a block */
             cudaFuncAttributes fa;
             CK(v == 0   ? cudaFuncGetAttributes(&fa, bfp_mul_kernel<gpu_fp>)
                : v == 1 ? cudaFuncGetAttributes(&fa, bfp_mul_kernel<gpu_fr>)
-                        : cudaFuncGetAttributes(&fa, bfp_madd_kernel));
+               : v == 2 ? cudaFuncGetAttributes(&fa, bfp_madd_kernel)
+                        : cudaFuncGetAttributes(&fa, bfp_madd1_kernel));
             if ((unsigned)fa.maxThreadsPerBlock < threads) {
                 printf("bench %-10s %3u thr/block: not launchable (%d registers a thread)\n",
-                       v == 0 ? "fp mul" : v == 1 ? "fr mul" : "g1 madd", threads, fa.numRegs);
+                       name[v], threads, fa.numRegs);
                 continue;
             }
-            double ms = bfp_time(v == 0 ? bfp_launch_fp : v == 1 ? bfp_launch_fr : bfp_launch_madd,
+            double ms = bfp_time(v == 0   ? bfp_launch_fp
+                                 : v == 1 ? bfp_launch_fr
+                                 : v == 2 ? bfp_launch_madd
+                                          : bfp_launch_madd1,
                                  out, in, blocks, threads);
             CK(cudaGetLastError());
-            double ops = (double)blocks * threads * (v == 2 ? 2.0 * (BFP_ITERS / 8) : 4.0 * BFP_ITERS);
+            double ops = (double)blocks * threads *
+                         (v == 2 ? 2.0 * (BFP_ITERS / 8) : v == 3 ? BFP_ITERS / 8 : 4.0 * BFP_ITERS);
             double per_sm_cycles = ms * 1e-3 * (clk_khz * 1e3) * sms / ops;
-            printf("bench %-10s %3u thr/block: %8.3f ms, %7.2f G/s, %7.1f SM-cycles each\n",
-                   v == 0 ? "fp mul" : v == 1 ? "fr mul" : "g1 madd", threads, ms, ops / ms / 1e6,
-                   per_sm_cycles);
+            printf("bench %-10s %3u thr/block: %8.3f ms, %7.2f G/s, %7.1f SM-cycles each (%d "
+                   "registers)\n",
+                   name[v], threads, ms, ops / ms / 1e6, per_sm_cycles, fa.numRegs);
         }
     }
     cudaFree(in);
