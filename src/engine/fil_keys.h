@@ -1,7 +1,8 @@
 /*
  * fil_keys.h — the keys of the Filecoin job kinds (kind_porep.c, kind_post.c, kind_snap.c):
  * circuit ids, Filecoin's .params file names, recording the circuit once per (kind, sector
- * size), and the dev key used when the user has no Filecoin parameters. Internal to src/engine.
+ * size), the dev key used when the user has no Filecoin parameters, and the partition witness
+ * helpers the kinds share. Internal to src/engine.
  * Threading: reentrant; loading runs on the given pool.
  */
 #ifndef CUZK_ENGINE_FIL_KEYS_H
@@ -57,5 +58,14 @@ bool fil_csr_cache_path(const cuzk_engine *e, const char *id, char *path, size_t
 
 /* The dev key's cache file for id in dir (written into path). */
 bool fil_dev_key_path(const char *dir, const char *id, char *path, size_t cap);
+
+/* The partition witness of every Filecoin kind (kind_porep.c), checked against the key's
+ * circuit: engine_fil_witness runs the circuit's generic compact witness backend;
+ * engine_fil_witness_adopt takes ownership of a compact witness made elsewhere (the fast
+ * PoRep and PoSt witnesses) once it fits. */
+cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
+                               esynth *out, cuzk_error *err);
+cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
+                                     esynth *out, cuzk_error *err);
 
 #endif

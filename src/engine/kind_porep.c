@@ -61,8 +61,6 @@ static void porep_plan_free(ekind_plan *p)
 
 /* Takes ownership of ca (a partition's compact witness) once it fits the key's circuit. */
 cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
-                                     esynth *out, cuzk_error *err);
-cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
                                      esynth *out, cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
@@ -86,8 +84,6 @@ cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment
 
 /* The witness of one partition in compact form, by the circuit's generic witness backend,
  * checked against the key's circuit. */
-cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
-                               esynth *out, cuzk_error *err);
 cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
                                esynth *out, cuzk_error *err)
 {

@@ -19,8 +19,6 @@
 #include "engine/fil_doc.h"
 #include "engine/fil_keys.h"
 
-cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
-                                     esynth *out, cuzk_error *err);
 /* The cuzk.v1 fields as the job document of cuzk/post.h (malloc'd). */
 static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_error *err)
 {

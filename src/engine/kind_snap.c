@@ -25,9 +25,6 @@
 #include "engine/fil_doc.h"
 #include "engine/fil_keys.h"
 
-cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
-                               esynth *out, cuzk_error *err);
-
 /* The cuzk.v1 fields as the job document of cuzk/snap.h (malloc'd). */
 static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_error *err)
 {
