@@ -5,11 +5,12 @@
  *   write            cuzk_r1cs_cache_write, once (coefficient table, checksums, fsync);
  * and per pool size, the file in the page cache (it was just written and read):
  *   load shape /     cuzk_r1cs_cache_open + destroy at each check level: map and the
- *   load bounds /    header, every index, every checksum (the engine loads at full).
- *   load full
+ *   load bounds /    header, every index, every checksum (the engine loads at ONCE: full
+ *   load full        the first time, bounds afterwards).
  * The file goes to $TMPDIR (else /var/tmp) and is removed afterwards. "file MB" is its
- * size, "GB/s" the file bytes over the best load time; the write row also gives the
- * non-zeros of A+B+C and the size of the coefficient table.
+ * size (format version 2: no 32-byte coefficients, ~70 bytes a row), "GB/s" the file
+ * bytes over the best load time; the write row also gives the non-zeros of A+B+C and the
+ * size of the coefficient table.
  * Threading: record and write on the calling thread (write's checksums on the pool of the
  * first thread count); loads on pools of t participants.
  */

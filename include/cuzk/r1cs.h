@@ -17,6 +17,17 @@
  *   builder are merged by adding their coefficients) and every stored coefficient is
  *   non-zero (terms that are, or merge to, zero are dropped). Coefficients are Montgomery.
  *
+ * Coefficients
+ *   Term k of matrix m has its coefficient in m[m].coeff[k], or, when the r1cs carries the
+ *   distinct-coefficient table (coeff_values non-NULL), in
+ *   coeff_values[coeff_index[m][k]]. At least one of the two is present for every matrix
+ *   with terms; m[m].coeff may be NULL only when the table is present. A mapped CSR cache
+ *   (cuzk/r1cs_cache.h) carries the table alone: a Filecoin circuit has ~1,500 distinct
+ *   coefficients, so 32 bytes a term would be ~70 % of its bytes for nothing. Builder-made
+ *   constraint systems (cuzk_r1cs_builder_finish, cuzk_r1cs_from_csr, the format readers)
+ *   always have coeff and no table. Read one coefficient with cuzk_r1cs_coeff; loops over
+ *   all terms of a matrix test coeff once and take the direct or the indexed path.
+ *
  * Density
  *   density[m] has bit v set iff variable v has a non-zero coefficient in some row of
  *   matrix m. This is exactly bellperson's DensityTracker semantics (a term counts only when
@@ -42,8 +53,8 @@
  *
  * Ownership
  *   cuzk_r1cs_builder_finish consumes the builder and hands back a cuzk_r1cs that owns all
- *   its arrays; a CSR cache file (cuzk/r1cs_cache.h) gives one whose arrays point into a
- *   read-only mapping it owns (backing). Release either with cuzk_r1cs_destroy. The struct's fields are public so that
+ *   its arrays; a CSR cache file (cuzk/r1cs_cache.h) gives one whose arrays (the
+ *   coefficient table, no m[].coeff) point into a read-only mapping it owns (backing). Release either with cuzk_r1cs_destroy. The struct's fields are public so that
  *   provers (and the GPU upload) can read the arrays, but they are read-only: only the
  *   builder and the file readers (cuzk/formats.h) create a cuzk_r1cs.
  *   Building allocates (checked: CUZK_ERR_NOMEM); eval and check do not. Nothing
@@ -80,7 +91,8 @@ typedef struct cuzk_csr {
     uint64_t nnz;
     uint64_t *row_ptr; /* n_constraints + 1 entries, row_ptr[0] = 0, row_ptr[n] = nnz */
     uint32_t *col;     /* nnz variable indices */
-    cuzk_fr *coeff;    /* nnz non-zero coefficients, Montgomery */
+    cuzk_fr *coeff;    /* nnz non-zero coefficients, Montgomery; NULL when the r1cs carries
+                          the coefficient table instead (see "Coefficients" above) */
 } cuzk_csr;
 
 typedef struct cuzk_r1cs {
@@ -96,9 +108,10 @@ typedef struct cuzk_r1cs {
      * not the circuit's C; eval refuses a C output and the check refuses to run. */
     bool c_absent;
     /* The distinct-coefficient table of cuzk_r1cs_coeff_table when this r1cs carries one
-     * (a CSR cache file stores it, cuzk/r1cs_cache.h): coeff_values[n_coeff_values] and,
-     * per matrix, coeff_index[m][k] < n_coeff_values for each stored term. NULL when absent
-     * (the builder does not make one; call cuzk_r1cs_coeff_table). */
+     * (a CSR cache file stores it instead of m[].coeff, cuzk/r1cs_cache.h):
+     * coeff_values[n_coeff_values] and, per matrix, coeff_index[m][k] < n_coeff_values for
+     * each stored term. NULL when absent (the builder does not make one; call
+     * cuzk_r1cs_coeff_table). */
     const cuzk_fr *coeff_values;
     uint32_t n_coeff_values;
     const uint32_t *coeff_index[CUZK_R1CS_MATRICES];
@@ -110,6 +123,15 @@ typedef struct cuzk_r1cs {
 } cuzk_r1cs;
 
 void cuzk_r1cs_destroy(cuzk_r1cs *r1cs); /* NULL is a no-op */
+
+/* The coefficient of term k (< m[m].nnz, unchecked) of matrix m, whichever form carries
+ * it (the rule under "Coefficients" above). */
+static inline const cuzk_fr *cuzk_r1cs_coeff(const cuzk_r1cs *r1cs, cuzk_r1cs_matrix m,
+                                             uint64_t k)
+{
+    const cuzk_fr *c = r1cs->m[m].coeff;
+    return c ? &c[k] : &r1cs->coeff_values[r1cs->coeff_index[m][k]];
+}
 
 /* Number of variables in [begin, end) set in density[m]; end is clamped to n_vars. */
 uint64_t cuzk_r1cs_density_count(const cuzk_r1cs *r1cs, cuzk_r1cs_matrix m, uint32_t begin,
@@ -174,7 +196,9 @@ cuzk_status cuzk_r1cs_from_csr(cuzk_r1cs **out, uint64_t n_constraints, uint32_t
 /* The distinct coefficients of all three matrices (*values, *n_values of them, ONE
  * first) and, per matrix, an index into them for every stored term (index[m] has
  * r1cs->m[m].nnz entries): the compact coefficient form the GPU keeps resident. Allocates
- * *values and index[0..2] (the caller frees them). Errors: NOMEM, INVALID_ARG. */
+ * *values and index[0..2] (the caller frees them). Works from m[].coeff or, where that is
+ * NULL, from r1cs's own table (then the result is that table, deduplicated, ONE first).
+ * Errors: NOMEM, INVALID_ARG (also a matrix with terms and neither form). */
 cuzk_status cuzk_r1cs_coeff_table(const cuzk_r1cs *r1cs, cuzk_fr **values, uint32_t *n_values,
                                   uint32_t *index[CUZK_R1CS_MATRICES], cuzk_error *err);
 

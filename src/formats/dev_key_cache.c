@@ -46,6 +46,27 @@ static bool upd(EVP_MD_CTX *c, const void *p, size_t n)
     return n == 0 || EVP_DigestUpdate(c, p, n) == 1;
 }
 
+/* Matrix m's nnz coefficients as one 32-byte-a-term stream, whichever form carries them
+ * (cuzk/r1cs.h): a mapped cache has only the table, and must digest as the recorded copy
+ * it was written from, so table entries are copied out a block at a time (SHA-256 does
+ * not see the chunking). */
+static bool upd_coeffs(EVP_MD_CTX *c, const cuzk_r1cs *r1cs, int m)
+{
+    const cuzk_csr *M = &r1cs->m[m];
+    if (M->coeff || !M->nnz)
+        return upd(c, M->coeff, M->nnz * sizeof *M->coeff);
+    cuzk_fr buf[256];
+    const uint32_t *ci = r1cs->coeff_index[m];
+    for (uint64_t k = 0; k < M->nnz;) {
+        size_t n = 0;
+        for (; n < 256 && k < M->nnz; n++, k++)
+            buf[n] = r1cs->coeff_values[ci[k]];
+        if (!upd(c, buf, n * sizeof *buf))
+            return false;
+    }
+    return true;
+}
+
 /* Little-endian fixed-width fields, so the digest does not depend on the host's struct
  * layout; the CSR arrays are hashed as stored (x86-64 and the GPU host are both
  * little-endian, and Montgomery form is a fixed function of the coefficient). */
@@ -65,7 +86,7 @@ cuzk_status cuzk_r1cs_shape_digest(char hex[65], const cuzk_r1cs *r1cs, cuzk_err
         uint64_t nnz = M->nnz;
         ok = upd(c, &nnz, sizeof nnz) &&
              upd(c, M->row_ptr, (r1cs->n_constraints + 1) * sizeof *M->row_ptr) &&
-             upd(c, M->col, nnz * sizeof *M->col) && upd(c, M->coeff, nnz * sizeof *M->coeff);
+             upd(c, M->col, nnz * sizeof *M->col) && upd_coeffs(c, r1cs, m);
     }
     unsigned char d[32];
     unsigned int dn = 0;

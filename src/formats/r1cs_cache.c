@@ -2,6 +2,8 @@
  * r1cs_cache.c — the CSR cache file (cuzk/r1cs_cache.h): writer (temporary file, fsync,
  * rename) and reader (read-only mapping, layered checks, a cuzk_r1cs whose arrays point
  * into the mapping).
+ * The coefficients travel only as the distinct-value table and per-term u32 indices (format
+ * version 2): the loaded r1cs has m[].coeff NULL and the table set.
  * Threading: reentrant; checksums and bound checks split over the caller's pool.
  */
 #define _DEFAULT_SOURCE /* mkstemp, fsync */
@@ -31,10 +33,10 @@
 #define F_C_ABSENT 1u
 #define F_MAP 2u
 
-enum { /* section kinds, in file order */
-    S_ROW = 0, S_COL = 3, S_COEFF = 6, S_DENS = 9, S_MAP = 12, S_VALS = 13, S_IDX = 14,
-    N_SEC = 17
-};
+/* Section kinds, in file order. Version 2 dropped version 1's three 32-byte coefficient
+ * sections (kinds 6..8 there): the table and its u32 indices carry every coefficient
+ * (cuzk/r1cs.h, "Coefficients"), at ~28 % of the bytes. */
+enum { S_ROW = 0, S_COL = 3, S_DENS = 6, S_MAP = 9, S_VALS = 10, S_IDX = 11, N_SEC = 14 };
 _Static_assert(TABLE_AT + N_SEC * 32 <= HDR_SUM_AT, "the section table fits the header");
 
 static const char k_magic[8] = {'C', 'U', 'Z', 'K', 'C', 'S', 'R', 0};
@@ -49,10 +51,8 @@ static uint64_t sec_bytes(const shape *s, int k)
     uint64_t words = ((uint64_t)s->n_vars + 63) / 64;
     if (k < S_COL)
         return (s->rows + 1) * 8;
-    if (k < S_COEFF)
-        return s->nnz[k - S_COL] * 4;
     if (k < S_DENS)
-        return s->nnz[k - S_COEFF] * sizeof(cuzk_fr);
+        return s->nnz[k - S_COL] * 4;
     if (k < S_MAP)
         return words * 8;
     if (k == S_MAP)
@@ -122,7 +122,10 @@ cuzk_status cuzk_r1cs_cache_write(const char *path, const char *circuit_id,
     const void *src[N_SEC];
     cuzk_fr *vals = NULL;
     uint32_t *idx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL};
-    if (r->coeff_values) {
+    bool own_table = r->coeff_values != NULL;
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+        own_table = own_table && (r->coeff_index[m] || !r->m[m].nnz);
+    if (own_table) {
         s.n_vals = r->n_coeff_values;
         src[S_VALS] = r->coeff_values;
         for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
@@ -139,7 +142,6 @@ cuzk_status cuzk_r1cs_cache_write(const char *path, const char *circuit_id,
         s.nnz[m] = r->m[m].nnz;
         src[S_ROW + m] = r->m[m].row_ptr;
         src[S_COL + m] = r->m[m].col;
-        src[S_COEFF + m] = r->m[m].coeff;
         src[S_DENS + m] = r->density[m];
     }
     src[S_MAP] = map ? map->is_bit : NULL;
@@ -380,7 +382,7 @@ static cuzk_status check_sum(const mapped_file *mf, const char *path, const uint
     if (st != CUZK_OK)
         return st;
     if (sum != get64(mf->data + TABLE_AT + 32 * k + 24)) {
-        static const char *names[] = {"row_ptr", "col", "coeff", "density"};
+        static const char *names[] = {"row_ptr", "col", "density"};
         char m[80];
         if (k < S_MAP)
             snprintf(m, sizeof m, "checksum mismatch in section %s %c", names[k / 3],
@@ -457,7 +459,7 @@ cuzk_status cuzk_r1cs_cache_open(const char *path, const char *circuit_id,
         r->m[m].nnz = s.nnz[m];
         r->m[m].row_ptr = (uint64_t *)(d + off[S_ROW + m]);
         r->m[m].col = (uint32_t *)(d + off[S_COL + m]);
-        r->m[m].coeff = (cuzk_fr *)(d + off[S_COEFF + m]);
+        r->m[m].coeff = NULL; /* the table carries the coefficients (cuzk/r1cs.h) */
         r->density[m] = (uint64_t *)(d + off[S_DENS + m]);
         r->coeff_index[m] = (const uint32_t *)(d + off[S_IDX + m]);
         uint64_t cnt = 0;

@@ -251,7 +251,9 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
         for (uint64_t j = 0; j < m; j++)
             for (uint64_t k = M->row_ptr[j]; k < M->row_ptr[j + 1]; k++) {
                 cuzk_fr t;
-                cuzk_fr_mul(&t, &M->coeff[k], &T->lag[j]);
+                /* the accessor: a mapped cache has no M->coeff; setup is not a hot
+                 * loop (one multiply a term beside a scatter) */
+                cuzk_fr_mul(&t, cuzk_r1cs_coeff(r1cs, (cuzk_r1cs_matrix)mat, k), &T->lag[j]);
                 cuzk_fr_add(&uvw[mat][M->col[k]], &uvw[mat][M->col[k]], &t);
             }
     }

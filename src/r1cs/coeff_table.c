@@ -77,11 +77,24 @@ cuzk_status cuzk_r1cs_coeff_table(const cuzk_r1cs *r1cs, cuzk_fr **values, uint3
 {
     if (!r1cs || !values || !n_values || !index)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "coeff table: NULL argument");
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+        if (r1cs->m[m].nnz && !r1cs->m[m].coeff && !(r1cs->coeff_values && r1cs->coeff_index[m]))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "coeff table: matrix %d has terms but no coefficients", m);
     table t = {.cap_vals = 64, .mask = 127};
     t.vals = malloc(t.cap_vals * sizeof *t.vals);
     t.slots = calloc(t.mask + 1, sizeof *t.slots);
     uint32_t *idx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL};
+    /* From r1cs's own table (a mapped cache): its index i becomes remap[i], looked up once
+     * per distinct value, so the pass costs a load per term instead of a hash. */
+    uint32_t *remap = NULL;
     cuzk_status st = CUZK_OK;
+    if (r1cs->coeff_values) {
+        remap = malloc((r1cs->n_coeff_values ? r1cs->n_coeff_values : 1) * sizeof *remap);
+        if (!remap)
+            goto nomem;
+        memset(remap, 0xff, (size_t)r1cs->n_coeff_values * sizeof *remap);
+    }
     if (!t.vals || !t.slots || lookup(&t, &CUZK_FR_ONE) != 0)
         goto nomem;
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
@@ -89,14 +102,28 @@ cuzk_status cuzk_r1cs_coeff_table(const cuzk_r1cs *r1cs, cuzk_fr **values, uint3
         idx[m] = malloc((c->nnz ? c->nnz : 1) * sizeof *idx[m]);
         if (!idx[m])
             goto nomem;
+        if (c->coeff) {
+            for (uint64_t k = 0; k < c->nnz; k++) {
+                const cuzk_fr *v = &c->coeff[k];
+                uint32_t i = cuzk_fr_is_one(v) ? 0 : lookup(&t, v);
+                if (i == UINT32_MAX)
+                    goto nomem;
+                idx[m][k] = i;
+            }
+            continue;
+        }
+        const uint32_t *ci = r1cs->coeff_index[m];
         for (uint64_t k = 0; k < c->nnz; k++) {
-            const cuzk_fr *v = &c->coeff[k];
-            uint32_t i = cuzk_fr_is_one(v) ? 0 : lookup(&t, v);
-            if (i == UINT32_MAX)
-                goto nomem;
-            idx[m][k] = i;
+            uint32_t j = ci[k];
+            if (remap[j] == UINT32_MAX) {
+                const cuzk_fr *v = &r1cs->coeff_values[j];
+                if ((remap[j] = cuzk_fr_is_one(v) ? 0 : lookup(&t, v)) == UINT32_MAX)
+                    goto nomem;
+            }
+            idx[m][k] = remap[j];
         }
     }
+    free(remap);
     free(t.slots);
     *values = t.vals;
     *n_values = t.n;
@@ -105,6 +132,7 @@ cuzk_status cuzk_r1cs_coeff_table(const cuzk_r1cs *r1cs, cuzk_fr **values, uint3
     return CUZK_OK;
 nomem:
     st = cuzk_error_set(err, CUZK_ERR_NOMEM, "coeff table: out of memory");
+    free(remap);
     free(t.vals);
     free(t.slots);
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++)

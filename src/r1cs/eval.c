@@ -7,7 +7,8 @@
  * stops at its first failing row and lowers a shared atomic minimum; chunks that start
  * above the current minimum are skipped. The row reported is therefore the lowest failing
  * row whatever the thread count or scheduling: any chunk holding a lower failing row
- * starts below the minimum, so it runs and finds it. Nothing here allocates.
+ * starts below the minimum, so it runs and finds it. Nothing here allocates. Coefficients
+ * come from m[].coeff or, for a mapped cache, the distinct-value table (cuzk/r1cs.h).
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -18,6 +19,9 @@
  * thousands of rows to be worth it. */
 #define EVAL_GRAIN 4096
 
+/* The two coefficient forms (cuzk/r1cs.h, "Coefficients"): a direct array, or indices
+ * into the distinct-value table (a mapped cache). Callers pick one per matrix, outside
+ * the term loop, so neither loop tests the form per term. */
 static void row_dot(cuzk_fr *r, const cuzk_csr *c, uint64_t row, const cuzk_fr *w)
 {
     cuzk_fr acc = CUZK_FR_ZERO, t;
@@ -28,6 +32,25 @@ static void row_dot(cuzk_fr *r, const cuzk_csr *c, uint64_t row, const cuzk_fr *
             cuzk_fr_add(&acc, &acc, x);
         } else {
             cuzk_fr_mul(&t, &c->coeff[k], x);
+            cuzk_fr_add(&acc, &acc, &t);
+        }
+    }
+    *r = acc;
+}
+
+/* The same sum through the table: the same operations on the same values in the same
+ * order, so the result is bit-identical to row_dot's. The table is a few KB (cache
+ * resident); one 4-byte index a term replaces the 32-byte coefficient stream. */
+static void row_dot_idx(cuzk_fr *r, const cuzk_csr *c, const uint32_t *ci, const cuzk_fr *tab,
+                        uint64_t row, const cuzk_fr *w)
+{
+    cuzk_fr acc = CUZK_FR_ZERO, t;
+    for (uint64_t k = c->row_ptr[row]; k < c->row_ptr[row + 1]; k++) {
+        const cuzk_fr *x = &w[c->col[k]], *v = &tab[ci[k]];
+        if (cuzk_fr_is_one(v)) {
+            cuzk_fr_add(&acc, &acc, x);
+        } else {
+            cuzk_fr_mul(&t, v, x);
             cuzk_fr_add(&acc, &acc, &t);
         }
     }
@@ -61,8 +84,14 @@ static void eval_rows(void *vctx, size_t begin, size_t end, unsigned worker_id)
         for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
             if (!ctx->out[k])
                 continue;
-            for (size_t i = begin; i < end; i++)
-                row_dot(&ctx->out[k][i], &m[k], i, ctx->w);
+            if (m[k].coeff) {
+                for (size_t i = begin; i < end; i++)
+                    row_dot(&ctx->out[k][i], &m[k], i, ctx->w);
+            } else {
+                const uint32_t *ci = ctx->r1cs->coeff_index[k];
+                for (size_t i = begin; i < end; i++)
+                    row_dot_idx(&ctx->out[k][i], &m[k], ci, ctx->r1cs->coeff_values, i, ctx->w);
+            }
         }
         return;
     }
@@ -71,7 +100,12 @@ static void eval_rows(void *vctx, size_t begin, size_t end, unsigned worker_id)
     for (size_t i = begin; i < end; i++) {
         cuzk_fr v[CUZK_R1CS_MATRICES], ab;
         for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
-            row_dot(&v[k], &m[k], i, ctx->w);
+            /* the form test is per row and matrix (one predictable branch), not per term */
+            if (m[k].coeff)
+                row_dot(&v[k], &m[k], i, ctx->w);
+            else
+                row_dot_idx(&v[k], &m[k], ctx->r1cs->coeff_index[k], ctx->r1cs->coeff_values,
+                            i, ctx->w);
             if (ctx->out[k])
                 ctx->out[k][i] = v[k];
         }
@@ -83,10 +117,20 @@ static void eval_rows(void *vctx, size_t begin, size_t end, unsigned worker_id)
     }
 }
 
+/* Every matrix with terms has one of the two coefficient forms (cuzk/r1cs.h). */
+static bool coeffs_ok(const cuzk_r1cs *r1cs)
+{
+    for (int k = 0; k < CUZK_R1CS_MATRICES; k++)
+        if (r1cs->m[k].nnz && !r1cs->m[k].coeff &&
+            !(r1cs->coeff_values && r1cs->coeff_index[k]))
+            return false;
+    return true;
+}
+
 static bool args_ok(const cuzk_r1cs *r1cs, const cuzk_witness *w)
 {
     return r1cs && w && w->kind == CUZK_WITNESS_DENSE && w->values &&
-           w->n_vars == r1cs->n_vars && r1cs->n_constraints <= SIZE_MAX;
+           w->n_vars == r1cs->n_vars && r1cs->n_constraints <= SIZE_MAX && coeffs_ok(r1cs);
 }
 
 cuzk_status cuzk_r1cs_eval(const cuzk_r1cs *r1cs, const cuzk_witness *w, cuzk_fr *a_out,
@@ -116,6 +160,9 @@ cuzk_status cuzk_r1cs_eval_check(const cuzk_r1cs *r1cs, const cuzk_witness *w,
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "r1cs check: this constraint system has no C matrix (A and B "
                               "of a .zkey); check the witness against the circuit's .r1cs");
+    if (!coeffs_ok(r1cs))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "r1cs check: a matrix has terms but no coefficients");
     if (!args_ok(r1cs, w))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "r1cs check: too many constraints");
     if (!cuzk_fr_is_one(&w->values[0]))

@@ -26,6 +26,8 @@ static void check_rows(void *vctx, size_t begin, size_t end, unsigned worker)
     for (size_t r = begin; r < end; r++) {
         uint64_t b = c->row_ptr[r], e = c->row_ptr[r + 1];
         bool ok = b <= e && e <= c->nnz;
+        /* direct c->coeff: adopted arrays are caller-built and must carry coeff (checked
+         * below, "matrix missing"); only a mapped cache goes without (cuzk/r1cs.h) */
         for (uint64_t k = b; ok && k < e; k++)
             ok = c->col[k] < x->n_vars && (k == b || c->col[k] > c->col[k - 1]) &&
                  !cuzk_fr_is_zero(&c->coeff[k]);

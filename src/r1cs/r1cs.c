@@ -12,7 +12,9 @@ void cuzk_r1cs_destroy(cuzk_r1cs *r)
 {
     if (!r)
         return;
-    if (r->backing_release) { /* the arrays are views into the backing (a mapping) */
+    /* the arrays (and the coefficient table, coeff_values / coeff_index) are views into
+     * the backing (a mapping), which owns them all */
+    if (r->backing_release) {
         r->backing_release(r->backing);
         free(r);
         return;
@@ -20,7 +22,7 @@ void cuzk_r1cs_destroy(cuzk_r1cs *r)
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
         free(r->m[m].row_ptr);
         free(r->m[m].col);
-        free(r->m[m].coeff);
+        free(r->m[m].coeff); /* owned arrays: builder-made, coeff always present */
         free(r->density[m]);
     }
     free(r);

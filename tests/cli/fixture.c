@@ -110,7 +110,7 @@ static buf write_r1cs(const cuzk_r1cs *r)
             put_u32(&s[1], (uint32_t)(c->row_ptr[i + 1] - c->row_ptr[i]));
             for (uint64_t k = c->row_ptr[i]; k < c->row_ptr[i + 1]; k++) {
                 put_u32(&s[1], c->col[k]);
-                put_fr(&s[1], &c->coeff[k]);
+                put_fr(&s[1], cuzk_r1cs_coeff(r, (cuzk_r1cs_matrix)m, k));
             }
         }
     for (uint32_t v = 0; v < r->n_vars; v++)

@@ -13,8 +13,9 @@
  *   - a failure returns a non-OK status, mirrors it in err.code with a non-empty message,
  *     and leaves *out NULL;
  *   - an accepted file at BOUNDS or FULL has row_ptr monotone from 0 to nnz, columns
- *     strictly increasing and < n_vars, coefficient indices < the table size, and
- *     cuzk_r1cs_eval runs on an all-ONE witness (no out-of-bounds read: ASan);
+ *     strictly increasing and < n_vars, coefficient indices < the table size, no m[].coeff
+ *     (the table carries the coefficients), and cuzk_r1cs_eval runs on an all-ONE witness
+ *     (no out-of-bounds read: ASan);
  *   - at SHAPE, row_ptr's end points and n_vars = 1 + n_public + n_aux hold.
  * Single-threaded.
  */
@@ -46,8 +47,10 @@ static size_t g_valid_len;
 static void check_accepted(const cuzk_r1cs *r, cuzk_r1cs_cache_check lvl)
 {
     CHECK(r->n_vars == 1ull + r->n_public + r->n_aux);
+    CHECK(r->coeff_values != NULL);
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
         const cuzk_csr *c = &r->m[m];
+        CHECK(c->coeff == NULL && r->coeff_index[m] != NULL);
         CHECK(c->row_ptr[0] == 0 && c->row_ptr[r->n_constraints] == c->nnz);
         if (lvl == CUZK_R1CS_CACHE_CHECK_SHAPE)
             continue;
@@ -75,12 +78,18 @@ static void check_accepted(const cuzk_r1cs *r, cuzk_r1cs_cache_check lvl)
     free(abc);
 }
 
-/* Recomputes every in-range section checksum and the header checksum. */
+/* Recomputes every in-range section checksum and the header checksum. The section count
+ * is the header's own (14 in version 2, which has no 32-byte coefficient sections),
+ * capped at what the header page holds, so the harness follows the format's version. */
 static void repair(uint8_t *b, size_t n)
 {
     if (n < 4096)
         return;
-    for (int k = 0; k < 17; k++) {
+    uint32_t n_sec;
+    memcpy(&n_sec, b + 132, 4);
+    if (n_sec > (4088 - 152) / 32)
+        n_sec = (4088 - 152) / 32;
+    for (uint32_t k = 0; k < n_sec; k++) {
         uint8_t *e = b + 152 + 32 * k;
         uint64_t off, len, sum;
         memcpy(&off, e + 8, 8);

@@ -105,7 +105,7 @@ zkey_buf zkey_write(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
                 put_u32(c, m);
                 put_u32(c, (uint32_t)i);
                 put_u32(c, r1cs->m[m].col[k]);
-                zkey_put_coef(c, &r1cs->m[m].coeff[k]);
+                zkey_put_coef(c, cuzk_r1cs_coeff(r1cs, (cuzk_r1cs_matrix)m, k));
             }
     for (uint32_t v = 0; v <= r1cs->n_public; v++) {
         put_u32(c, 0);

@@ -5,7 +5,8 @@
  * Oracles: a hand-worked circuit (x^3 + x + 5 = out) with values computed on paper, and
  * random systems whose terms the test keeps in its own unmerged list; products and density
  * are recomputed from that list term by term (no sorting or merging), which is a different
- * path from the CSR's sort-merge-drop-zeros.
+ * path from the CSR's sort-merge-drop-zeros. The table form of the coefficients (coeff
+ * NULL, cuzk_r1cs_coeff) is held to the same oracle.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -444,6 +445,82 @@ static void test_random_check(void **state)
     }
 }
 
+/* The table form (cuzk/r1cs.h, "Coefficients"; what a mapped cache carries): a view of a
+ * random system whose matrices, chosen at random, have coeff NULL and read through the
+ * table gives cuzk_r1cs_coeff equal to the direct form term by term, the naive products
+ * bit for bit (calling thread and pool) and the same check result; a matrix with terms
+ * and neither form is refused by eval, the check and the table builder. */
+static void test_table_form(void **state)
+{
+    (void)state;
+    cuzk_pool *pool = NULL;
+    assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
+    size_t iters = test_iters(40);
+    for (size_t it = 0; it < iters; it++) {
+        rsys s;
+        cuzk_fr *w, *vals;
+        uint32_t n_vals, *idx[3];
+        bool sat = it & 1;
+        cuzk_r1cs *r = rand_system(&s, &w, sat);
+        assert_int_equal(cuzk_r1cs_coeff_table(r, &vals, &n_vals, idx, NULL), CUZK_OK);
+        cuzk_r1cs v = *r; /* a non-owning view: never destroyed */
+        v.coeff_values = vals;
+        v.n_coeff_values = n_vals;
+        unsigned form = (unsigned)(test_rng_u64() % 8) | 1; /* bit m: matrix m indexed */
+        for (int m = 0; m < 3; m++) {
+            v.coeff_index[m] = idx[m];
+            if (form >> m & 1)
+                v.m[m].coeff = NULL;
+            for (uint64_t k = 0; k < r->m[m].nnz; k++)
+                assert_memory_equal(cuzk_r1cs_coeff(&v, (cuzk_r1cs_matrix)m, k),
+                                    &r->m[m].coeff[k], sizeof(cuzk_fr));
+        }
+        size_t n = s.rows ? s.rows : 1;
+        cuzk_fr *buf = calloc(9 * n, sizeof *buf);
+        assert_non_null(buf);
+        cuzk_fr *want[3] = {buf, buf + n, buf + 2 * n};
+        naive_eval(&s, w, want);
+        cuzk_witness wv = cuzk_witness_dense(w, r->n_vars);
+        assert_int_equal(cuzk_r1cs_eval(&v, &wv, buf + 3 * n, buf + 4 * n, buf + 5 * n, NULL),
+                         CUZK_OK);
+        assert_memory_equal(buf, buf + 3 * n, 3 * s.rows * sizeof *buf);
+        uint64_t row[2];
+        cuzk_status st0 = cuzk_r1cs_eval_check(r, &wv, NULL, NULL, NULL, &row[0], pool, NULL);
+        cuzk_status st1 = cuzk_r1cs_eval_check(&v, &wv, buf + 6 * n, buf + 7 * n, buf + 8 * n,
+                                               &row[1], pool, NULL);
+        assert_int_equal(st0, st1);
+        assert_int_equal(row[0], row[1]);
+        if (sat) {
+            assert_int_equal(st1, CUZK_OK);
+            assert_memory_equal(buf, buf + 6 * n, 3 * s.rows * sizeof *buf);
+        }
+        /* neither form in a matrix with terms */
+        int m = -1;
+        for (int k = 0; k < 3 && m < 0; k++)
+            if (r->m[k].nnz)
+                m = k;
+        if (m >= 0) {
+            v.m[m].coeff = NULL;
+            v.coeff_index[m] = NULL;
+            cuzk_error err = {0};
+            assert_int_equal(cuzk_r1cs_eval(&v, &wv, buf, NULL, NULL, NULL), CUZK_ERR_INVALID_ARG);
+            assert_int_equal(cuzk_r1cs_check(&v, &wv, NULL, &err), CUZK_ERR_INVALID_ARG);
+            assert_non_null(strstr(err.msg, "no coefficients"));
+            cuzk_fr *tv;
+            uint32_t tn, *ti[3];
+            assert_int_equal(cuzk_r1cs_coeff_table(&v, &tv, &tn, ti, NULL), CUZK_ERR_INVALID_ARG);
+        }
+        free(buf);
+        free(vals);
+        for (int k = 0; k < 3; k++)
+            free(idx[k]);
+        free(w);
+        free(s.t);
+        cuzk_r1cs_destroy(r);
+    }
+    cuzk_pool_destroy(pool);
+}
+
 /* Enough rows for several pool chunks (grain 4096), so the split is really exercised. */
 static void test_eval_pool_chunks(void **state)
 {
@@ -657,6 +734,7 @@ int main(void)
         cmocka_unit_test(test_cubic),
         cmocka_unit_test(test_random_eval_density),
         cmocka_unit_test(test_random_check),
+        cmocka_unit_test(test_table_form),
         cmocka_unit_test(test_eval_pool_chunks),
         cmocka_unit_test(test_eval_check_parallel),
         cmocka_unit_test(test_builder_errors),
