@@ -29,6 +29,7 @@
 #include "c1_gen.h"
 #include "cuzk/c1.h"
 #include "cuzk/engine.h"
+#include "engine_fil_fixture.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"
@@ -38,70 +39,10 @@
 
 static char g_keys[4096];
 
-static void quiet(void *ctx, cuzk_log_level l, const char *m)
-{
-    (void)ctx;
-    if (l <= CUZK_LOG_WARN)
-        fprintf(stderr, "engine: %s\n", m);
-}
 
-static cuzk_engine *make(const char *param_dir, const char *dev_dir)
-{
-    cuzk_engine_config c;
-    cuzk_engine_config_default(&c);
-    c.devices = "cpu";
-    c.threads = 2;
-    c.param_dir = param_dir;
-    c.dev_key_dir = dev_dir;
-    c.log = quiet;
-    cuzk_engine *e = NULL;
-    cuzk_error err = {0};
-    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK)
-        fail_msg("create: %s", err.msg);
-    return e;
-}
 
-static cuzk_job_result run(cuzk_engine *e, const cuzk_job_request *r)
-{
-    cuzk_job_ticket t;
-    cuzk_error err = {0};
-    if (cuzk_engine_submit(e, r, &t, &err) != CUZK_OK)
-        fail_msg("submit: %s", err.msg);
-    cuzk_job_result res;
-    assert_int_equal(cuzk_engine_await(e, t.job_id, 0, &res, &err), CUZK_OK);
-    if (res.state != CUZK_JOB_COMPLETED)
-        fail_msg("job: %s", res.error);
-    return res;
-}
 
-static void expect_refused(cuzk_engine *e, const cuzk_job_request *r, cuzk_status code,
-                           const char *msg)
-{
-    cuzk_job_ticket t;
-    cuzk_error err = {0};
-    cuzk_status st = cuzk_engine_submit(e, r, &t, &err);
-    if (st != code || !strstr(err.msg, msg))
-        fail_msg("expected %d \"%s\", got %d \"%s\"", (int)code, msg, (int)st, err.msg);
-}
 
-/* The vk of the engine's cached dev key for id (the .params begins with the .vk bytes);
- * pvk borrows vk->ic, so vk is the caller's to free after use. */
-static void dev_vk(const char *id, cuzk_groth16_vk *vk, cuzk_groth16_pvk *pvk)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.dev.params", g_keys, id);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("no dev key at %s", path);
-    static uint8_t buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    size_t used = 0;
-    cuzk_error err = {0};
-    if (cuzk_groth16_vk_from_bellperson(vk, buf, n, &used, &err) != CUZK_OK)
-        fail_msg("vk: %s", err.msg);
-    assert_int_equal(cuzk_groth16_pvk_prepare(pvk, vk), CUZK_OK);
-}
 
 static void verify(const cuzk_groth16_pvk *pvk, const cuzk_job_result *res, const cuzk_fr *x,
                    size_t n, cuzk_status want)
@@ -153,7 +94,7 @@ static void free_fields(json_t *doc, cuzk_bytes *vps, size_t n)
 static void test_window_post(void **state)
 {
     (void)state;
-    cuzk_engine *e = make(NULL, g_keys);
+    cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
     pf_set s;
     window_set(&s);
     cuzk_post_partition p = pf_partition(&s);
@@ -163,13 +104,13 @@ static void test_window_post(void **state)
     json_t *doc;
     cuzk_bytes vps[2];
     cuzk_job_request r = fields_req(&s, &doc, vps);
-    cuzk_job_result res = run(e, &r);
+    cuzk_job_result res = efx_run(e, &r);
     free_fields(doc, vps, s.n);
     assert_int_equal(res.priority, CUZK_PRIORITY_HIGH);
     assert_int_equal(res.partitions, 1);
     cuzk_groth16_vk vk;
     cuzk_groth16_pvk pvk;
-    dev_vk("wpost-2k", &vk, &pvk);
+    efx_dev_vk(g_keys, "wpost-2k", &vk, &pvk);
     verify(&pvk, &res, x, n, CUZK_OK);
     cuzk_job_result_free(&res);
 
@@ -178,7 +119,7 @@ static void test_window_post(void **state)
     cuzk_job_request d = {0};
     d.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
     d.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
-    res = run(e, &d);
+    res = efx_run(e, &d);
     free(txt);
     verify(&pvk, &res, x, n, CUZK_OK);
     uint8_t other[32];
@@ -196,7 +137,7 @@ static void test_window_post(void **state)
 static void test_post_reject(void **state)
 {
     (void)state;
-    cuzk_engine *e = make(NULL, g_keys);
+    cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
     pf_set s;
     window_set(&s);
     json_t *doc;
@@ -207,22 +148,22 @@ static void test_post_reject(void **state)
     memcpy(rnd, s.randomness, 32);
     rnd[5] ^= 0x10;
     r.randomness = (cuzk_bytes){rnd, 32};
-    expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "challenge");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "challenge");
     r.randomness = (cuzk_bytes){s.randomness, 32};
     r.sector_size = 8u << 20;
-    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "sector_size 8388608");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "sector_size 8388608");
     r.sector_size = 0;
     r.kind = CUZK_PROOF_WINNING_POST;
-    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "is a WindowPoSt proof");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "is a WindowPoSt proof");
     r.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
     r.randomness = (cuzk_bytes){0};
-    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "randomness (32 bytes) is required");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "randomness (32 bytes) is required");
     r.randomness = (cuzk_bytes){s.randomness, 32};
     /* one hash of a path changed: it misses its root */
     s.sectors[1].proofs[3].siblings[0][4] ^= 1;
     free_fields(doc, vps, s.n);
     r = fields_req(&s, &doc, vps);
-    expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "sector");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "sector");
     /* two sector proofs in one element are not spliced as two: it is taken as bincode */
     char both[1 << 16];
     int m = snprintf(both, sizeof both, "%.*s,%.*s", (int)vps[0].len, vps[0].data,
@@ -230,7 +171,7 @@ static void test_post_reject(void **state)
     assert_true(m > 0 && (size_t)m < sizeof both);
     r.vanilla_proofs = (cuzk_bytes[]){{(const uint8_t *)both, (size_t)m}};
     r.n_vanilla_proofs = 1;
-    expect_refused(e, &r, CUZK_ERR_LENGTH, "PoSt .vanilla_proofs[0]: (bincode)");
+    efx_expect_refused(e, &r, CUZK_ERR_LENGTH, "PoSt .vanilla_proofs[0]: (bincode)");
     free_fields(doc, vps, s.n);
     pf_free(&s);
 
@@ -273,20 +214,20 @@ static char *c1_json(int flaw)
 static void test_porep_reject(void **state)
 {
     (void)state;
-    cuzk_engine *e = make(NULL, g_keys);
+    cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
     cuzk_job_request r = {0};
     r.kind = CUZK_PROOF_POREP_SEAL_COMMIT;
-    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "vanilla_proof (the C1 output) is required");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "vanilla_proof (the C1 output) is required");
     char *bad = c1_json(GEN_BAD_LABEL);
     r.vanilla_proof = (cuzk_bytes){(const uint8_t *)bad, strlen(bad)};
-    expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "label");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "label");
     free(bad);
     char *ok = c1_json(GEN_OK);
     r.vanilla_proof = (cuzk_bytes){(const uint8_t *)ok, strlen(ok) - 1}; /* cut '}' */
-    expect_refused(e, &r, CUZK_ERR_FORMAT, "C1");
+    efx_expect_refused(e, &r, CUZK_ERR_FORMAT, "C1");
     r.vanilla_proof.len++;
     r.sector_size = 32ull << 30;
-    expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "sector_size 34359738368");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "sector_size 34359738368");
     r.sector_size = 2048;
     cuzk_engine_status st;
     assert_int_equal(cuzk_engine_get_status(e, &st, NULL), CUZK_OK);
@@ -297,8 +238,8 @@ static void test_porep_reject(void **state)
     /* no params and no dev keys: refused at submit, naming the file Filecoin names */
     char empty[] = "/tmp/cuzk-params-XXXXXX";
     assert_non_null(mkdtemp(empty));
-    e = make(empty, NULL);
-    expect_refused(e, &r, CUZK_ERR_NOT_FOUND,
+    e = efx_make(empty, NULL, efx_quiet);
+    efx_expect_refused(e, &r, CUZK_ERR_NOT_FOUND,
                    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-"
                    "sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b"
                    "06832f.params not found");
@@ -320,17 +261,17 @@ static void test_porep_prove(void **state)
     assert_int_equal(cuzk_c1_parse(txt, strlen(txt), &c1, NULL), CUZK_OK);
     cuzk_fr x[39];
     assert_int_equal(cuzk_porep_public_inputs(c1, 0, x, 39, NULL), CUZK_OK);
-    cuzk_engine *e = make(NULL, g_keys);
+    cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
     cuzk_job_request r = {0};
     r.kind = CUZK_PROOF_POREP_SEAL_COMMIT;
     r.sector_size = 2048;
     r.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
-    cuzk_job_result res = run(e, &r);
+    cuzk_job_result res = efx_run(e, &r);
     assert_int_equal(res.partitions, 1);
     assert_int_equal(res.priority, CUZK_PRIORITY_NORMAL);
     cuzk_groth16_vk vk;
     cuzk_groth16_pvk pvk;
-    dev_vk("porep-2k", &vk, &pvk);
+    efx_dev_vk(g_keys, "porep-2k", &vk, &pvk);
     verify(&pvk, &res, x, 39, CUZK_OK);
     cuzk_fr_add(&x[2], &x[2], &CUZK_FR_ONE); /* another comm_r */
     verify(&pvk, &res, x, 39, CUZK_ERR_INVALID_PROOF);

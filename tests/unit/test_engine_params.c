@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cuzk/engine.h"
+#include "engine_fil_fixture.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
 #include "cuzk/param_digest.h"
@@ -60,17 +61,7 @@ static void collect(void *ctx, cuzk_log_level l, const char *m)
 
 static cuzk_engine *make(const char *param_dir, const char *dev_dir)
 {
-    cuzk_engine_config c;
-    cuzk_engine_config_default(&c);
-    c.devices = "cpu";
-    c.threads = 2;
-    c.param_dir = param_dir;
-    c.dev_key_dir = dev_dir;
-    c.log = collect;
-    cuzk_engine *e = NULL;
-    cuzk_error err = {0};
-    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK)
-        fail_msg("create: %s", err.msg);
+    cuzk_engine *e = efx_make(param_dir, dev_dir, collect);
     g_log[0] = 0;
     return e;
 }

@@ -35,6 +35,7 @@
 
 #include "cuzk/circuits.h"
 #include "cuzk/engine.h"
+#include "engine_fil_fixture.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
 #include "cuzk/snap.h"
@@ -45,38 +46,8 @@
 
 static char g_keys[4096];
 
-static void quiet(void *ctx, cuzk_log_level l, const char *m)
-{
-    (void)ctx;
-    if (l <= CUZK_LOG_WARN)
-        fprintf(stderr, "engine: %s\n", m);
-}
 
-static cuzk_engine *make(const char *param_dir, const char *dev_dir)
-{
-    cuzk_engine_config c;
-    cuzk_engine_config_default(&c);
-    c.devices = "cpu";
-    c.threads = 2;
-    c.param_dir = param_dir;
-    c.dev_key_dir = dev_dir;
-    c.log = quiet;
-    cuzk_engine *e = NULL;
-    cuzk_error err = {0};
-    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK)
-        fail_msg("create: %s", err.msg);
-    return e;
-}
 
-static void expect_refused(cuzk_engine *e, const cuzk_job_request *r, cuzk_status code,
-                           const char *msg)
-{
-    cuzk_job_ticket t;
-    cuzk_error err = {0};
-    cuzk_status st = cuzk_engine_submit(e, r, &t, &err);
-    if (st != code || !strstr(err.msg, msg))
-        fail_msg("expected %d \"%s\", got %d \"%s\"", (int)code, msg, (int)st, err.msg);
-}
 
 static void set_2k(sf_set *s)
 {
@@ -187,7 +158,7 @@ static void test_snap_shape(void **state)
 static void test_snap_reject(void **state)
 {
     (void)state;
-    cuzk_engine *e = make(NULL, g_keys);
+    cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
     sf_set s;
     set_2k(&s);
     cuzk_bytes vps[1];
@@ -195,30 +166,31 @@ static void test_snap_reject(void **state)
 
     cuzk_job_request m = r;
     m.comm_r_old = (cuzk_bytes){0};
-    expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "SnapDeals job: comm_r_old (32 bytes) is required");
+    efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG,
+                       "SnapDeals job: comm_r_old (32 bytes) is required");
     m = r;
     m.n_vanilla_proofs = 0;
-    expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "vanilla_proofs (one per partition)");
+    efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "vanilla_proofs (one per partition)");
     m = r;
     m.sector_size = 8u << 20;
-    expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "sector_size 8388608");
+    efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "sector_size 8388608");
     m = r;
     m.registered_proof = 9;
-    expect_refused(e, &m, CUZK_ERR_UNSUPPORTED, "unknown registered update proof number 9");
+    efx_expect_refused(e, &m, CUZK_ERR_UNSUPPORTED, "unknown registered update proof number 9");
     /* another comm_r_new: the challenges it derives are not the paths' */
     uint8_t other[32];
     memcpy(other, s.comm_r_new, 32);
     other[0] ^= 1;
     m = r;
     m.comm_r_new = (cuzk_bytes){other, 32};
-    expect_refused(e, &m, CUZK_ERR_INVALID_PROOF, "SnapDeals");
+    efx_expect_refused(e, &m, CUZK_ERR_INVALID_PROOF, "SnapDeals");
     /* a bincode partition proof with a trailing byte */
     uint8_t *longer = malloc(vps[0].len + 1);
     memcpy(longer, vps[0].data, vps[0].len);
     longer[vps[0].len] = 0;
     m = r;
     m.vanilla_proofs = (cuzk_bytes[]){{longer, vps[0].len + 1}};
-    expect_refused(e, &m, CUZK_ERR_FORMAT, "trailing bytes");
+    efx_expect_refused(e, &m, CUZK_ERR_FORMAT, "trailing bytes");
     free(longer);
 
     /* the job document form: with fields it must agree with, and not with vanilla_proofs */
@@ -229,10 +201,10 @@ static void test_snap_reject(void **state)
     m = d;
     m.vanilla_proofs = vps;
     m.n_vanilla_proofs = 1;
-    expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "not both");
+    efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "not both");
     m = d;
     m.comm_d_new = (cuzk_bytes){other, 32};
-    expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "comm_d_new differs from the job document's");
+    efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "comm_d_new differs from the job document's");
     /* a well-formed document is accepted: NORMAL priority, one partition (then cancelled) */
     cuzk_engine_pause(e, true);
     d.comm_d_new = (cuzk_bytes){s.comm_d_new, 32};
@@ -252,7 +224,7 @@ static void test_snap_reject(void **state)
     s.parts[0].challenges[3].r_old.siblings[0][4] ^= 1;
     free_vps(vps, 1);
     r = fields_req(&s, 0, vps);
-    expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "challenge 3");
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "challenge 3");
     cuzk_engine_destroy(e);
 
     /* no params and no dev keys: refused at submit, naming the file Filecoin names */
@@ -261,8 +233,8 @@ static void test_snap_reject(void **state)
     r = fields_req(&s, 0, vps);
     char empty[] = "/tmp/cuzk-params-XXXXXX";
     assert_non_null(mkdtemp(empty));
-    e = make(empty, NULL);
-    expect_refused(e, &r, CUZK_ERR_NOT_FOUND,
+    e = efx_make(empty, NULL, efx_quiet);
+    efx_expect_refused(e, &r, CUZK_ERR_NOT_FOUND,
                    "v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c02"
                    "69b967b4d87ba8b8a525edaa0e165de23ba454510194.params not found");
     cuzk_engine_destroy(e);
@@ -271,23 +243,6 @@ static void test_snap_reject(void **state)
     sf_free(&s);
 }
 
-/* The vk of the engine's cached dev key for id (the .params begins with the .vk bytes). */
-static void dev_vk(const char *id, cuzk_groth16_vk *vk, cuzk_groth16_pvk *pvk)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.dev.params", g_keys, id);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("no dev key at %s", path);
-    static uint8_t buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    size_t used = 0;
-    cuzk_error err = {0};
-    if (cuzk_groth16_vk_from_bellperson(vk, buf, n, &used, &err) != CUZK_OK)
-        fail_msg("vk: %s", err.msg);
-    assert_int_equal(cuzk_groth16_pvk_prepare(pvk, vk), CUZK_OK);
-}
 
 static void test_snap_prove(void **state)
 {
@@ -302,7 +257,7 @@ static void test_snap_prove(void **state)
     cuzk_snap_partition p = sf_partition(&s, 0);
     cuzk_fr x[4];
     assert_int_equal(cuzk_snap_public_inputs(&p, x, NULL), CUZK_OK);
-    cuzk_engine *e = make(NULL, g_keys);
+    cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
     cuzk_bytes vps[1];
     cuzk_job_request r = fields_req(&s, 1, vps);
     r.sector_size = 2048;
@@ -319,7 +274,7 @@ static void test_snap_prove(void **state)
     assert_int_equal(res.proof_len, CUZK_GROTH16_PROOF_BYTES);
     cuzk_groth16_vk vk;
     cuzk_groth16_pvk pvk;
-    dev_vk("snap-2k", &vk, &pvk);
+    efx_dev_vk(g_keys, "snap-2k", &vk, &pvk);
     assert_int_equal(vk.n_ic, 5);
     cuzk_groth16_proof proof;
     assert_int_equal(cuzk_groth16_proof_from_bellperson(&proof, res.proof, res.proof_len, NULL),
