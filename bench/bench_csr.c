@@ -149,13 +149,10 @@ out:
 static void csr_group(const bench_sized_opts *o)
 {
     unsigned thr[BENCH_SIZED_MAX_LIST];
-    size_t nt = bench_sized_threads(o, thr);
-    if (o->nsector == 0) {
-        one_size(o, 2048, thr, nt);
-        return;
-    }
-    for (size_t i = 0; i < o->nsector; i++)
-        one_size(o, o->sector_size[i], thr, nt);
+    uint64_t sz[BENCH_SIZED_MAX_LIST];
+    size_t nt = bench_sized_threads(o, thr), ns = bench_sized_sectors(o, sz, 2048);
+    for (size_t i = 0; i < ns; i++)
+        one_size(o, sz[i], thr, nt);
 }
 
 const bench_sized_group bench_group_csr = {"csr", csr_group, true};

@@ -710,10 +710,10 @@ static void gpu_prove_group(const bench_sized_opts *o)
     } else {
         fprintf(stderr, "gpu-prove on %s\n", cuzk_prover_describe(p));
         if (o->kind && strcmp(o->kind, "porep") != 0) {
-            static const uint64_t def_size = 32ull << 30;
-            size_t ns = o->nsector ? o->nsector : 1;
+            uint64_t sz[BENCH_SIZED_MAX_LIST];
+            size_t ns = bench_sized_sectors(o, sz, 32ull << 30);
             for (size_t i = 0; i < ns; i++)
-                gpu_prove_fil(o, o->nsector ? o->sector_size[i] : def_size, pool, p);
+                gpu_prove_fil(o, sz[i], pool, p);
         } else {
             for (size_t i = 0; i < nk; i++)
                 gpu_prove_size(o, ks[i], pool, p);

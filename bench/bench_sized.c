@@ -211,6 +211,16 @@ size_t bench_sized_log2s(const bench_sized_opts *o, unsigned *out, unsigned def)
     return o->nlog2;
 }
 
+size_t bench_sized_sectors(const bench_sized_opts *o, uint64_t *out, uint64_t def)
+{
+    if (o->nsector == 0) {
+        out[0] = def;
+        return 1;
+    }
+    memcpy(out, o->sector_size, o->nsector * sizeof *out);
+    return o->nsector;
+}
+
 size_t bench_sized_threads(const bench_sized_opts *o, unsigned *out)
 {
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

@@ -106,6 +106,7 @@ void bench_sized_usage(FILE *out);
  * stands for the number of online CPUs; duplicates are dropped). Returns the count. */
 size_t bench_sized_log2s(const bench_sized_opts *o, unsigned *out, unsigned def);
 size_t bench_sized_threads(const bench_sized_opts *o, unsigned *out);
+size_t bench_sized_sectors(const bench_sized_opts *o, uint64_t *out, uint64_t def);
 
 /* A new result in the process-wide list (never NULL: a full list reuses a scratch slot
  * that is not reported), pre-filled with group, name, log2, threads, n. */
