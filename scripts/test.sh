@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — the README's test command (also what CI runs, through .ci/run). Installs the
 # test dependencies, then runs, each in its own build directory:
-#   release   src/ff/mont_x86.h regenerated from mont_x86_gen.py and compared (a stale or
+#   release   src/ff/mont_x86.h and src/gpu/fp_sqr.cuh regenerated and compared (a stale or
 #             hand-edited copy fails); Release build, x86-64 assembly field path (CUZK_ASM
 #             default), CUDA when nvcc is found; ctest; a short `cuzk bench` smoke run
 #   portable  Release build with -DCUZK_ASM=OFF (portable C limb path); ctest
@@ -74,23 +74,26 @@ configure_build() {
   cmake -S . -B "$dir" "$@" && cmake --build "$dir" -j "$CUZK_JOBS"
 }
 
-# src/ff/mont_x86.h is generated (src/ff/mont_x86_gen.py); the build never runs the
-# generator, so a hand edit of the header or a generator change without regenerating would
-# otherwise go unnoticed.
+# src/ff/mont_x86.h and src/gpu/fp_sqr.cuh are generated (by the *_gen.py beside them); the
+# build never runs the generators, so a hand edit of a header or a generator change without
+# regenerating would otherwise go unnoticed.
 check_generated() {
-  local tmp rc=0
+  local tmp rc=0 gen hdr
   tmp=$(mktemp)
-  if ! python3 src/ff/mont_x86_gen.py >"$tmp"; then
-    echo "src/ff/mont_x86_gen.py failed" >&2
-    rc=1
-  elif ! diff -u src/ff/mont_x86.h "$tmp" >"$tmp.diff"; then
-    head -n 40 "$tmp.diff" >&2
-    echo "src/ff/mont_x86.h differs from what src/ff/mont_x86_gen.py writes:" \
-      "run python3 src/ff/mont_x86_gen.py > src/ff/mont_x86.h" >&2
-    rc=1
-  else
-    echo "src/ff/mont_x86.h matches src/ff/mont_x86_gen.py"
-  fi
+  for gen in src/ff/mont_x86_gen.py:src/ff/mont_x86.h src/gpu/fp_sqr_gen.py:src/gpu/fp_sqr.cuh; do
+    hdr=${gen#*:}
+    gen=${gen%%:*}
+    if ! python3 "$gen" >"$tmp"; then
+      echo "$gen failed" >&2
+      rc=1
+    elif ! diff -u "$hdr" "$tmp" >"$tmp.diff"; then
+      head -n 40 "$tmp.diff" >&2
+      echo "$hdr differs from what $gen writes: run python3 $gen > $hdr" >&2
+      rc=1
+    else
+      echo "$hdr matches $gen"
+    fi
+  done
   rm -f "$tmp" "$tmp.diff"
   if [ "$rc" = 0 ]; then
     tests_passed=$((tests_passed + 1))
@@ -99,6 +102,7 @@ check_generated() {
   fi
   return "$rc"
 }
+
 
 stage_release() {
   local rc=0

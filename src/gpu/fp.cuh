@@ -237,22 +237,10 @@ static __device__ __forceinline__ void gpu_fp_eo_row_(uint32_t *x, uint32_t *y,
         : GPU_FP_EO_A, "r"(b));
 }
 
-static __device__ __forceinline__ gpu_fp gpu_fp_mul(gpu_fp av, gpu_fp bv)
+/* The result of the last row, v at limb 0 with v_0 = 0 and u at limb 1: u + v / 2^32 < 2p,
+ * reduced once */
+static __device__ __forceinline__ gpu_fp gpu_fp_eo_merge_(const uint32_t *u, const uint32_t *v)
 {
-    const uint32_t *a = av.l, *b = bv.l;
-    uint32_t u[12], v[12];
-    gpu_fp_eo_first_(u, v, a, b[0]);
-    gpu_fp_eo_reduce_(u, v);
-#pragma unroll
-    for (int i = 1; i < 12; i += 2) {
-        gpu_fp_eo_row_(u, v, a, b[i]); /* now v is at limb 0 */
-        gpu_fp_eo_reduce_(v, u);
-        if (i + 1 < 12) {
-            gpu_fp_eo_row_(v, u, a, b[i + 1]); /* u at limb 0 again */
-            gpu_fp_eo_reduce_(u, v);
-        }
-    }
-    /* after 12 rows: v at limb 0 with v_0 = 0, u at limb 1; the result is u + v / 2^32 */
     uint32_t r[12];
     asm("add.cc.u32 %0, %12, %25;\n\t"
         "addc.cc.u32 %1, %13, %26;\n\t"
@@ -275,6 +263,26 @@ static __device__ __forceinline__ gpu_fp gpu_fp_mul(gpu_fp av, gpu_fp bv)
     return gpu_fp_reduce_once_(r);
 }
 
-static __device__ __forceinline__ gpu_fp gpu_fp_sqr(gpu_fp a) { return gpu_fp_mul(a, a); }
+static __device__ __forceinline__ gpu_fp gpu_fp_mul(gpu_fp av, gpu_fp bv)
+{
+    const uint32_t *a = av.l, *b = bv.l;
+    uint32_t u[12], v[12];
+    gpu_fp_eo_first_(u, v, a, b[0]);
+    gpu_fp_eo_reduce_(u, v);
+#pragma unroll
+    for (int i = 1; i < 12; i += 2) {
+        gpu_fp_eo_row_(u, v, a, b[i]); /* now v is at limb 0 */
+        gpu_fp_eo_reduce_(v, u);
+        if (i + 1 < 12) {
+            gpu_fp_eo_row_(v, u, a, b[i + 1]); /* u at limb 0 again */
+            gpu_fp_eo_reduce_(u, v);
+        }
+    }
+    /* after 12 rows: v at limb 0 with v_0 = 0, u at limb 1 */
+    return gpu_fp_eo_merge_(u, v);
+}
+
+/* gpu_fp_sqr: the same rows with each cross product computed once (generated) */
+#include "gpu/fp_sqr.cuh"
 
 #endif /* CUZK_GPU_FP_CUH */
