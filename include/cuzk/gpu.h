@@ -131,9 +131,12 @@ cuzk_status cuzk_gpu_g2s_msm_auto(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_po
  * Constraint evaluation (src/gpu/spmv.cu): one r1cs matrix in CSR form on the device: the
  * host's row_ptr (rows + 1 entries) and col arrays, and for coefficients a 4-byte index
  * per term into a table of the distinct values (cuzk_r1cs_coeff_table; index 0 is ONE).
+ * A block of rows copied on its own (a streamed constraint system) keeps the whole
+ * matrix's offsets in its row_ptr slice: term k of the block is d_col[k - nz_base]; 0 for
+ * a whole matrix.
  * ------------------------------------------------------------------------------------- */
 typedef struct cuzk_gpu_csr {
-    uint64_t rows, nnz;
+    uint64_t rows, nnz, nz_base;
     const uint64_t *d_row_ptr;
     const uint32_t *d_col;
     const uint32_t *d_coeff_idx;

@@ -40,14 +40,17 @@
  *
  * Memory: the backend allocates what it needs (pinned staging, device buffers, the job);
  *   every allocation is released on every path, including errors and cancellation.
- * Device memory (CUDA): constraint systems, NTT domains and a proof's working set are on
- *   the device; a proving key is too when it fits next to them (idle residents are
- *   evicted, least recently used first, to make room). A key that cannot fit is streamed:
- *   its vectors stay in host memory, pinned, and every MSM copies them through two
- *   staging buffers while it computes; the decision and its numbers go to the logger.
+ * Device memory (CUDA): NTT domains and a proof's working set are on the device; a
+ *   constraint system's matrices are too when they fit next to the working set, and a
+ *   proving key when it fits next to both (idle residents are evicted, least recently
+ *   used first, to make room). What cannot fit is streamed: a key's vectors, or a
+ *   circuit's row_ptr/col/coefficient indices, stay in host memory, pinned, and every MSM
+ *   (every evaluation, block of rows by block of rows) copies them through two staging
+ *   buffers while it computes; each decision and its numbers go to the logger.
  *   CUZK_GPU_MEM_LIMIT=BYTES[K|M|G] treats the device as that large (share a card, or
  *   rehearse a smaller one); CUZK_GPU_SRS=stream[:BYTES] streams every key with staging
- *   buffers of BYTES (tests). Read when the prover is opened.
+ *   buffers of BYTES, CUZK_GPU_CSR=stream every constraint system (tests). Read when the
+ *   prover is opened.
  */
 #ifndef CUZK_PROVER_H
 #define CUZK_PROVER_H

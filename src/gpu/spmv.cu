@@ -28,7 +28,7 @@ static __device__ __forceinline__ void store_fr(cuzk_fr *p, const gpu_fr *v)
     gpu_fr_store(reinterpret_cast<gpu_fr *>(p), v);
 }
 
-__global__ void spmv_kernel(uint64_t rows, const uint64_t *__restrict__ row_ptr,
+__global__ void spmv_kernel(uint64_t rows, uint64_t nz_base, const uint64_t *__restrict__ row_ptr,
                             const uint32_t *__restrict__ col,
                             const uint32_t *__restrict__ coeff_idx,
                             const cuzk_fr *__restrict__ table, const cuzk_fr *__restrict__ w,
@@ -39,7 +39,7 @@ __global__ void spmv_kernel(uint64_t rows, const uint64_t *__restrict__ row_ptr,
         return;
     gpu_fr acc, v, c;
     gpu_fr_zero(&acc);
-    for (uint64_t k = row_ptr[r], e = row_ptr[r + 1]; k < e; k++) {
+    for (uint64_t k = row_ptr[r] - nz_base, e = row_ptr[r + 1] - nz_base; k < e; k++) {
         load_fr(&v, w + col[k]);
         uint32_t ci = coeff_idx[k];
         if (ci != 0) { /* index 0 is ONE */
@@ -82,7 +82,7 @@ extern "C" cuzk_status cuzk_gpu_spmv(const cuzk_gpu_csr *m, const cuzk_fr *d_w, 
         return CUZK_OK;
     gpu_prof_mark((cudaStream_t)s, "spmv");
     spmv_kernel<<<blocks_for(m->rows), SPMV_THREADS, 0, (cudaStream_t)s>>>(
-        m->rows, m->d_row_ptr, m->d_col, m->d_coeff_idx, m->d_table, d_w, d_out);
+        m->rows, m->nz_base, m->d_row_ptr, m->d_col, m->d_coeff_idx, m->d_table, d_w, d_out);
     CUZK_CUDA_TRY(err, cudaGetLastError());
     gpu_prof_mark((cudaStream_t)s, NULL);
     return CUZK_OK;

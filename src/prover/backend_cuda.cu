@@ -67,6 +67,7 @@ typedef struct run {
     /* a streamed key (dev_key.streamed): two staging buffers for its point vectors, and
      * one partial result per chunk, summed on the host after the batch */
     bool streamed;
+    bool csr_streamed;     /* dev_circuit.streamed: the evaluations use the staging too */
     void *d_stage[2];
     size_t stage_bytes;
     unsigned stage_next;
@@ -129,11 +130,14 @@ fail:
 static size_t chunks(size_t n, size_t chunk) { return (n + chunk - 1) / chunk; }
 
 /* Sizes R's staging (whole G1 and G2 points per buffer: multiples of 192 bytes, at most the
- * longest vector) and its chunk counts; returns the device bytes streaming adds. */
-static size_t stage_plan(run *R, const cuzk_prove_job *job, size_t g1_max, size_t want)
+ * longest vector, or the largest streamed matrix: csr_max) and its chunk counts; returns
+ * the device bytes streaming adds. */
+static size_t stage_plan(run *R, const cuzk_prove_job *job, size_t g1_max, size_t want,
+                         size_t csr_max = 0)
 {
     const cuzk_groth16_pk *pk = job->pk;
     size_t vec_max = max2(g1_max * sizeof(cuzk_g1_affine), pk->n_b_g2 * sizeof(cuzk_g2_affine));
+    vec_max = max2(vec_max, csr_max + sizeof(cuzk_g2_affine));
     size_t sb = want < vec_max ? want : vec_max;
     sb = sb / sizeof(cuzk_g2_affine) * sizeof(cuzk_g2_affine);
     R->stage_bytes = sb > sizeof(cuzk_g2_affine) ? sb : sizeof(cuzk_g2_affine);
@@ -149,16 +153,83 @@ static cuzk_g1_jac *g1_parts(const run *R, size_t i, int w)
     return R->streamed ? R->d_pg1 + (i * 4 + (size_t)w) * R->maxc1 : NULL;
 }
 
-/* Queues the copy of host points [off, off + len) into the next staging buffer; *slot
- * receives its index. The copy waits until the MSM that last read that buffer is done. */
-static cuzk_status stage_copy(run *R, const void *h, size_t bytes, int *slot, cuzk_error *err)
+/* Queues the copy of np host ranges, back to back from offset 0, into the next staging
+ * buffer; *slot receives its index. The copy waits until the kernel that last read that
+ * buffer is done. */
+static cuzk_status stage_copy_parts(run *R, const void *const *h, const size_t *bytes, int np,
+                                    int *slot, cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
     int b = (int)(R->stage_next++ & 1);
+    size_t off = 0;
     CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->copy, R->stage_free[b], 0));
-    CUZK_CUDA_TRY(err, cudaMemcpyAsync(R->d_stage[b], h, bytes, cudaMemcpyHostToDevice, R->copy));
+    for (int i = 0; i < np; i++) {
+        if (bytes[i])
+            CUZK_CUDA_TRY(err, cudaMemcpyAsync((char *)R->d_stage[b] + off, h[i], bytes[i],
+                                               cudaMemcpyHostToDevice, R->copy));
+        off += bytes[i];
+    }
     CUZK_CUDA_TRY(err, cudaEventRecord(R->stage_ready[b], R->copy));
     *slot = b;
+    return CUZK_OK;
+fail:
+    return st;
+}
+
+static cuzk_status stage_copy(run *R, const void *h, size_t bytes, int *slot, cuzk_error *err)
+{
+    return stage_copy_parts(R, &h, &bytes, 1, slot, err);
+}
+
+/* out = M w for matrix m of c: from its device copy, or, streamed, a block of rows at a
+ * time through the staging buffers (the copies run ahead on the copy stream: block j + 1
+ * is copied while block j is evaluated). A block is as many rows as fit one buffer with
+ * their row_ptr slice (8 bytes a row) and terms (8 bytes each: col and coefficient). */
+static cuzk_status spmv_eval(run *R, const dev_circuit *c, int m, const cuzk_fr *w, cuzk_fr *out,
+                             cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    cuzk_gpu_stream gs = (cuzk_gpu_stream)R->compute;
+    if (!c->streamed)
+        return cuzk_gpu_spmv(&c->m[m], w, out, gs, err);
+    const cuzk_csr *h = &c->r1cs->m[m];
+    const uint64_t *rp = h->row_ptr;
+    const uint64_t rows = c->r1cs->n_constraints;
+    for (uint64_t r0 = 0; r0 < rows;) {
+        /* the largest r1 with 8 (r1 - r0 + 1) + 8 (rp[r1] - rp[r0]) <= stage bytes */
+        uint64_t lo = r0, hi = rows;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (8 * (mid - r0 + 1) + 8 * (rp[mid] - rp[r0]) <= R->stage_bytes)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        if (lo == r0)
+            return cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: row %llu of the constraint system "
+                                  "(%llu terms) does not fit a %zu-byte staging buffer",
+                                  (unsigned long long)r0,
+                                  (unsigned long long)(rp[r0 + 1] - rp[r0]), R->stage_bytes);
+        uint64_t r1 = lo, nz = rp[r1] - rp[r0];
+        const void *part[3] = {rp + r0, h->col + rp[r0], c->h_ci[m] + rp[r0]};
+        size_t len[3] = {(size_t)(r1 - r0 + 1) * 8, (size_t)nz * 4, (size_t)nz * 4};
+        int b;
+        if ((st = stage_copy_parts(R, part, len, 3, &b, err)) != CUZK_OK)
+            return st;
+        const char *base = (const char *)R->d_stage[b];
+        cuzk_gpu_csr blk = c->m[m];
+        blk.rows = r1 - r0;
+        blk.nnz = nz;
+        blk.nz_base = rp[r0];
+        blk.d_row_ptr = (const uint64_t *)base;
+        blk.d_col = (const uint32_t *)(base + len[0]);
+        blk.d_coeff_idx = (const uint32_t *)(base + len[0] + len[1]);
+        CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->compute, R->stage_ready[b], 0));
+        if ((st = cuzk_gpu_spmv(&blk, w, out + r0, gs, err)) != CUZK_OK)
+            return st;
+        CUZK_CUDA_TRY(err, cudaEventRecord(R->stage_free[b], R->compute));
+        r0 = r1;
+    }
     return CUZK_OK;
 fail:
     return st;
@@ -232,10 +303,10 @@ static cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const 
             goto fail;
         CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[buf], s));
     }
-    if ((st = cuzk_gpu_spmv(&c->m[CUZK_R1CS_A], w, a, gs, err)) != CUZK_OK ||
-        (st = cuzk_gpu_spmv(&c->m[CUZK_R1CS_B], w, b, gs, err)) != CUZK_OK)
+    if ((st = spmv_eval(R, c, CUZK_R1CS_A, w, a, err)) != CUZK_OK ||
+        (st = spmv_eval(R, c, CUZK_R1CS_B, w, b, err)) != CUZK_OK)
         goto fail;
-    if (!snarkjs && (st = cuzk_gpu_spmv(&c->m[CUZK_R1CS_C], w, cc, gs, err)) != CUZK_OK)
+    if (!snarkjs && (st = spmv_eval(R, c, CUZK_R1CS_C, w, cc, err)) != CUZK_OK)
         goto fail;
     {
         size_t rows = m;
@@ -472,7 +543,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
 
 
     pthread_mutex_lock(&cp->cache_mu);
-    st = circuit_get(cp, pk, r1cs, &c, err);
+    st = circuit_get(cp, pk, r1cs, need + stream_need, &c, err);
     if (st == CUZK_OK)
         c->slot.in_use++;
     if (st == CUZK_OK && compact)
@@ -490,21 +561,31 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     if (st != CUZK_OK)
         goto fail;
     R.streamed = k->streamed;
+    R.csr_streamed = c->streamed;
     job->t.srs_streamed = k->streamed;
-    if (R.streamed && !cp->stage_bytes_req) {
-        /* at most a quarter of what is spare, so another working set may still fit */
-        size_t free_b = 0, total_b = 0, spare = 0;
-        if ((st = device_free(cp, false, &free_b, &total_b, err)) != CUZK_OK)
-            goto fail;
-        if (free_b > need + HEADROOM_BYTES)
-            spare = (free_b - need - HEADROOM_BYTES) / 4;
-        stream_need = stage_plan(&R, job, g1_max,
-                                 spare > STAGE_BYTES_MAX   ? STAGE_BYTES_MAX
-                                 : spare < STAGE_BYTES_MIN ? STAGE_BYTES_MIN
-                                                           : spare);
+    if (R.streamed || R.csr_streamed) {
+        /* a streamed matrix is copied a block of rows at a time: a buffer may hold all of it */
+        size_t csr_max = 0;
+        for (int m = 0; R.csr_streamed && m < CUZK_R1CS_MATRICES; m++)
+            csr_max = max2(csr_max, (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * 8);
+        size_t want = cp->stage_bytes_req;
+        if (!want) {
+            /* at most a quarter of what is spare, so another working set may still fit */
+            size_t free_b = 0, total_b = 0, spare = 0;
+            if ((st = device_free(cp, false, &free_b, &total_b, err)) != CUZK_OK)
+                goto fail;
+            if (free_b > need + HEADROOM_BYTES)
+                spare = (free_b - need - HEADROOM_BYTES) / 4;
+            want = spare > STAGE_BYTES_MAX   ? STAGE_BYTES_MAX
+                   : spare < STAGE_BYTES_MIN ? STAGE_BYTES_MIN
+                                             : spare;
+        }
+        stream_need = stage_plan(&R, job, g1_max, want, csr_max);
     }
     if (R.streamed)
         need += stream_need;
+    else if (R.csr_streamed)
+        need += 2 * R.stage_bytes;
 
     /* ---- before the mutex: streams, events, buffers, pinned witnesses, first uploads */
     CUZK_CUDA_TRY(err, cudaStreamCreateWithFlags(&R.copy, cudaStreamNonBlocking));
@@ -558,8 +639,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                            job->n * sizeof(cuzk_groth16_msm_results), R.copy));
         CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R.h_res,
                                           job->n * sizeof(cuzk_groth16_msm_results)));
-        if (R.streamed) {
-            size_t n1 = job->n * 4 * R.maxc1, n2 = job->n * R.maxc2;
+        if (R.streamed || R.csr_streamed) {
             for (int b = 0; b < 2; b++) {
                 CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_stage[b], R.stage_bytes, R.copy));
                 CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R.stage_ready[b],
@@ -568,6 +648,9 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                                             cudaEventDisableTiming));
                 CUZK_CUDA_TRY(err, cudaEventRecord(R.stage_free[b], R.copy));
             }
+        }
+        if (R.streamed) {
+            size_t n1 = job->n * 4 * R.maxc1, n2 = job->n * R.maxc2;
             CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_pg1, n1 * sizeof(cuzk_g1_jac), R.copy));
             CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_pg2, n2 * sizeof(cuzk_g2_jac), R.copy));
             CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R.h_pg1, n1 * sizeof(cuzk_g1_jac)));
@@ -706,10 +789,11 @@ static bool parse_bytes(const char *v, size_t *out)
     return true;
 }
 
-/* CUZK_GPU_MEM_LIMIT and CUZK_GPU_SRS (cuzk/prover.h "Device memory"). */
+/* CUZK_GPU_MEM_LIMIT, CUZK_GPU_SRS and CUZK_GPU_CSR (cuzk/prover.h "Device memory"). */
 static cuzk_status read_env(cuda_prover *cp, cuzk_error *err)
 {
     const char *lim = getenv("CUZK_GPU_MEM_LIMIT"), *srs = getenv("CUZK_GPU_SRS");
+    const char *csr = getenv("CUZK_GPU_CSR");
     if (lim && *lim && !parse_bytes(lim, &cp->mem_limit))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "CUZK_GPU_MEM_LIMIT=%s: want a byte count (suffix K, M, G or T)",
@@ -720,6 +804,12 @@ static cuzk_status read_env(cuda_prover *cp, cuzk_error *err)
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                                   "CUZK_GPU_SRS=%s: want auto, stream or stream:BYTES", srs);
         cp->force_stream = true;
+    }
+    if (csr && *csr && strcmp(csr, "auto") != 0) {
+        if (strcmp(csr, "stream") != 0)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "CUZK_GPU_CSR=%s: want auto or stream", csr);
+        cp->force_stream_csr = true;
     }
     return CUZK_OK;
 }

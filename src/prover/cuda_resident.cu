@@ -50,6 +50,10 @@ void circuit_release(dev_circuit *c)
     cudaFree(c->b_idx);
     cudaFree(c->d_is_bit);
     cudaFree(c->d_rank);
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+        free(c->owned_ci[m]);
+    for (int i = 0; i < c->n_pinned; i++)
+        host_pin_drop(c->pinned[i]);
     memset(c, 0, sizeof *c);
 }
 
@@ -272,8 +276,8 @@ static size_t density_list(uint32_t *dst, const cuzk_r1cs *r1cs, cuzk_r1cs_matri
     return k;
 }
 
-cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
-                               const cuzk_r1cs *r1cs, dev_circuit **out, cuzk_error *err)
+cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                        size_t reserve, dev_circuit **out, cuzk_error *err)
 {
     bool bell = pk->flavour == CUZK_GROTH16_BELLPERSON;
     dev_slot *slots[MAX_RESIDENT];
@@ -313,27 +317,72 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk,
         for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
             ci[m] = cidx[m];
     }
-    size_t bytes = (size_t)n_table * sizeof(cuzk_fr);
-    for (int m = 0; m < (bell ? CUZK_R1CS_MATRICES : CUZK_R1CS_C); m++)
-        bytes += (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * 8;
+    const int n_mat = bell ? CUZK_R1CS_MATRICES : CUZK_R1CS_C;
+    size_t bytes = (size_t)n_table * sizeof(cuzk_fr), mat_bytes = 0;
+    for (int m = 0; m < n_mat; m++)
+        mat_bytes += (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * 8;
     if (bell)
         bytes += 2 * (size_t)r1cs->n_vars * 4;
+    if (st == CUZK_OK) {
+        size_t free_b = 0, total_b = 0;
+        st = device_free(cp, true, &free_b, &total_b, err);
+        size_t could = free_b + reclaimable(cp, &c->slot);
+        if (st == CUZK_OK &&
+            (cp->force_stream_csr || bytes + mat_bytes + reserve + HEADROOM_BYTES > could)) {
+            char why[256];
+            if (cp->force_stream_csr)
+                snprintf(why, sizeof why, "CUZK_GPU_CSR=stream");
+            else
+                snprintf(why, sizeof why, "it needs %.2f GiB next to %.2f GiB of working set, "
+                         "and %.2f GiB of %.2f GiB can be freed on the device",
+                         (double)(bytes + mat_bytes) / (1u << 30),
+                         (double)reserve / (1u << 30), (double)could / (1u << 30),
+                         (double)total_b / (1u << 30));
+            c->streamed = true;
+            int unpinned = 0;
+            for (int m = 0; m < n_mat; m++) {
+                const cuzk_csr *h = &r1cs->m[m];
+                const void *v[3] = {h->row_ptr, h->col, ci[m]};
+                size_t len[3] = {(r1cs->n_constraints + 1) * 8, h->nnz * 4, h->nnz * 4};
+                for (int j = 0; j < 3; j++) {
+                    if (!len[j])
+                        continue;
+                    if (host_pin_take(v[j], len[j]))
+                        c->pinned[c->n_pinned++] = v[j];
+                    else
+                        unpinned++;
+                }
+                c->h_ci[m] = ci[m];
+                c->owned_ci[m] = cidx[m]; /* kept: the evaluations read them */
+                cidx[m] = NULL;
+            }
+            cuda_log(cp, !cp->force_stream_csr, "gpu:%d: constraint system of %llu rows "
+                     "(%.2f GiB) streamed from %s host memory: %s", cp->dev,
+                     (unsigned long long)r1cs->n_constraints,
+                     (double)mat_bytes / (1u << 30),
+                     unpinned ? "pageable (pinning refused)" : "pinned", why);
+        } else if (st == CUZK_OK) {
+            bytes += mat_bytes;
+        }
+    }
     if (st == CUZK_OK)
         st = make_room(cp, bytes, "the constraint system", &c->slot, err);
     if (st == CUZK_OK)
         st = upload(&c->table, tab, n_table, err);
-    for (int m = 0; m < CUZK_R1CS_MATRICES && st == CUZK_OK; m++) {
+    for (int m = 0; m < n_mat && st == CUZK_OK; m++) {
         const cuzk_csr *h = &r1cs->m[m];
         cuzk_gpu_csr *d = &c->m[m];
-        if (m == CUZK_R1CS_C && !bell)
-            continue; /* snarkjs keys never evaluate C (c = a*b), and a .zkey has none */
-        st = upload(&c->row_ptr[m], h->row_ptr, r1cs->n_constraints + 1, err);
-        if (st == CUZK_OK)
-            st = upload(&c->col[m], h->col, h->nnz, err);
-        if (st == CUZK_OK)
-            st = upload(&c->coeff_idx[m], ci[m], h->nnz, err);
+        /* snarkjs keys never evaluate C (c = a*b), and a .zkey has none */
+        if (!c->streamed) {
+            st = upload(&c->row_ptr[m], h->row_ptr, r1cs->n_constraints + 1, err);
+            if (st == CUZK_OK)
+                st = upload(&c->col[m], h->col, h->nnz, err);
+            if (st == CUZK_OK)
+                st = upload(&c->coeff_idx[m], ci[m], h->nnz, err);
+        }
         d->rows = r1cs->n_constraints;
         d->nnz = h->nnz;
+        d->nz_base = 0;
         d->d_row_ptr = c->row_ptr[m];
         d->d_col = c->col[m];
         d->d_coeff_idx = c->coeff_idx[m];

@@ -57,6 +57,16 @@ typedef struct dev_circuit {
     uint32_t *d_rank;
     size_t n_a_idx, n_b_idx;
     size_t bytes;
+    /* Streamed: the matrices did not fit the device next to the working set (or
+     * CUZK_GPU_CSR=stream), so only the table and the density lists are uploaded; row_ptr,
+     * col and the coefficient indices stay in host memory (pinned here where the driver
+     * allows) and each evaluation copies them block by block through the job's staging
+     * buffers. h_ci: the host coefficient indices (owned_ci when computed here). */
+    bool streamed;
+    const uint32_t *h_ci[CUZK_R1CS_MATRICES];
+    uint32_t *owned_ci[CUZK_R1CS_MATRICES];
+    const void *pinned[3 * CUZK_R1CS_MATRICES];
+    int n_pinned;
 } dev_circuit;
 
 typedef struct dev_domain {
@@ -74,6 +84,8 @@ typedef struct cuda_prover {
     /* CUZK_GPU_SRS=stream[:BYTES]: stream every key, BYTES per staging buffer (tests). */
     bool force_stream;
     size_t stage_bytes_req;
+    /* CUZK_GPU_CSR=stream: stream every constraint system (tests). */
+    bool force_stream_csr;
     pthread_mutex_t device_mu; /* kernel work */
     pthread_mutex_t cache_mu;  /* the resident caches below, and the admission state */
     pthread_cond_t released;   /* a job's working set went back (admission waits on it) */
@@ -102,10 +114,12 @@ cuzk_status make_room(cuda_prover *cp, size_t bytes, const char *what, const dev
  * streamed (dev_key.streamed), and the reason is logged. */
 cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, dev_key **out,
                     cuzk_error *err);
-/* The device copy of r1cs (uploaded on a miss), the compact-witness map of a resident
- * circuit, the NTT domain of pk's size and flavour. */
+/* The device copy of r1cs, uploaded on a miss when its matrices fit next to `reserve`
+ * more bytes (idle residents evicted for them only if that makes them fit); otherwise the
+ * matrices are streamed (dev_circuit.streamed) and the reason is logged. Then the
+ * compact-witness map of a circuit, the NTT domain of pk's size and flavour. */
 cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
-                        dev_circuit **out, cuzk_error *err);
+                        size_t reserve, dev_circuit **out, cuzk_error *err);
 cuzk_status map_get(cuda_prover *cp, dev_circuit *c, const cuzk_witness_map *map,
                     cuzk_error *err);
 cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_domain **out,

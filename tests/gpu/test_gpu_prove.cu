@@ -253,6 +253,73 @@ static void test_streamed(cuzk_prover *cpu)
     }
 }
 
+static int g_logged_csr;
+static void count_csr_log(void *ctx, bool warn, const char *msg)
+{
+    (void)ctx;
+    (void)warn;
+    if (strstr(msg, "constraint system") && strstr(msg, "streamed"))
+        __atomic_add_fetch(&g_logged_csr, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A streamed constraint system (CUZK_GPU_CSR=stream) gives the CPU's proofs bit for bit:
+ * with a resident key (one block of rows a matrix), and with a streamed key whose staging
+ * buffers hold 7104 bytes, so every matrix is evaluated in many blocks (a few hundred rows
+ * each) with a short last one; dense and compact witnesses, batches of 3; the decision is
+ * logged once per circuit. A malformed CUZK_GPU_CSR is refused. */
+static void test_csr_streamed(cuzk_prover *cpu)
+{
+    cuzk_error e;
+    cuzk_prover *bad = NULL;
+    setenv("CUZK_GPU_CSR", "streamed", 1);
+    GPU_CHECK(cuzk_prover_open(&bad, "gpu:0", g_pool, &e) == CUZK_ERR_INVALID_ARG,
+              "a malformed CUZK_GPU_CSR must be refused");
+    for (int small_stage = 0; small_stage < 2; small_stage++) {
+        cuzk_prover *gpu = NULL;
+        setenv("CUZK_GPU_CSR", "stream", 1);
+        if (small_stage)
+            setenv("CUZK_GPU_SRS", "stream:7104", 1);
+        cuzk_status st = cuzk_prover_open(&gpu, "gpu:0", g_pool, &e);
+        unsetenv("CUZK_GPU_CSR");
+        unsetenv("CUZK_GPU_SRS");
+        GPU_CHECK(st == CUZK_OK, "open csr-streamed gpu: %s", e.msg);
+        if (st != CUZK_OK)
+            return;
+        cuzk_prover_set_log(gpu, count_csr_log, NULL);
+        g_logged_csr = 0;
+        int circuits = 0;
+        for (unsigned k = 4; k <= cap(10); k += 3, circuits++) {
+            fixture f;
+            if (!fixture_make(&f, k, k == 7 ? CUZK_GROTH16_SNARKJS : CUZK_GROTH16_BELLPERSON)) {
+                GPU_CHECK(false, "fixture 2^%u", k);
+                continue;
+            }
+            cuzk_fr r[3], s[3];
+            for (int i = 0; i < 3; i++) {
+                test_rand_fr(&r[i]);
+                test_rand_fr(&s[i]);
+            }
+            cuzk_groth16_proof pc[3], pg[3];
+            st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
+            GPU_CHECK(st == CUZK_OK, "cpu 2^%u: %s", k, e.msg);
+            for (int compact = 0; compact < 2; compact++) {
+                st = prove_n(gpu, &f, 3, r, s, pg, &e, compact != 0);
+                GPU_CHECK(st == CUZK_OK, "csr streamed (stage %d) 2^%u compact %d: %s",
+                          small_stage, k, compact, e.msg);
+                if (st == CUZK_OK)
+                    GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0, "csr streamed (stage %d) 2^%u "
+                              "compact %d: GPU proof differs from the CPU's", small_stage, k,
+                              compact);
+            }
+            cuzk_prover_forget(gpu, &f.pk, f.c.r1cs);
+            fixture_free(&f);
+        }
+        GPU_CHECK(g_logged_csr == circuits, "one log line per streamed circuit: %d circuits, "
+                  "%d lines", circuits, g_logged_csr);
+        cuzk_prover_close(gpu);
+    }
+}
+
 typedef struct worker_arg {
     cuzk_prover *gpu;
     const fixture *f;
@@ -318,6 +385,7 @@ int main(void)
         test_two_workers(gpu);
         test_eviction(gpu);
         test_streamed(cpu);
+        test_csr_streamed(cpu);
     }
     cuzk_prover_close(cpu);
     cuzk_prover_close(gpu);
