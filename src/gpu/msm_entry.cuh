@@ -74,7 +74,7 @@ template <class F> static size_t msm_auto_scratch_size_t(size_t n)
     msm_auto_plan pl;
     if (n == 0)
         return 0;
-    if (n > MSM_MAX_N || !msm_auto_plan_make(&pl, n, sizeof(gpu_aff<F>), sizeof(gpu_xyzz<F>)))
+    if (n > MSM_MAX_N || !msm_auto_plan_make(&pl, n, sizeof(gpu_xyzz<F>)))
         return SIZE_MAX;
     return pl.total;
 }
@@ -137,7 +137,7 @@ static cuzk_status msm_auto_entry(gpu_jac<F> *out, const gpu_aff<F> *pts, const 
     if (n == 0)
         return msm_out_infinity(out, s, err);
     msm_auto_plan pl;
-    size_t need = msm_auto_plan_make(&pl, n, sizeof(gpu_aff<F>), sizeof(gpu_xyzz<F>))
+    size_t need = msm_auto_plan_make(&pl, n, sizeof(gpu_xyzz<F>))
                       ? pl.total : SIZE_MAX;
     if ((st = msm_check_scratch(scratch, scratch_size, need, err)) != CUZK_OK)
         return st;

@@ -221,17 +221,20 @@ static inline uint8_t *msm_scratch_base(void *scratch)
 
 /* ---- kernels ------------------------------------------------------------------------ */
 
-static __global__ void msm_to_canonical_kernel(msm_scalar *out, const msm_scalar *in, size_t n)
+/* idx: NULL, or the subset's indices into in (see msm_pippenger_run) */
+static __global__ void msm_to_canonical_kernel(msm_scalar *out, const msm_scalar *in,
+                                               const uint32_t *idx, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        out[i] = msm_scalar_from_mont(in[i]);
+        out[i] = msm_scalar_from_mont(in[idx ? idx[i] : i]);
 }
 
-/* Pair (wl, i) of the batch starting at window w0 sits at wl * n + i. */
+/* Pair (wl, i) of the batch starting at window w0 sits at wl * n + i; its value is the
+ * point's index (idx[i] for a subset). */
 static __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const msm_scalar *k,
-                                         size_t n, size_t m, unsigned w0, unsigned c,
-                                         uint32_t nb1)
+                                         const uint32_t *idx, size_t n, size_t m, unsigned w0,
+                                         unsigned c, uint32_t nb1)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= m)
@@ -240,7 +243,7 @@ static __global__ void msm_digits_kernel(uint32_t *keys, uint32_t *vals, const m
     int32_t d = msm_booth_digit(k[i].l, w0 + (unsigned)wl, c);
     uint32_t mag = (uint32_t)(d < 0 ? -d : d);
     keys[t] = mag ? (uint32_t)wl * nb1 + mag : 0u;
-    vals[t] = (uint32_t)i | (d < 0 ? 0x80000000u : 0u);
+    vals[t] = (idx ? idx[i] : (uint32_t)i) | (d < 0 ? 0x80000000u : 0u);
 }
 
 /*
@@ -423,13 +426,17 @@ static inline unsigned msm_blocks(size_t threads, unsigned bs)
 }
 
 /*
- * res (device XYZZ) = sum scalars[i] * points[i]. Scalars are Montgomery Fr. pl from
- * msm_plan_make(n); base: the aligned scratch with at least pl->total bytes. Enqueues only.
+ * res (device XYZZ) = sum scalars[i] * points[i], i < pl->n; with idx, the subset
+ * sum scalars[idx[j]] * points[idx[j]], j < pl->n (idx[j] < 2^31), read in place: the 0/1
+ * split's tail needs no gathered copies of its points and scalars. Scalars are Montgomery
+ * Fr. pl from msm_plan_make(n); base: the aligned scratch with at least pl->total bytes.
+ * Enqueues only.
  */
 template <class F>
 static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
                                      const cuzk_fr *scalars, const msm_plan *pl, uint8_t *base,
-                                     cudaStream_t s, cuzk_error *err)
+                                     cudaStream_t s, cuzk_error *err,
+                                     const uint32_t *idx = NULL)
 {
     cuzk_status st = CUZK_OK;
     const size_t n = pl->n;
@@ -447,7 +454,7 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
 
     gpu_prof_mark(s, "msm: canonical");
     msm_to_canonical_kernel<<<msm_blocks(n, 256), 256, 0, s>>>(
-        kc, (const msm_scalar *)(const void *)scalars, n);
+        kc, (const msm_scalar *)(const void *)scalars, idx, n);
     CUZK_CUDA_TRY(err, cudaGetLastError());
     /* every bucket starts at infinity (ZZ = 0); untouched buckets stay there */
     CUZK_CUDA_TRY(err, cudaMemsetAsync(bk, 0, (size_t)pl->nwin * (pl->nb + 1) * sizeof(gpu_xyzz<F>), s));
@@ -455,7 +462,7 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
         unsigned nw = pl->nwin - w0 < pl->wpb ? pl->nwin - w0 : pl->wpb;
         size_t m = n * nw;
         gpu_prof_mark(s, "msm: digits");
-        msm_digits_kernel<<<msm_blocks(m, 256), 256, 0, s>>>(ka, va, kc, n, m, w0, pl->c,
+        msm_digits_kernel<<<msm_blocks(m, 256), 256, 0, s>>>(ka, va, kc, idx, n, m, w0, pl->c,
                                                              (uint32_t)(pl->nb + 1));
         CUZK_CUDA_TRY(err, cudaGetLastError());
         gpu_prof_mark(s, "msm: sort");

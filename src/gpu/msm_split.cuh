@@ -7,7 +7,9 @@
  *   2. compact the flagged indices in increasing order (CUB DeviceSelect::Flagged);
  *   3. read back (ones, tail length): the one host synchronisation of this routine;
  *   4. cuzk_msm_split_pays(n, ones) (the rule shared with the CPU path) decides:
- *      split: gather the tail scalars and points, bitmap sum + tail MSM, added;
+ *      split: bitmap sum + tail MSM, added; the tail MSM reads its scalars and points in
+ *             place through the index list (no gathered copies: at n = 2^27 G1 those were
+ *             up to 16 GiB of scratch);
  *      else:  one plain MSM over everything.
  * Threading: host functions enqueue on the caller's stream and wait on it once (step 3).
  */
@@ -21,8 +23,8 @@
 
 typedef struct msm_auto_plan {
     size_t n, nw, sel_bytes, sub_bytes;
-    size_t off_bitmap, off_cnt, off_idx, off_tail_sc, off_iota, off_flags, off_tail_pt,
-        off_sel, off_res_a, off_res_b, off_sub, total;
+    size_t off_bitmap, off_cnt, off_idx, off_iota, off_flags, off_sel, off_res_a, off_res_b,
+        off_sub, total;
 } msm_auto_plan;
 
 /* Device counters read back in step 3. */
@@ -32,7 +34,7 @@ typedef struct msm_split_counts {
     int pad;
 } msm_split_counts;
 
-static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t aff_bytes, size_t xyzz_bytes)
+static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t xyzz_bytes)
 {
     msm_plan mp;
     msm_bitmap_plan bp;
@@ -59,11 +61,8 @@ static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t aff_bytes, si
     MSM_TAKE(off_bitmap, pl->nw * sizeof(uint64_t));
     MSM_TAKE(off_cnt, sizeof(msm_split_counts));
     MSM_TAKE(off_idx, n * sizeof(uint32_t));
-    /* iota and flags live in the tail-scalar region until the gather overwrites it */
-    MSM_TAKE(off_tail_sc, n * sizeof(cuzk_fr));
-    pl->off_iota = pl->off_tail_sc;
-    pl->off_flags = pl->off_tail_sc + msm_align_up(n * sizeof(uint32_t));
-    MSM_TAKE(off_tail_pt, n * aff_bytes);
+    MSM_TAKE(off_iota, n * sizeof(uint32_t));
+    MSM_TAKE(off_flags, n);
     MSM_TAKE(off_sel, sel);
     MSM_TAKE(off_res_a, xyzz_bytes);
     MSM_TAKE(off_res_b, xyzz_bytes);
@@ -103,18 +102,6 @@ static __global__ void msm_classify_kernel(uint64_t *bitmap, msm_split_counts *c
     }
 }
 
-template <class F>
-static __global__ void msm_gather_kernel(cuzk_fr *tail_sc, gpu_aff<F> *tail_pt, const uint32_t *idx,
-                                  const cuzk_fr *scalars, const gpu_aff<F> *points, size_t m)
-{
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < m) {
-        uint32_t i = idx[t];
-        tail_sc[t] = scalars[i];
-        tail_pt[t] = points[i];
-    }
-}
-
 /* out = to_jac(a (+ b when b is not NULL)) */
 template <class F>
 static __global__ void msm_finish_kernel(gpu_jac<F> *out, const gpu_xyzz<F> *a, const gpu_xyzz<F> *b)
@@ -138,8 +125,6 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
     uint32_t *idx = (uint32_t *)(base + pl->off_idx);
     uint32_t *iota = (uint32_t *)(base + pl->off_iota);
     uint8_t *flags = base + pl->off_flags;
-    cuzk_fr *tail_sc = (cuzk_fr *)(base + pl->off_tail_sc);
-    gpu_aff<F> *tail_pt = (gpu_aff<F> *)(base + pl->off_tail_pt);
     gpu_xyzz<F> *res_a = (gpu_xyzz<F> *)(base + pl->off_res_a);
     gpu_xyzz<F> *res_b = (gpu_xyzz<F> *)(base + pl->off_res_b);
     uint8_t *sub = msm_scratch_base(base + pl->off_sub);
@@ -173,11 +158,8 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
                                     "fit the split scratch", tl);
                 goto fail;
             }
-            gpu_prof_mark(s, "msm: gather tail");
-            msm_gather_kernel<F><<<msm_blocks(tl, 256), 256, 0, s>>>(tail_sc, tail_pt, idx,
-                                                                      scalars, points, tl);
-            CUZK_CUDA_TRY(err, cudaGetLastError());
-            if ((st = msm_pippenger_run<F>(res_b, tail_pt, tail_sc, &mp, sub, s, err)) != CUZK_OK)
+            if ((st = msm_pippenger_run<F>(res_b, points, scalars, &mp, sub, s, err, idx)) !=
+                CUZK_OK)
                 goto fail;
         }
         msm_finish_kernel<F><<<1, 1, 0, s>>>(out, res_a, res_b);
