@@ -93,12 +93,21 @@ cuzk_status cuzk_gpu_h_snarkjs(const cuzk_gpu_domain *gd, cuzk_fr *d_a, cuzk_fr 
  * Scalars are cuzk_fr in Montgomery form (converted on the device). n may be 0
  * (infinity). Results equal the host's cuzk_g{1,2}s_msm as group elements; the Jacobian
  * representation may differ (compare after conversion to affine).
+ * Scratch: *_scratch_size(n) is the fastest plan's. A smaller scratch is accepted down to
+ * *_scratch_size_least(n): the MSM then uses the widest window that fits it (narrower
+ * windows need fewer buckets and run longer: a card too small for the default working set
+ * still proves); *_scratch_size_capped(n, bits) is the scratch with windows of at most
+ * `bits` (4..22, clamped). The result is the same group element for every plan.
  * ------------------------------------------------------------------------------------- */
 size_t cuzk_gpu_g1s_msm_scratch_size(size_t n);
+size_t cuzk_gpu_g1s_msm_scratch_size_capped(size_t n, unsigned bits);
+size_t cuzk_gpu_g1s_msm_scratch_size_least(size_t n);
 cuzk_status cuzk_gpu_g1s_msm(cuzk_g1_jac *d_out, const cuzk_g1_affine *d_points,
                              const cuzk_fr *d_scalars, size_t n, void *d_scratch,
                              size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
 size_t cuzk_gpu_g2s_msm_scratch_size(size_t n);
+size_t cuzk_gpu_g2s_msm_scratch_size_capped(size_t n, unsigned bits);
+size_t cuzk_gpu_g2s_msm_scratch_size_least(size_t n);
 cuzk_status cuzk_gpu_g2s_msm(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_points,
                              const cuzk_fr *d_scalars, size_t n, void *d_scratch,
                              size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
@@ -116,13 +125,17 @@ cuzk_status cuzk_gpu_g2s_sum_bitmap(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_
 /* The whole witness-driven MSM with the 0/1 split done on the device: classify the
  * scalars (0 / 1 / other) into a ones bitmap and a compacted tail, decide with the msm
  * layer's rule (cuzk_msm_split_pays, shared with the CPU path) whether the split pays,
- * then sum_bitmap + tail MSM over the gathered tail points, or one plain MSM.
+ * then sum_bitmap + tail MSM over the tail points (read in place), or one plain MSM.
  * The decision reads the ones count back: this routine synchronises the stream once. */
 size_t cuzk_gpu_g1s_msm_auto_scratch_size(size_t n);
+size_t cuzk_gpu_g1s_msm_auto_scratch_size_capped(size_t n, unsigned bits);
+size_t cuzk_gpu_g1s_msm_auto_scratch_size_least(size_t n);
 cuzk_status cuzk_gpu_g1s_msm_auto(cuzk_g1_jac *d_out, const cuzk_g1_affine *d_points,
                                   const cuzk_fr *d_scalars, size_t n, void *d_scratch,
                                   size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);
 size_t cuzk_gpu_g2s_msm_auto_scratch_size(size_t n);
+size_t cuzk_gpu_g2s_msm_auto_scratch_size_capped(size_t n, unsigned bits);
+size_t cuzk_gpu_g2s_msm_auto_scratch_size_least(size_t n);
 cuzk_status cuzk_gpu_g2s_msm_auto(cuzk_g2_jac *d_out, const cuzk_g2_affine *d_points,
                                   const cuzk_fr *d_scalars, size_t n, void *d_scratch,
                                   size_t scratch_size, cuzk_gpu_stream s, cuzk_error *err);

@@ -4,6 +4,9 @@
  * msm_g2.cu: argument checks, scratch checks, then the templates of msm_pippenger.cuh,
  * msm_bitmap.cuh and msm_split.cuh.
  *
+ * The scratch a call gets picks its plan: the default window width when the scratch is
+ * *_scratch_size(n), the widest cap that fits when it is smaller (msm_plan_fit), and an
+ * error below *_scratch_size_least(n).
  * Scratch sizes need CUB's temporary-storage sizes, which ask the current device; without
  * one they are SIZE_MAX (no scratch can be large enough). n = 0 needs no scratch: the
  * result is infinity (Z = 0). n is limited to 2^31 - 1 (31-bit point indices in the sorted
@@ -48,12 +51,17 @@ static cuzk_status msm_check_scratch(const void *scratch, size_t have, size_t ne
     return CUZK_OK;
 }
 
-template <class F> static size_t msm_scratch_size_t(size_t n)
+static unsigned msm_cap_bits(unsigned bits)
+{
+    return bits < MSM_MIN_C ? MSM_MIN_C : bits > MSM_MAX_C ? MSM_MAX_C : bits;
+}
+
+template <class F> static size_t msm_scratch_size_t(size_t n, unsigned max_c = MSM_MAX_C)
 {
     msm_plan pl;
     if (n == 0)
         return 0;
-    if (n > MSM_MAX_N || !msm_plan_make(&pl, n, n, sizeof(gpu_xyzz<F>)))
+    if (n > MSM_MAX_N || !msm_plan_make(&pl, n, n, sizeof(gpu_xyzz<F>), msm_cap_bits(max_c)))
         return SIZE_MAX;
     return pl.total;
 }
@@ -69,14 +77,26 @@ template <class F> static size_t msm_bitmap_scratch_size_t(size_t n)
     return pl.total;
 }
 
-template <class F> static size_t msm_auto_scratch_size_t(size_t n)
+template <class F> static size_t msm_auto_scratch_size_t(size_t n, unsigned max_c = MSM_MAX_C)
 {
     msm_auto_plan pl;
     if (n == 0)
         return 0;
-    if (n > MSM_MAX_N || !msm_auto_plan_make(&pl, n, sizeof(gpu_xyzz<F>)))
+    if (n > MSM_MAX_N || !msm_auto_plan_make(&pl, n, sizeof(gpu_xyzz<F>), msm_cap_bits(max_c)))
         return SIZE_MAX;
     return pl.total;
+}
+
+/* The least scratch any window cap needs (the totals are not monotone in the cap: at small
+ * n narrower windows mean more windows and more sorted pairs). */
+template <class F, bool AUTO> static size_t msm_least_scratch_t(size_t n)
+{
+    size_t least = SIZE_MAX;
+    for (unsigned c = MSM_MIN_C; c <= MSM_MAX_C; c++) {
+        size_t t = AUTO ? msm_auto_scratch_size_t<F>(n, c) : msm_scratch_size_t<F>(n, c);
+        least = t < least ? t : least;
+    }
+    return least;
 }
 
 template <class F>
@@ -89,9 +109,12 @@ static cuzk_status msm_entry(gpu_jac<F> *out, const gpu_aff<F> *pts, const cuzk_
     if (n == 0)
         return msm_out_infinity(out, s, err);
     msm_plan pl;
-    size_t need = msm_plan_make(&pl, n, n, sizeof(gpu_xyzz<F>)) ? pl.total : SIZE_MAX;
-    if ((st = msm_check_scratch(scratch, scratch_size, need, err)) != CUZK_OK)
-        return st;
+    if (!scratch || !msm_plan_fit(&pl, n, n, sizeof(gpu_xyzz<F>), scratch_size)) {
+        st = msm_check_scratch(scratch, scratch ? scratch_size : 0,
+                               msm_least_scratch_t<F, false>(n), err);
+        return st != CUZK_OK ? st
+                             : cuzk_error_set(err, CUZK_ERR_CUDA, "cannot plan the device MSM");
+    }
     uint8_t *base = msm_scratch_base(scratch);
     gpu_xyzz<F> *res = (gpu_xyzz<F> *)(base + pl.off_res);
     if ((st = msm_pippenger_run<F>(res, pts, sc, &pl, base, s, err)) != CUZK_OK)
@@ -137,10 +160,12 @@ static cuzk_status msm_auto_entry(gpu_jac<F> *out, const gpu_aff<F> *pts, const 
     if (n == 0)
         return msm_out_infinity(out, s, err);
     msm_auto_plan pl;
-    size_t need = msm_auto_plan_make(&pl, n, sizeof(gpu_xyzz<F>))
-                      ? pl.total : SIZE_MAX;
-    if ((st = msm_check_scratch(scratch, scratch_size, need, err)) != CUZK_OK)
-        return st;
+    if (!scratch || !msm_auto_plan_fit(&pl, n, sizeof(gpu_xyzz<F>), scratch_size)) {
+        st = msm_check_scratch(scratch, scratch ? scratch_size : 0,
+                               msm_least_scratch_t<F, true>(n), err);
+        return st != CUZK_OK ? st
+                             : cuzk_error_set(err, CUZK_ERR_CUDA, "cannot plan the device MSM");
+    }
     return msm_auto_run<F>(out, pts, sc, &pl, msm_scratch_base(scratch), s, err);
 }
 
@@ -149,6 +174,14 @@ static cuzk_status msm_auto_entry(gpu_jac<F> *out, const gpu_aff<F> *pts, const 
     extern "C" size_t cuzk_gpu_##G##s_msm_scratch_size(size_t n)                           \
     {                                                                                      \
         return msm_scratch_size_t<F>(n);                                                   \
+    }                                                                                      \
+    extern "C" size_t cuzk_gpu_##G##s_msm_scratch_size_capped(size_t n, unsigned bits)     \
+    {                                                                                      \
+        return msm_scratch_size_t<F>(n, bits);                                             \
+    }                                                                                      \
+    extern "C" size_t cuzk_gpu_##G##s_msm_scratch_size_least(size_t n)                     \
+    {                                                                                      \
+        return msm_least_scratch_t<F, false>(n);                                           \
     }                                                                                      \
     extern "C" cuzk_status cuzk_gpu_##G##s_msm(cuzk_##G##_jac *d_out,                      \
                                                const cuzk_##G##_affine *d_points,          \
@@ -174,6 +207,14 @@ static cuzk_status msm_auto_entry(gpu_jac<F> *out, const gpu_aff<F> *pts, const 
     extern "C" size_t cuzk_gpu_##G##s_msm_auto_scratch_size(size_t n)                      \
     {                                                                                      \
         return msm_auto_scratch_size_t<F>(n);                                              \
+    }                                                                                      \
+    extern "C" size_t cuzk_gpu_##G##s_msm_auto_scratch_size_capped(size_t n, unsigned bits)\
+    {                                                                                      \
+        return msm_auto_scratch_size_t<F>(n, bits);                                        \
+    }                                                                                      \
+    extern "C" size_t cuzk_gpu_##G##s_msm_auto_scratch_size_least(size_t n)                \
+    {                                                                                      \
+        return msm_least_scratch_t<F, true>(n);                                            \
     }                                                                                      \
     extern "C" cuzk_status cuzk_gpu_##G##s_msm_auto(                                       \
         cuzk_##G##_jac *d_out, const cuzk_##G##_affine *d_points, const cuzk_fr *d_scalars,\

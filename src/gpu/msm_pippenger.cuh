@@ -25,8 +25,9 @@
  *      (giving sum (m - lo + 1) B_m) plus (lo - 1) * (sum B_m) by double-and-add;
  *   5. per window, a block adds its G group sums (tree in global scratch);
  *   6. one thread combines the windows, top first: acc = 2^c acc + S_w.
- * The window width is a function of n only, so the work (and the result's representation)
- * never depends on timing.
+ * The window width is a function of n and of the scratch the caller gives (a smaller
+ * scratch caps it: msm_plan_fit), so the work (and the result's representation) never
+ * depends on timing; every width gives the same group element.
  *
  * Threading: host functions enqueue on the caller's stream; any host thread may call them
  * with its own scratch.
@@ -110,11 +111,11 @@ static inline size_t msm_slots_cap(size_t cap)
  * c = 20 (W = 13), which the weight 8 chose. Capped at 22 bits (W = 12): the buckets of all
  * windows, W 2^(c-1) XYZZ points, are 4.8 GiB there for G1, and wider windows cannot lower
  * W below 11. */
-static inline unsigned msm_gpu_window_bits(size_t n)
+static inline unsigned msm_gpu_window_bits(size_t n, unsigned max_c = MSM_MAX_C)
 {
     unsigned best = MSM_MIN_C;
     double best_cost = 0;
-    for (unsigned c = MSM_MIN_C; c <= MSM_MAX_C; c++) {
+    for (unsigned c = MSM_MIN_C; c <= max_c; c++) {
         double cost = (double)msm_gpu_num_windows(c) *
                       ((double)n + 4.0 * (double)((size_t)1 << (c - 1)));
         if (c == MSM_MIN_C || cost < best_cost) {
@@ -131,6 +132,7 @@ static inline unsigned msm_gpu_window_bits(size_t n)
 typedef struct msm_plan {
     size_t n, nb, groups, pairs, cub_bytes, cap_a, cap_b;
     unsigned c, nwin, wpb, key_bits; /* wpb: windows per batch */
+    unsigned max_c;                  /* the cap the plan was made under */
     size_t off_kc, off_ka, off_kb, off_va, off_vb, off_cub, off_bk, off_ida, off_pa, off_idb,
         off_pb, off_gs, off_tree, off_ws, off_res, total;
 } msm_plan;
@@ -143,23 +145,25 @@ static inline size_t msm_groups(size_t nb)
 
 /* Sorted-pair capacity planned for cap_n points: all windows at once when that is at most
  * MSM_BATCH_PAIRS, else batches (one window at a time when n alone exceeds it). */
-static inline size_t msm_pairs_cap(size_t cap_n)
+static inline size_t msm_pairs_cap(size_t cap_n, unsigned max_c)
 {
-    size_t all = cap_n * msm_gpu_num_windows(msm_gpu_window_bits(cap_n));
+    size_t all = cap_n * msm_gpu_num_windows(msm_gpu_window_bits(cap_n, max_c));
     size_t p = all < MSM_BATCH_PAIRS ? all : MSM_BATCH_PAIRS;
     return p > cap_n ? p : cap_n;
 }
 
-/* Fills the plan for 1 <= n <= cap_n < 2^31; false when CUB cannot size its sort (no
- * device). xyzz_bytes: size of one XYZZ point of the group. */
-static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_bytes)
+/* Fills the plan for 1 <= n <= cap_n < 2^31 with windows of at most max_c bits; false
+ * when CUB cannot size its sort (no device). xyzz_bytes: size of one XYZZ point. */
+static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_bytes,
+                          unsigned max_c = MSM_MAX_C)
 {
     pl->n = n;
-    pl->c = msm_gpu_window_bits(n);
+    pl->max_c = max_c;
+    pl->c = msm_gpu_window_bits(n, max_c);
     pl->nwin = msm_gpu_num_windows(pl->c);
     pl->nb = (size_t)1 << (pl->c - 1);
     pl->groups = msm_groups(pl->nb);
-    size_t pairs_cap = msm_pairs_cap(cap_n);
+    size_t pairs_cap = msm_pairs_cap(cap_n, max_c);
     size_t wpb = pairs_cap / n;
     pl->wpb = wpb < 1 ? 1u : wpb > pl->nwin ? pl->nwin : (unsigned)wpb;
     pl->pairs = n * pl->wpb;
@@ -181,7 +185,7 @@ static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_byte
     }
     pl->cub_bytes = cub_bytes;
     size_t bk_max = 0, gs_max = 0;
-    for (unsigned c = MSM_MIN_C; c <= msm_gpu_window_bits(cap_n); c++) {
+    for (unsigned c = MSM_MIN_C; c <= msm_gpu_window_bits(cap_n, max_c); c++) {
         size_t nb = (size_t)1 << (c - 1), w = msm_gpu_num_windows(c);
         bk_max = w * (nb + 1) > bk_max ? w * (nb + 1) : bk_max;
         gs_max = w * msm_groups(nb) > gs_max ? w * msm_groups(nb) : gs_max;
@@ -211,6 +215,22 @@ static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_byte
 #undef MSM_TAKE
     pl->total = off + MSM_SCRATCH_ALIGN; /* room to realign the caller's pointer */
     return true;
+}
+
+/* The plan for n with the widest window cap whose scratch fits `have` bytes (the default
+ * plan when the scratch is that large); false when even 4-bit windows do not fit or CUB
+ * cannot size its sort. The buckets (W 2^(c-1) XYZZ points, 4.5 GiB for G1 at c = 22) are
+ * what a cap saves: a card too small for the default working set proves with narrower
+ * windows instead of not at all. */
+static bool msm_plan_fit(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_bytes, size_t have)
+{
+    for (unsigned c = MSM_MAX_C; c >= MSM_MIN_C; c--) {
+        if (!msm_plan_make(pl, n, cap_n, xyzz_bytes, c))
+            return false;
+        if (pl->total <= have)
+            return true;
+    }
+    return false;
 }
 
 static inline uint8_t *msm_scratch_base(void *scratch)

@@ -23,6 +23,7 @@
 
 typedef struct msm_auto_plan {
     size_t n, nw, sel_bytes, sub_bytes;
+    unsigned max_c; /* window cap of the tail / plain MSM (msm_plan_make) */
     size_t off_bitmap, off_cnt, off_idx, off_iota, off_flags, off_sel, off_res_a, off_res_b,
         off_sub, total;
 } msm_auto_plan;
@@ -34,12 +35,14 @@ typedef struct msm_split_counts {
     int pad;
 } msm_split_counts;
 
-static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t xyzz_bytes)
+static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t xyzz_bytes,
+                               unsigned max_c = MSM_MAX_C)
 {
     msm_plan mp;
     msm_bitmap_plan bp;
-    if (!msm_plan_make(&mp, n, n, xyzz_bytes))
+    if (!msm_plan_make(&mp, n, n, xyzz_bytes, max_c))
         return false;
+    pl->max_c = max_c;
     msm_bitmap_plan_make(&bp, n, xyzz_bytes);
     size_t sel = 0;
     int *nsel = NULL;
@@ -70,6 +73,18 @@ static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t xyzz_bytes)
 #undef MSM_TAKE
     pl->total = off + MSM_SCRATCH_ALIGN;
     return true;
+}
+
+/* msm_plan_fit for the split: the widest window cap whose scratch fits `have`. */
+static bool msm_auto_plan_fit(msm_auto_plan *pl, size_t n, size_t xyzz_bytes, size_t have)
+{
+    for (unsigned c = MSM_MAX_C; c >= MSM_MIN_C; c--) {
+        if (!msm_auto_plan_make(pl, n, xyzz_bytes, c))
+            return false;
+        if (pl->total <= have)
+            return true;
+    }
+    return false;
 }
 
 /* Warp v handles scalars [64 v, 64 v + 64): lanes read v*64 + lane and v*64 + 32 + lane. */
@@ -153,7 +168,8 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
             CUZK_CUDA_TRY(err, cudaMemsetAsync(res_b, 0, sizeof *res_b, s));
         } else {
             msm_plan mp;
-            if (!msm_plan_make(&mp, tl, n, sizeof(gpu_xyzz<F>)) || mp.total > pl->sub_bytes) {
+            if (!msm_plan_make(&mp, tl, n, sizeof(gpu_xyzz<F>), pl->max_c) ||
+                mp.total > pl->sub_bytes) {
                 st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "tail MSM of %zu points does not "
                                     "fit the split scratch", tl);
                 goto fail;
@@ -165,7 +181,7 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
         msm_finish_kernel<F><<<1, 1, 0, s>>>(out, res_a, res_b);
     } else {
         msm_plan mp;
-        if (!msm_plan_make(&mp, n, n, sizeof(gpu_xyzz<F>))) {
+        if (!msm_plan_make(&mp, n, n, sizeof(gpu_xyzz<F>), pl->max_c)) {
             st = cuzk_error_set(err, CUZK_ERR_CUDA, "cannot size the device sort");
             goto fail;
         }

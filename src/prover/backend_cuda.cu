@@ -482,11 +482,12 @@ static void note_sticky(cuda_prover *cp, const cuzk_error *err)
     }
 }
 
-static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, bool admitted)
+static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, bool admitted, size_t need)
 {
     pthread_mutex_lock(&cp->cache_mu);
     if (admitted) { /* the working set is back (run_release synchronised the frees) */
         cp->admitted--;
+        cp->admitted_bytes -= need;
         pthread_cond_broadcast(&cp->released);
     }
     if (k && k->pk)
@@ -494,6 +495,51 @@ static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, bool admitted)
     if (c && c->r1cs)
         c->slot.in_use--;
     pthread_mutex_unlock(&cp->cache_mu);
+}
+
+/* The MSM scratch of a partition with windows of at most `bits` (cuzk/gpu.h). */
+static size_t msm_scratch(const cuzk_groth16_pk *pk, size_t g_len, unsigned bits)
+{
+    return max2(max2(cuzk_gpu_g1s_msm_scratch_size_capped(pk->n_h, bits),
+                     cuzk_gpu_g1s_msm_auto_scratch_size_capped(max2(pk->n_l, g_len), bits)),
+                cuzk_gpu_g2s_msm_auto_scratch_size_capped(pk->n_b_g2, bits));
+}
+
+/* A card too small for the working set with the default MSM windows proves with narrower
+ * ones (msm_plan_fit: fewer buckets; at 2^27 c = 22 -> 19 saves 3.9 GiB): the widest cap
+ * whose working set fits what the device could give one job, every idle resident evicted
+ * and every other job's working set back. The capacity, not the free memory of the
+ * moment, so a second worker waits for the first rather than shrinking its windows. A
+ * cap is logged when it changes. */
+static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t g_len,
+                                  size_t *scratch, size_t *need, size_t stream_need,
+                                  cuzk_error *err)
+{
+    size_t free_b = 0, total_b = 0;
+    pthread_mutex_lock(&cp->cache_mu);
+    cuzk_status st = device_free(cp, true, &free_b, &total_b, err);
+    size_t could = free_b + idle_bytes(cp) + cp->admitted_bytes;
+    pthread_mutex_unlock(&cp->cache_mu);
+    if (st != CUZK_OK || *need + stream_need + HEADROOM_BYTES <= could)
+        return st;
+    size_t base = *need - *scratch, sc = *scratch;
+    unsigned bits;
+    for (bits = 21; bits >= 4; bits--) {
+        sc = msm_scratch(pk, g_len, bits);
+        if (base + sc + stream_need + HEADROOM_BYTES <= could)
+            break;
+    }
+    bits = bits < 4 ? 4 : bits;
+    if (__atomic_exchange_n(&cp->msm_cap_logged, bits, __ATOMIC_RELAXED) != bits)
+        cuda_log(cp, true, "gpu:%d: MSM windows capped at %u bits for 2^%u: the working set "
+                 "needs %.2f GiB with the default windows and %.2f GiB of %.2f GiB can be "
+                 "freed on the device (MSM scratch %.2f -> %.2f GiB)", cp->dev, bits,
+                 pk->log2n, (double)(*need + stream_need) / (1u << 30),
+                 (double)could / (1u << 30), (double)total_b / (1u << 30),
+                 (double)*scratch / (1u << 30), (double)sc / (1u << 30));
+    *need = base + sc;
+    *scratch = sc;
+    return CUZK_OK;
 }
 
 static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatile int *cancel,
@@ -540,6 +586,8 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         return cuzk_error_set(err, CUZK_ERR_CUDA, "gpu:%d is out of service after: %s",
                               cp->dev, cp->broken_msg);
     CUZK_CUDA_TRY(err, cudaSetDevice(cp->dev));
+    if ((st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, stream_need, err)) != CUZK_OK)
+        goto fail;
 
 
     pthread_mutex_lock(&cp->cache_mu);
@@ -618,6 +666,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             pthread_cond_wait(&cp->released, &cp->cache_mu);
         if (st == CUZK_OK) {
             cp->admitted++;
+            cp->admitted_bytes += need;
             admitted = true;
         }
         pthread_mutex_unlock(&cp->cache_mu);
@@ -729,7 +778,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             job->t.ms[k_ev_stage[e]] += ms;
         }
     run_release(&R);
-    unuse(cp, k, c, admitted);
+    unuse(cp, k, c, admitted, need);
     job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
     return CUZK_OK;
 fail:
@@ -737,7 +786,7 @@ fail:
     run_release(&R);
     if (locked)
         pthread_mutex_unlock(&cp->device_mu);
-    unuse(cp, k, c, admitted);
+    unuse(cp, k, c, admitted, need);
     (void)t_unlock;
     return st;
 }

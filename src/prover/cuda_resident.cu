@@ -177,6 +177,8 @@ static size_t reclaimable(const cuda_prover *cp, const dev_slot *keep)
     return b;
 }
 
+size_t idle_bytes(const cuda_prover *cp) { return reclaimable(cp, NULL); }
+
 /* The key's vectors stay in host memory, pinned so the staging copies run at full PCIe
  * speed (a vector that cannot be pinned is copied from pageable memory: slower, correct). */
 static void key_stream(cuda_prover *cp, dev_key *k, const cuzk_groth16_pk *pk, size_t bytes,

@@ -90,6 +90,8 @@ typedef struct cuda_prover {
     pthread_mutex_t cache_mu;  /* the resident caches below, and the admission state */
     pthread_cond_t released;   /* a job's working set went back (admission waits on it) */
     int admitted;              /* jobs holding a working set now */
+    size_t admitted_bytes;     /* and the bytes they hold */
+    unsigned msm_cap_logged;   /* the last MSM window cap logged (0: none) */
     dev_key keys[MAX_RESIDENT];
     dev_circuit circuits[MAX_RESIDENT];
     dev_domain domains[MAX_RESIDENT];
@@ -125,6 +127,8 @@ cuzk_status map_get(cuda_prover *cp, dev_circuit *c, const cuzk_witness_map *map
 cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_domain **out,
                        cuzk_error *err);
 void key_release(dev_key *k);
+/* Device bytes idle residents hold (what evictions could give back). */
+size_t idle_bytes(const cuda_prover *cp);
 /* Reports through the owner's logger (cuzk_prover_set_log; stderr by default). */
 void cuda_log(cuda_prover *cp, bool warn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -75,6 +75,10 @@ static cuzk_pool *g_pool;
         static size_t msm_size(size_t n) { return cuzk_gpu_##G##s_msm_scratch_size(n); }  \
         static size_t bitmap_size(size_t n) { return cuzk_gpu_##G##s_sum_bitmap_scratch_size(n); } \
         static size_t auto_size(size_t n) { return cuzk_gpu_##G##s_msm_auto_scratch_size(n); } \
+        static size_t msm_capped(size_t n, unsigned b) { return cuzk_gpu_##G##s_msm_scratch_size_capped(n, b); } \
+        static size_t auto_capped(size_t n, unsigned b) { return cuzk_gpu_##G##s_msm_auto_scratch_size_capped(n, b); } \
+        static size_t msm_least(size_t n) { return cuzk_gpu_##G##s_msm_scratch_size_least(n); } \
+        static size_t auto_least(size_t n) { return cuzk_gpu_##G##s_msm_auto_scratch_size_least(n); } \
         static cuzk_status msm(jac *o, const aff *p, const cuzk_fr *k, size_t n, void *s,  \
                                size_t ss, cudaStream_t st, cuzk_error *e)                 \
         {                                                                                 \
@@ -234,8 +238,9 @@ static void check_size(dev_bufs *d, const typename T::aff *p, cuzk_fr *k, uint64
     GPU_CHECK(same_point<T>(&want, &got), "%s sum_bitmap n=%zu differs", T::name(), n);
 }
 
-/* The split decision at its boundary (n = 512: 64 ones split, 63 do not), and argument
- * checks: short scratch, NULL buffers. */
+/* The split decision at its boundary (n = 512: 64 ones split, 63 do not); narrower windows
+ * from a smaller scratch (every cap, and one byte under the default: the same result);
+ * argument checks: scratch under the least plan's, NULL buffers. */
 template <class T> static void check_split_and_args(dev_bufs *d, const typename T::aff *p, cuzk_fr *k)
 {
     typedef typename T::jac jac;
@@ -260,8 +265,37 @@ template <class T> static void check_split_and_args(dev_bufs *d, const typename 
         GPU_CHECK(st == CUZK_OK && same_point<T>(&want, &got), "%s msm_auto %zu ones of %zu",
                   T::name(), ones, n);
     }
-    /* scratch one byte short, or NULL, is an error, not a crash */
-    size_t sizes[3] = {T::msm_size(n), T::bitmap_size(n), T::auto_size(n)};
+    for (size_t i = 0; i < n; i++)
+        test_rand_fr(&k[i]);
+    for (size_t i = 0; i < n; i += 5)
+        k[i] = CUZK_FR_ONE; /* 20 % ones: the split pays */
+    CK(cudaMemcpy(d->sc, k, n * sizeof *k, cudaMemcpyHostToDevice));
+    T::host_msm(&want, p, k, n);
+    for (unsigned bits = 3; bits <= 23; bits++) {
+        for (int f = 0; f < 2; f++) {
+            /* bits 23: one byte under the default, which must still fit a narrower plan */
+            size_t ss = bits == 23 ? (f ? T::auto_size(n) : T::msm_size(n)) - 1
+                        : f        ? T::auto_capped(n, bits)
+                                   : T::msm_capped(n, bits);
+            size_t least = f ? T::auto_least(n) : T::msm_least(n);
+            void *s = scratch_for(d, ss);
+            cuzk_status st = f ? T::msm_auto((jac *)d->out, (const typename T::aff *)d->pts,
+                                             (const cuzk_fr *)d->sc, n, s, ss, 0, &err)
+                               : T::msm((jac *)d->out, (const typename T::aff *)d->pts,
+                                        (const cuzk_fr *)d->sc, n, s, ss, 0, &err);
+            if (ss < least) {
+                GPU_CHECK(st == CUZK_ERR_INVALID_ARG, "%s family %d, %zu bytes < least %zu: %d",
+                          T::name(), f, ss, least, (int)st);
+                continue;
+            }
+            CK(cudaMemcpy(&got, d->out, sizeof got, cudaMemcpyDeviceToHost));
+            GPU_CHECK(st == CUZK_OK && same_point<T>(&want, &got),
+                      "%s family %d with windows capped at %u bits (%zu bytes): %s", T::name(),
+                      f, bits, ss, st == CUZK_OK ? "differs" : err.msg);
+        }
+    }
+    /* scratch one byte under the least plan's, or NULL, is an error, not a crash */
+    size_t sizes[3] = {T::msm_least(n), T::bitmap_size(n), T::auto_least(n)};
     for (int f = 0; f < 3; f++) {
         void *s = scratch_for(d, sizes[f]);
         cuzk_status st =
