@@ -46,7 +46,9 @@
  *   used first, to make room). What cannot fit is streamed: a key's vectors, or a
  *   circuit's row_ptr/col/coefficient indices, stay in host memory, pinned, and every MSM
  *   (every evaluation, block of rows by block of rows) copies them through two staging
- *   buffers while it computes; each decision and its numbers go to the logger.
+ *   buffers while it computes; each decision and its numbers go to the logger. When even
+ *   the working set alone would not fit, the MSMs run with narrower windows (a smaller
+ *   scratch: cuzk/gpu.h), also logged.
  *   CUZK_GPU_MEM_LIMIT=BYTES[K|M|G] treats the device as that large (share a card, or
  *   rehearse a smaller one); CUZK_GPU_SRS=stream[:BYTES] streams every key with staging
  *   buffers of BYTES, CUZK_GPU_CSR=stream every constraint system (tests). Read when the
