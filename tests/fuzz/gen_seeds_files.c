@@ -127,7 +127,7 @@ static void snarkjs_key_seeds(const char *root)
                                          NULL) == CUZK_OK,
                   "snarkjs dev setup");
 
-    zkey_buf z = zkey_write(&pk, c.r1cs);
+    sw_buf z = zkey_write(&pk, c.r1cs);
     cuzk_groth16_pk back;
     cuzk_r1cs *ab = NULL;
     cuzk_error e;

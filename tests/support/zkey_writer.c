@@ -8,55 +8,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-void zkey_buf_put(zkey_buf *b, const void *d, size_t n)
-{
-    if (b->n + n > b->cap) {
-        b->cap = (b->n + n) * 2;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p) {
-            fprintf(stderr, "zkey_writer: out of memory\n");
-            abort();
-        }
-    }
-    memcpy(b->p + b->n, d, n);
-    b->n += n;
-}
-
-static void put_u32(zkey_buf *b, uint32_t v)
-{
-    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    zkey_buf_put(b, x, 4);
-}
-
-static void put_u64(zkey_buf *b, uint64_t v)
-{
-    put_u32(b, (uint32_t)v);
-    put_u32(b, (uint32_t)(v >> 32));
-}
-
-static void put_limbs(zkey_buf *b, const uint64_t *l, size_t n)
+static void put_limbs(sw_buf *b, const uint64_t *l, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        put_u64(b, l[i]);
+        sw_put_u64(b, l[i]);
 }
 
-static void put_g1(zkey_buf *b, const cuzk_g1_affine *p)
+static void put_g1(sw_buf *b, const cuzk_g1_affine *p)
 {
     uint8_t x[CUZK_G1_UNCOMPRESSED_BYTES];
     cuzk_g1_affine_to_mont_le(x, p);
-    zkey_buf_put(b, x, sizeof x);
+    sw_put(b, x, sizeof x);
 }
 
-static void put_g2(zkey_buf *b, const cuzk_g2_affine *p)
+static void put_g2(sw_buf *b, const cuzk_g2_affine *p)
 {
     uint8_t x[CUZK_G2_UNCOMPRESSED_BYTES];
     cuzk_g2_affine_to_mont_le(x, p);
-    zkey_buf_put(b, x, sizeof x);
+    sw_put(b, x, sizeof x);
 }
 
 /* Double Montgomery: the stored integer is coef * R^2 mod r, i.e. the Montgomery limbs of
  * the field element whose canonical value is coef's Montgomery limbs (coef * R). */
-void zkey_put_coef(zkey_buf *b, const cuzk_fr *c)
+void zkey_put_coef(sw_buf *b, const cuzk_fr *c)
 {
     cuzk_fr t;
     if (cuzk_fr_from_canonical(&t, c->l) != CUZK_OK) {
@@ -68,49 +42,49 @@ void zkey_put_coef(zkey_buf *b, const cuzk_fr *c)
 
 typedef struct section {
     uint32_t id;
-    zkey_buf body;
+    sw_buf body;
 } section;
 
-zkey_buf zkey_write(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
+sw_buf zkey_write(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
 {
     section s[9];
     memset(s, 0, sizeof s);
     uint32_t ids[9] = {1, 2, 4, 3, 9, 8, 5, 6, 7};
     for (int i = 0; i < 9; i++)
         s[i].id = ids[i];
-    put_u32(&s[0].body, 1);
-    zkey_buf *h = &s[1].body;
-    put_u32(h, 48);
+    sw_put_u32(&s[0].body, 1);
+    sw_buf *h = &s[1].body;
+    sw_put_u32(h, 48);
     put_limbs(h, CUZK_FP_MODULUS, CUZK_FP_LIMBS);
-    put_u32(h, 32);
+    sw_put_u32(h, 32);
     put_limbs(h, CUZK_FR_MODULUS, CUZK_FR_LIMBS);
-    put_u32(h, r1cs->n_vars);
-    put_u32(h, r1cs->n_public);
-    put_u32(h, (uint32_t)1 << pk->log2n);
+    sw_put_u32(h, r1cs->n_vars);
+    sw_put_u32(h, r1cs->n_public);
+    sw_put_u32(h, (uint32_t)1 << pk->log2n);
     put_g1(h, &pk->vk.alpha_g1);
     put_g1(h, &pk->vk.beta_g1);
     put_g2(h, &pk->vk.beta_g2);
     put_g2(h, &pk->vk.gamma_g2);
     put_g1(h, &pk->vk.delta_g1);
     put_g2(h, &pk->vk.delta_g2);
-    zkey_buf *c = &s[2].body;
+    sw_buf *c = &s[2].body;
     uint32_t nc = 0;
     for (int m = 0; m < 2; m++)
         nc += (uint32_t)r1cs->m[m].nnz;
     nc += r1cs->n_public + 1;
-    put_u32(c, nc);
+    sw_put_u32(c, nc);
     for (uint32_t m = 0; m < 2; m++)
         for (uint64_t i = 0; i < r1cs->n_constraints; i++)
             for (uint64_t k = r1cs->m[m].row_ptr[i]; k < r1cs->m[m].row_ptr[i + 1]; k++) {
-                put_u32(c, m);
-                put_u32(c, (uint32_t)i);
-                put_u32(c, r1cs->m[m].col[k]);
+                sw_put_u32(c, m);
+                sw_put_u32(c, (uint32_t)i);
+                sw_put_u32(c, r1cs->m[m].col[k]);
                 zkey_put_coef(c, cuzk_r1cs_coeff(r1cs, (cuzk_r1cs_matrix)m, k));
             }
     for (uint32_t v = 0; v <= r1cs->n_public; v++) {
-        put_u32(c, 0);
-        put_u32(c, (uint32_t)r1cs->n_constraints + v);
-        put_u32(c, v);
+        sw_put_u32(c, 0);
+        sw_put_u32(c, (uint32_t)r1cs->n_constraints + v);
+        sw_put_u32(c, v);
         zkey_put_coef(c, &CUZK_FR_ONE);
     }
     for (size_t i = 0; i < pk->vk.n_ic; i++)
@@ -125,15 +99,12 @@ zkey_buf zkey_write(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
         put_g1(&s[7].body, &pk->b_g1[i]);
     for (size_t i = 0; i < pk->n_b_g2; i++)
         put_g2(&s[8].body, &pk->b_g2[i]);
-    zkey_buf f = {0};
-    zkey_buf_put(&f, "zkey", 4);
-    put_u32(&f, 1);
-    put_u32(&f, 9);
+    sw_buf f = {0};
+    sw_put(&f, "zkey", 4);
+    sw_put_u32(&f, 1);
+    sw_put_u32(&f, 9);
     for (int i = 0; i < 9; i++) {
-        put_u32(&f, s[i].id);
-        put_u64(&f, s[i].body.n);
-        if (s[i].body.n)
-            zkey_buf_put(&f, s[i].body.p, s[i].body.n);
+        sw_put_section(&f, s[i].id, &s[i].body);
         free(s[i].body.p);
     }
     return f;

@@ -1,12 +1,13 @@
 /*
  * test_snarkjs_files.c — the snarkjs .r1cs / .wtns readers.
  *
- * A small writer here (test-only, written from the layout in cuzk/formats.h) emits valid
- * files; the readers' output is compared with the writer's input: constraint products are
- * recomputed from the written term lists, witness values are re-encoded and compared
- * byte for byte. Then every prefix of a valid file must fail, every single-byte
- * corruption must fail or parse to a structurally valid system (ASan/UBSan catch any
- * out-of-bounds read), and each documented rejection gets its status and message checked.
+ * The test-only writers of tests/support/snarkjs_writer.h emit valid files (and, through
+ * their layout knobs, malformed ones); the readers' output is compared with the writer's
+ * input: constraint products are recomputed from the written term lists, witness values
+ * are re-encoded and compared byte for byte. Then every prefix of a valid file must fail,
+ * every single-byte corruption must fail or parse to a structurally valid system
+ * (ASan/UBSan catch any out-of-bounds read), and each documented rejection gets its status
+ * and message checked. Single-threaded.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -22,126 +23,50 @@
 
 #include "cuzk/formats.h"
 #include "cuzk/r1cs.h"
+#include "snarkjs_writer.h"
 #include "test_rng.h"
 
-/* ---- byte writer --------------------------------------------------------------------- */
-
-typedef struct wbuf {
-    uint8_t *p;
-    size_t len, cap;
-} wbuf;
-
-static void put(wbuf *b, const void *src, size_t n)
-{
-    if (n == 0)
-        return;
-    if (b->len + n > b->cap) {
-        b->cap = (b->len + n) * 2 + 64;
-        b->p = realloc(b->p, b->cap);
-        assert_non_null(b->p);
-    }
-    memcpy(b->p + b->len, src, n);
-    b->len += n;
-}
-
-static void put_u32(wbuf *b, uint32_t v)
-{
-    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    put(b, x, 4);
-}
-
-static void put_u64(wbuf *b, uint64_t v)
-{
-    put_u32(b, (uint32_t)v);
-    put_u32(b, (uint32_t)(v >> 32));
-}
-
-static void put_section(wbuf *b, uint32_t id, const wbuf *body)
-{
-    put_u32(b, id);
-    put_u64(b, body->len);
-    put(b, body->p, body->len);
-}
-
-/* BLS12-381 r and bn128 r as little-endian bytes. */
-static void prime_bytes(uint8_t out[32], bool bn128)
-{
-    static const uint64_t bn[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d,
-                                   0x30644e72e131a029};
-    const uint64_t *l = bn128 ? bn : CUZK_FR_MODULUS;
-    for (int i = 0; i < 32; i++)
-        out[i] = (uint8_t)(l[i / 8] >> (8 * (i % 8)));
-}
-
-/* ---- .r1cs writer -------------------------------------------------------------------- */
-
-typedef struct wterm {
-    uint32_t wire;
-    uint8_t coeff[32]; /* canonical LE */
-} wterm;
+/* ---- .r1cs files of a spec -------------------------------------------------------------- */
 
 typedef struct spec {
     uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, n_constraints;
     uint32_t nt[64][3];
-    wterm t[64][3][8];
+    sw_term t[64][3][8];
 } spec;
 
+/* A file's departures from the spec: its layout, and header fields that disagree. */
 typedef struct opts {
-    uint32_t version;
+    sw_r1cs_layout l;
     bool bn128;
     bool hdr_override; /* write hdr_constraints in the header instead of n_constraints */
     uint32_t hdr_constraints;
-    bool dup_header, no_constraints, no_map, custom_gates, unknown_section;
 } opts;
 
-static void header_body(wbuf *h, const spec *s, bool bn128, const opts *o)
+static sw_r1cs_header spec_header(const spec *s, const opts *o)
 {
-    uint8_t prime[32];
-    prime_bytes(prime, bn128);
-    put_u32(h, 32);
-    put(h, prime, 32);
-    put_u32(h, s->n_wires);
-    put_u32(h, s->n_pub_out);
-    put_u32(h, s->n_pub_in);
-    put_u32(h, s->n_prv_in);
-    put_u64(h, s->n_wires + 3ull); /* nLabels >= nWires in circom output */
-    put_u32(h, o && o->hdr_override ? o->hdr_constraints : s->n_constraints);
+    return (sw_r1cs_header){
+        .bn128 = o && o->bn128,
+        .n_wires = s->n_wires,
+        .n_pub_out = s->n_pub_out,
+        .n_pub_in = s->n_pub_in,
+        .n_prv_in = s->n_prv_in,
+        .n_labels = s->n_wires + 3ull, /* nLabels >= nWires in circom output */
+        .n_constraints = o && o->hdr_override ? o->hdr_constraints : s->n_constraints,
+    };
 }
 
 /* Circom's section order: constraints, header, wire->label map. */
-static wbuf write_r1cs(const spec *s, const opts *o)
+static sw_buf write_r1cs(const spec *s, const opts *o)
 {
-    wbuf f = {0}, h = {0}, c = {0}, m = {0};
-    header_body(&h, s, o->bn128, o);
+    sw_buf c = {0};
     for (uint32_t i = 0; i < s->n_constraints; i++)
-        for (int k = 0; k < 3; k++) {
-            put_u32(&c, s->nt[i][k]);
-            for (uint32_t j = 0; j < s->nt[i][k]; j++) {
-                put_u32(&c, s->t[i][k][j].wire);
-                put(&c, s->t[i][k][j].coeff, 32);
-            }
-        }
-    for (uint32_t i = 0; i < s->n_wires; i++)
-        put_u64(&m, i);
-    uint32_t n = 3 - o->no_constraints - o->no_map + o->dup_header + o->custom_gates +
-                 o->unknown_section;
-    put(&f, "r1cs", 4);
-    put_u32(&f, o->version ? o->version : 1);
-    put_u32(&f, n);
-    if (o->unknown_section)
-        put_section(&f, 77, &h);
-    if (!o->no_constraints)
-        put_section(&f, 2, &c);
-    put_section(&f, 1, &h);
-    if (o->dup_header)
-        put_section(&f, 1, &h);
-    if (!o->no_map)
-        put_section(&f, 3, &m);
-    if (o->custom_gates)
-        put_section(&f, 4, &m);
-    free(h.p);
+        for (int k = 0; k < 3; k++)
+            sw_r1cs_put_lc(&c, s->t[i][k], s->nt[i][k]);
+    sw_r1cs_header h = spec_header(s, o);
+    sw_r1cs_layout l = o->l;
+    l.circom_order = true;
+    sw_buf f = sw_r1cs_write(&h, &c, &l);
     free(c.p);
-    free(m.p);
     return f;
 }
 
@@ -162,7 +87,7 @@ static void coeff_neg_u64(uint8_t out[32], uint64_t v)
 
 static void term(spec *s, uint32_t row, int m, uint32_t wire, const uint8_t coeff[32])
 {
-    wterm *t = &s->t[row][m][s->nt[row][m]++];
+    sw_term *t = &s->t[row][m][s->nt[row][m]++];
     t->wire = wire;
     memcpy(t->coeff, coeff, 32);
 }
@@ -189,29 +114,6 @@ static void cubic_spec(spec *s)
     term(s, 2, 1, 0, one), term(s, 2, 2, 1, one);
     term(s, 3, 0, 0, m5), term(s, 3, 0, 1, one), term(s, 3, 0, 2, m1), term(s, 3, 0, 4, m1);
     term(s, 3, 1, 0, one);
-}
-
-/* ---- .wtns writer -------------------------------------------------------------------- */
-
-static wbuf write_wtns(const uint8_t (*vals)[32], uint32_t n, uint32_t version, bool bn128,
-                       int64_t count_delta)
-{
-    wbuf f = {0}, h = {0}, v = {0};
-    uint8_t prime[32];
-    prime_bytes(prime, bn128);
-    put_u32(&h, 32);
-    put(&h, prime, 32);
-    put_u32(&h, (uint32_t)((int64_t)n + count_delta));
-    for (uint32_t i = 0; i < n; i++)
-        put(&v, vals[i], 32);
-    put(&f, "wtns", 4);
-    put_u32(&f, version);
-    put_u32(&f, 2);
-    put_section(&f, 1, &h);
-    put_section(&f, 2, &v);
-    free(h.p);
-    free(v.p);
-    return f;
 }
 
 static const uint8_t k_cubic_w[5][32] = {{1}, {35}, {3}, {9}, {27}};
@@ -289,10 +191,10 @@ static void expect_err(cuzk_status got, const cuzk_error *err, cuzk_status want,
                  cuzk_status_name(want), needle ? needle : "");
 }
 
-static cuzk_status parse_r1cs(const wbuf *f, cuzk_error *err)
+static cuzk_status parse_r1cs(const sw_buf *f, cuzk_error *err)
 {
     cuzk_r1cs *r = NULL;
-    cuzk_status st = cuzk_r1cs_from_snarkjs(&r, NULL, f->p, f->len, err);
+    cuzk_status st = cuzk_r1cs_from_snarkjs(&r, NULL, f->p, f->n, err);
     if (st == CUZK_OK) {
         check_invariants(r);
         cuzk_r1cs_destroy(r);
@@ -310,11 +212,11 @@ static void test_r1cs_cubic(void **state)
     spec s;
     cubic_spec(&s);
     opts o = {0};
-    wbuf f = write_r1cs(&s, &o);
+    sw_buf f = write_r1cs(&s, &o);
     cuzk_r1cs *r = NULL;
     cuzk_snarkjs_r1cs_header h;
     cuzk_error err;
-    assert_int_equal(cuzk_r1cs_from_snarkjs(&r, &h, f.p, f.len, &err), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_from_snarkjs(&r, &h, f.p, f.n, &err), CUZK_OK);
     assert_int_equal(h.n_wires, 5);
     assert_int_equal(h.n_pub_out, 1);
     assert_int_equal(h.n_prv_in, 1);
@@ -324,12 +226,12 @@ static void test_r1cs_cubic(void **state)
     /* the header-only reader gives the same fields */
     cuzk_snarkjs_r1cs_header h2;
     memset(&h2, 0xee, sizeof h2);
-    assert_int_equal(cuzk_snarkjs_r1cs_header_read(&h2, f.p, f.len, &err), CUZK_OK);
+    assert_int_equal(cuzk_snarkjs_r1cs_header_read(&h2, f.p, f.n, &err), CUZK_OK);
     assert_true(h2.n_wires == h.n_wires && h2.n_pub_out == h.n_pub_out &&
                 h2.n_pub_in == h.n_pub_in && h2.n_prv_in == h.n_prv_in &&
                 h2.n_labels == h.n_labels && h2.n_constraints == h.n_constraints &&
                 h2.n_sections == h.n_sections);
-    assert_int_equal(cuzk_snarkjs_r1cs_header_read(NULL, f.p, f.len, &err),
+    assert_int_equal(cuzk_snarkjs_r1cs_header_read(NULL, f.p, f.n, &err),
                      CUZK_ERR_INVALID_ARG);
     assert_int_equal(r->n_constraints, 4);
     assert_int_equal(r->n_public, 1);
@@ -349,16 +251,16 @@ static void test_r1cs_cubic(void **state)
     assert_int_equal(cuzk_r1cs_check(r, &wv, NULL, &err), CUZK_OK);
 
     /* the .wtns of the same circuit, end to end */
-    wbuf wf = write_wtns(k_cubic_w, 5, 2, false, 0);
+    sw_buf wf = sw_wtns_write(k_cubic_w, 5, NULL);
     uint32_t n = 0;
-    assert_int_equal(cuzk_snarkjs_wtns_count(wf.p, wf.len, &n, &err), CUZK_OK);
+    assert_int_equal(cuzk_snarkjs_wtns_count(wf.p, wf.n, &n, &err), CUZK_OK);
     assert_int_equal(n, 5);
     cuzk_fr w2[5];
-    assert_int_equal(cuzk_frs_from_snarkjs_wtns(w2, 5, wf.p, wf.len, &err), CUZK_OK);
+    assert_int_equal(cuzk_frs_from_snarkjs_wtns(w2, 5, wf.p, wf.n, &err), CUZK_OK);
     assert_memory_equal(w2, w, sizeof w);
     /* a wrong witness value is named by the constraint it breaks: y is used first in row 1 */
-    wf.p[wf.len - 32] = 28;
-    assert_int_equal(cuzk_frs_from_snarkjs_wtns(w2, 5, wf.p, wf.len, &err), CUZK_OK);
+    wf.p[wf.n - 32] = 28;
+    assert_int_equal(cuzk_frs_from_snarkjs_wtns(w2, 5, wf.p, wf.n, &err), CUZK_OK);
     wv = cuzk_witness_dense(w2, 5);
     uint64_t row;
     expect_err(cuzk_r1cs_check(r, &wv, &row, &err), &err, CUZK_ERR_UNSATISFIED, "constraint 1 ");
@@ -397,11 +299,11 @@ static void test_r1cs_random_roundtrip(void **state)
                 }
             }
         opts o = {0};
-        o.unknown_section = test_rng_u64() & 1;
-        wbuf f = write_r1cs(s, &o);
+        o.l.unknown_section = test_rng_u64() & 1;
+        sw_buf f = write_r1cs(s, &o);
         cuzk_r1cs *r = NULL;
         cuzk_error err;
-        assert_int_equal(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.len, &err), CUZK_OK);
+        assert_int_equal(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.n, &err), CUZK_OK);
         assert_int_equal(r->n_vars, s->n_wires);
         assert_int_equal(r->n_public, s->n_pub_out + s->n_pub_in);
         check_invariants(r);
@@ -428,25 +330,25 @@ static void test_r1cs_prefixes_and_corruption(void **state)
     spec s;
     cubic_spec(&s);
     opts o = {0};
-    wbuf f = write_r1cs(&s, &o);
+    sw_buf f = write_r1cs(&s, &o);
     cuzk_error err;
     assert_int_equal(parse_r1cs(&f, &err), CUZK_OK);
     /* Every proper prefix fails. Each is copied into an exact-size heap block so ASan sees
      * a read one past its end. */
-    for (size_t len = 0; len < f.len; len++) {
-        wbuf p = {malloc(len ? len : 1), len, len};
+    for (size_t len = 0; len < f.n; len++) {
+        sw_buf p = {malloc(len ? len : 1), len, len};
         assert_non_null(p.p);
         memcpy(p.p, f.p, len);
         cuzk_status st = parse_r1cs(&p, &err);
         if (st == CUZK_OK)
-            fail_msg("prefix of %zu/%zu bytes parsed", len, f.len);
+            fail_msg("prefix of %zu/%zu bytes parsed", len, f.n);
         assert_non_null(strstr(err.msg, "offset"));
         free(p.p);
     }
     /* Every single-byte corruption either fails or yields a valid structure. */
     static const uint8_t flips[] = {0x01, 0x80, 0xff};
     size_t ok = 0, bad = 0;
-    for (size_t off = 0; off < f.len; off++)
+    for (size_t off = 0; off < f.n; off++)
         for (size_t k = 0; k < sizeof flips + 1; k++) {
             uint8_t x = k < sizeof flips ? flips[k] : (uint8_t)(1 + test_rng_u64() % 255);
             f.p[off] ^= x;
@@ -464,11 +366,11 @@ static void test_r1cs_prefixes_and_corruption(void **state)
 /* The header-only reader (cuzk inspect) must judge a file as the loader does wherever the
  * loader fails before the constraint bodies: same status and message; and accept every
  * file the loader accepts, with the same header fields. */
-static void header_agrees(const wbuf *f, cuzk_status load_st, const cuzk_error *load_err)
+static void header_agrees(const sw_buf *f, cuzk_status load_st, const cuzk_error *load_err)
 {
     cuzk_snarkjs_r1cs_header h;
     cuzk_error e;
-    cuzk_status st = cuzk_snarkjs_r1cs_header_read(&h, f->p, f->len, &e);
+    cuzk_status st = cuzk_snarkjs_r1cs_header_read(&h, f->p, f->n, &e);
     if (load_st == CUZK_OK) {
         assert_int_equal(st, CUZK_OK);
         return;
@@ -487,7 +389,7 @@ static void test_r1cs_rejections(void **state)
     cuzk_error err;
     cuzk_r1cs *r = (cuzk_r1cs *)&err; /* must be reset to NULL on failure */
     opts o = {0};
-    wbuf f;
+    sw_buf f;
 
 #define CASE(setup, want, needle)                                                       \
     do {                                                                                \
@@ -495,22 +397,22 @@ static void test_r1cs_rejections(void **state)
         memset(&o, 0, sizeof o);                                                        \
         setup;                                                                          \
         f = write_r1cs(&s, &o);                                                         \
-        expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.len, &err), &err, want, needle); \
+        expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.n, &err), &err, want, needle); \
         assert_null(r);                                                                 \
         header_agrees(&f, want, &err);                                                  \
         free(f.p);                                                                      \
     } while (0)
 
-    CASE(o.version = 2, CUZK_ERR_UNSUPPORTED, "version 2 at offset 4");
+    CASE(o.l.version = 2, CUZK_ERR_UNSUPPORTED, "version 2 at offset 4");
     CASE(o.bn128 = true, CUZK_ERR_UNSUPPORTED,
          "wrong curve: field prime is "
          "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001");
-    CASE(o.dup_header = true, CUZK_ERR_FORMAT, "duplicate header section");
-    CASE(o.no_constraints = true, CUZK_ERR_FORMAT, "missing constraints section");
-    CASE(o.no_map = true, CUZK_ERR_FORMAT, "missing wire->label section");
-    CASE(o.custom_gates = true, CUZK_ERR_UNSUPPORTED, "custom gates");
+    CASE(o.l.dup_header = true, CUZK_ERR_FORMAT, "duplicate header section");
+    CASE(o.l.no_constraints = true, CUZK_ERR_FORMAT, "missing constraints section");
+    CASE(o.l.no_map = true, CUZK_ERR_FORMAT, "missing wire->label section");
+    CASE(o.l.custom_gates = true, CUZK_ERR_UNSUPPORTED, "custom gates");
     CASE(s.t[1][2][0].wire = 5, CUZK_ERR_FORMAT, "constraint 1 LC C term 0 at offset");
-    CASE(prime_bytes(s.t[2][0][1].coeff, false), CUZK_ERR_NONCANONICAL,
+    CASE(sw_prime_r(s.t[2][0][1].coeff, false), CUZK_ERR_NONCANONICAL,
          "constraint 2 LC A term 1: coefficient at offset");
     CASE(s.n_prv_in = 4, CUZK_ERR_FORMAT, "more than nWires = 5");
     CASE((o.hdr_override = true, o.hdr_constraints = 3), CUZK_ERR_LENGTH,
@@ -528,41 +430,41 @@ static void test_r1cs_rejections(void **state)
     cubic_spec(&s);
     memset(&o, 0, sizeof o);
     f = write_r1cs(&s, &o);
-    wbuf g = {malloc(f.len + 1), f.len, f.len + 1};
-    memcpy(g.p, f.p, f.len);
+    sw_buf g = {malloc(f.n + 1), f.n, f.n + 1};
+    memcpy(g.p, f.p, f.n);
     /* bad magic */
     g.p[0] = 'x';
-    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.len, &err), &err, CUZK_ERR_FORMAT,
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.n, &err), &err, CUZK_ERR_FORMAT,
                "not a r1cs file");
     g.p[0] = 'r';
     /* a trailing byte after the last section */
-    g.p[g.len++] = 0;
-    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.len, &err), &err, CUZK_ERR_FORMAT,
+    g.p[g.n++] = 0;
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.n, &err), &err, CUZK_ERR_FORMAT,
                "1 unexpected bytes after the last of 3 sections");
-    g.len--;
+    g.n--;
     /* nSections = 2^32 - 1 */
     memset(g.p + 8, 0xff, 4);
-    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.len, &err), &err, CUZK_ERR_TRUNCATED,
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.n, &err), &err, CUZK_ERR_TRUNCATED,
                "section id");
     memcpy(g.p + 8, f.p + 8, 4);
     /* first section (constraints) size = 2^64 - 1 */
     memset(g.p + 16, 0xff, 8);
-    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.len, &err), &err, CUZK_ERR_TRUNCATED,
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.n, &err), &err, CUZK_ERR_TRUNCATED,
                "section 0 (id 2) at offset 24 declares 18446744073709551615 bytes");
     memcpy(g.p + 16, f.p + 16, 8);
     /* nTerms of constraint 0's A = 2^32 - 1: no overflow, a clear truncation */
     memset(g.p + 24, 0xff, 4);
-    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.len, &err), &err, CUZK_ERR_TRUNCATED,
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.n, &err), &err, CUZK_ERR_TRUNCATED,
                "constraint 0 LC A at offset 24 declares 4294967295 terms");
     memcpy(g.p + 24, f.p + 24, 4);
-    assert_int_equal(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.len, &err), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.n, &err), CUZK_OK);
     cuzk_r1cs_destroy(r);
     /* NULL / empty input */
     expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, NULL, 0, &err), &err, CUZK_ERR_TRUNCATED,
                "offset 0");
     expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, NULL, 5, &err), &err, CUZK_ERR_INVALID_ARG,
                NULL);
-    expect_err(cuzk_r1cs_from_snarkjs(NULL, NULL, g.p, g.len, &err), &err, CUZK_ERR_INVALID_ARG,
+    expect_err(cuzk_r1cs_from_snarkjs(NULL, NULL, g.p, g.n, &err), &err, CUZK_ERR_INVALID_ARG,
                NULL);
     free(g.p);
     free(f.p);
@@ -576,37 +478,37 @@ static void test_r1cs_section_sizes(void **state)
     cubic_spec(&s);
     cuzk_error err;
     cuzk_r1cs *r;
-    wbuf f = {0}, h = {0}, m = {0}, c = {0};
-    header_body(&h, &s, false, NULL);
+    sw_buf f = {0}, m = {0}, c = {0};
     for (int i = 0; i < 4; i++) /* 4 labels for 5 wires */
-        put_u64(&m, (uint64_t)i);
-    put_u32(&c, 0), put_u32(&c, 0), put_u32(&c, 0);
+        sw_put_u64(&m, (uint64_t)i);
+    sw_put_u32(&c, 0), sw_put_u32(&c, 0), sw_put_u32(&c, 0);
     s.n_constraints = 1;
-    wbuf h1 = {0};
-    header_body(&h1, &s, false, NULL);
-    put(&f, "r1cs", 4), put_u32(&f, 1), put_u32(&f, 3);
-    put_section(&f, 1, &h1), put_section(&f, 2, &c), put_section(&f, 3, &m);
-    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.len, &err), &err, CUZK_ERR_LENGTH,
+    sw_buf h1 = {0};
+    sw_r1cs_header hd = spec_header(&s, NULL);
+    sw_r1cs_header_body(&h1, &hd);
+    sw_put(&f, "r1cs", 4), sw_put_u32(&f, 1), sw_put_u32(&f, 3);
+    sw_put_section(&f, 1, &h1), sw_put_section(&f, 2, &c), sw_put_section(&f, 3, &m);
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.n, &err), &err, CUZK_ERR_LENGTH,
                "expected 8 x nWires = 40");
-    f.len = 0;
-    put_u32(&h1, 0); /* header 4 bytes too long */
-    put(&f, "r1cs", 4), put_u32(&f, 1), put_u32(&f, 3);
-    put_section(&f, 1, &h1), put_section(&f, 2, &c), put_section(&f, 3, &m);
-    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.len, &err), &err, CUZK_ERR_LENGTH,
+    f.n = 0;
+    sw_put_u32(&h1, 0); /* header 4 bytes too long */
+    sw_put(&f, "r1cs", 4), sw_put_u32(&f, 1), sw_put_u32(&f, 3);
+    sw_put_section(&f, 1, &h1), sw_put_section(&f, 2, &c), sw_put_section(&f, 3, &m);
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.n, &err), &err, CUZK_ERR_LENGTH,
                "4 extra bytes");
     /* n8 = 48 with BLS12-381's base field prime: the message shows the 381-bit prime */
-    wbuf h2 = {0};
+    sw_buf h2 = {0};
     static const uint8_t q_le[48] = {
         0xab, 0xaa, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xb9, 0xff, 0xff, 0x53, 0xb1, 0xfe, 0xff, 0xab, 0x1e,
         0x24, 0xf6, 0xb0, 0xf6, 0xa0, 0xd2, 0x30, 0x67, 0xbf, 0x12, 0x85, 0xf3, 0x84, 0x4b, 0x77, 0x64,
         0xd7, 0xac, 0x4b, 0x43, 0xb6, 0xa7, 0x1b, 0x4b, 0x9a, 0xe6, 0x7f, 0x39, 0xea, 0x11, 0x01, 0x1a};
-    put_u32(&h2, 48), put(&h2, q_le, 48);
-    f.len = 0;
-    put(&f, "r1cs", 4), put_u32(&f, 1), put_u32(&f, 1), put_section(&f, 1, &h2);
-    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.len, &err), &err, CUZK_ERR_UNSUPPORTED,
+    sw_put_u32(&h2, 48), sw_put(&h2, q_le, 48);
+    f.n = 0;
+    sw_put(&f, "r1cs", 4), sw_put_u32(&f, 1), sw_put_u32(&f, 1), sw_put_section(&f, 1, &h2);
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, f.p, f.n, &err), &err, CUZK_ERR_UNSUPPORTED,
                "wrong curve: field prime is 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf"
                "6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab");
-    free(f.p), free(h.p), free(h1.p), free(h2.p), free(m.p), free(c.p);
+    free(f.p), free(h1.p), free(h2.p), free(m.p), free(c.p);
 }
 
 static void test_wtns(void **state)
@@ -624,18 +526,18 @@ static void test_wtns(void **state)
             test_rand_fr(&v);
             cuzk_fr_to_bytes_le(vals[i], &v);
         }
-        wbuf f = write_wtns((const uint8_t(*)[32])vals, n, 2, false, 0);
+        sw_buf f = sw_wtns_write((const uint8_t(*)[32])vals, n, NULL);
         uint32_t cnt = 7;
-        assert_int_equal(cuzk_snarkjs_wtns_count(f.p, f.len, &cnt, &err), CUZK_OK);
+        assert_int_equal(cuzk_snarkjs_wtns_count(f.p, f.n, &cnt, &err), CUZK_OK);
         assert_int_equal(cnt, n);
-        assert_int_equal(cuzk_frs_from_snarkjs_wtns(out, n, f.p, f.len, &err), CUZK_OK);
+        assert_int_equal(cuzk_frs_from_snarkjs_wtns(out, n, f.p, f.n, &err), CUZK_OK);
         for (uint32_t i = 0; i < n; i++) {
             uint8_t b[32];
             cuzk_fr_to_bytes_le(b, &out[i]);
             assert_memory_equal(b, vals[i], 32);
         }
         if (n)
-            expect_err(cuzk_frs_from_snarkjs_wtns(out, n - 1, f.p, f.len, &err), &err,
+            expect_err(cuzk_frs_from_snarkjs_wtns(out, n - 1, f.p, f.n, &err), &err,
                        CUZK_ERR_LENGTH, "room for");
         free(f.p);
         free(vals);
@@ -645,38 +547,38 @@ static void test_wtns(void **state)
     uint8_t vals[3][32] = {{1}, {2}, {3}};
     cuzk_fr out[3];
     uint32_t cnt;
-    wbuf f = write_wtns((const uint8_t(*)[32])vals, 3, 1, false, 0);
-    expect_err(cuzk_snarkjs_wtns_count(f.p, f.len, &cnt, &err), &err, CUZK_ERR_UNSUPPORTED,
+    sw_buf f = sw_wtns_write((const uint8_t(*)[32])vals, 3, &(sw_wtns_layout){.version = 1});
+    expect_err(cuzk_snarkjs_wtns_count(f.p, f.n, &cnt, &err), &err, CUZK_ERR_UNSUPPORTED,
                "version 1");
     free(f.p);
-    f = write_wtns((const uint8_t(*)[32])vals, 3, 2, true, 0);
-    expect_err(cuzk_frs_from_snarkjs_wtns(out, 3, f.p, f.len, &err), &err, CUZK_ERR_UNSUPPORTED,
+    f = sw_wtns_write((const uint8_t(*)[32])vals, 3, &(sw_wtns_layout){.bn128 = true});
+    expect_err(cuzk_frs_from_snarkjs_wtns(out, 3, f.p, f.n, &err), &err, CUZK_ERR_UNSUPPORTED,
                "wrong curve: field prime is 0x30644e72");
     free(f.p);
-    f = write_wtns((const uint8_t(*)[32])vals, 3, 2, false, 1);
-    expect_err(cuzk_snarkjs_wtns_count(f.p, f.len, &cnt, &err), &err, CUZK_ERR_LENGTH,
+    f = sw_wtns_write((const uint8_t(*)[32])vals, 3, &(sw_wtns_layout){.count_delta = 1});
+    expect_err(cuzk_snarkjs_wtns_count(f.p, f.n, &cnt, &err), &err, CUZK_ERR_LENGTH,
                "expected nWitness x 32 = 128");
     assert_int_equal(cnt, 0);
     free(f.p);
-    f = write_wtns((const uint8_t(*)[32])vals, 3, 2, false, -1);
-    expect_err(cuzk_snarkjs_wtns_count(f.p, f.len, &cnt, &err), &err, CUZK_ERR_LENGTH, NULL);
+    f = sw_wtns_write((const uint8_t(*)[32])vals, 3, &(sw_wtns_layout){.count_delta = -1});
+    expect_err(cuzk_snarkjs_wtns_count(f.p, f.n, &cnt, &err), &err, CUZK_ERR_LENGTH, NULL);
     free(f.p);
-    prime_bytes(vals[2], false);
-    f = write_wtns((const uint8_t(*)[32])vals, 3, 2, false, 0);
-    assert_int_equal(cuzk_snarkjs_wtns_count(f.p, f.len, &cnt, &err), CUZK_OK);
-    expect_err(cuzk_frs_from_snarkjs_wtns(out, 3, f.p, f.len, &err), &err, CUZK_ERR_NONCANONICAL,
+    sw_prime_r(vals[2], false);
+    f = sw_wtns_write((const uint8_t(*)[32])vals, 3, NULL);
+    assert_int_equal(cuzk_snarkjs_wtns_count(f.p, f.n, &cnt, &err), CUZK_OK);
+    expect_err(cuzk_frs_from_snarkjs_wtns(out, 3, f.p, f.n, &err), &err, CUZK_ERR_NONCANONICAL,
                "value 2 at offset");
     free(f.p);
     memset(vals[2], 0, 32);
-    f = write_wtns((const uint8_t(*)[32])vals, 3, 2, false, 0);
+    f = sw_wtns_write((const uint8_t(*)[32])vals, 3, NULL);
     f.p[0] = 'W';
-    expect_err(cuzk_snarkjs_wtns_count(f.p, f.len, &cnt, &err), &err, CUZK_ERR_FORMAT,
+    expect_err(cuzk_snarkjs_wtns_count(f.p, f.n, &cnt, &err), &err, CUZK_ERR_FORMAT,
                "not a wtns file");
     f.p[0] = 'w';
-    expect_err(cuzk_snarkjs_wtns_count(f.p, f.len, NULL, &err), &err, CUZK_ERR_INVALID_ARG, NULL);
-    expect_err(cuzk_frs_from_snarkjs_wtns(NULL, 3, f.p, f.len, &err), &err, CUZK_ERR_INVALID_ARG,
+    expect_err(cuzk_snarkjs_wtns_count(f.p, f.n, NULL, &err), &err, CUZK_ERR_INVALID_ARG, NULL);
+    expect_err(cuzk_frs_from_snarkjs_wtns(NULL, 3, f.p, f.n, &err), &err, CUZK_ERR_INVALID_ARG,
                NULL);
-    for (size_t len = 0; len < f.len; len++) {
+    for (size_t len = 0; len < f.n; len++) {
         uint8_t *p = malloc(len ? len : 1);
         memcpy(p, f.p, len);
         cuzk_status st = cuzk_snarkjs_wtns_count(p, len, &cnt, &err);
@@ -685,14 +587,14 @@ static void test_wtns(void **state)
         assert_non_null(strstr(err.msg, "offset"));
         free(p);
     }
-    for (size_t off = 0; off < f.len; off++)
+    for (size_t off = 0; off < f.n; off++)
         for (int k = 0; k < 3; k++) {
             uint8_t x = k == 0 ? 0x01 : k == 1 ? 0x80 : (uint8_t)(1 + test_rng_u64() % 255);
             f.p[off] ^= x;
-            if (cuzk_snarkjs_wtns_count(f.p, f.len, &cnt, &err) == CUZK_OK) {
-                assert_true((uint64_t)cnt * 32 <= f.len);
+            if (cuzk_snarkjs_wtns_count(f.p, f.n, &cnt, &err) == CUZK_OK) {
+                assert_true((uint64_t)cnt * 32 <= f.n);
                 cuzk_fr *o = malloc((cnt ? cnt : 1) * sizeof *o);
-                cuzk_status st = cuzk_frs_from_snarkjs_wtns(o, cnt, f.p, f.len, &err);
+                cuzk_status st = cuzk_frs_from_snarkjs_wtns(o, cnt, f.p, f.n, &err);
                 assert_true(st == CUZK_OK || st == CUZK_ERR_NONCANONICAL);
                 free(o);
             }
@@ -701,14 +603,14 @@ static void test_wtns(void **state)
     free(f.p);
 }
 
-static wbuf from_hex(const char *hex)
+static sw_buf from_hex(const char *hex)
 {
-    wbuf b = {0};
+    sw_buf b = {0};
     for (size_t i = 0; hex[i] && hex[i + 1]; i += 2) {
         unsigned v;
         assert_int_equal(sscanf(hex + i, "%2x", &v), 1);
         uint8_t byte = (uint8_t)v;
-        put(&b, &byte, 1);
+        sw_put(&b, &byte, 1);
     }
     return b;
 }
@@ -716,13 +618,13 @@ static wbuf from_hex(const char *hex)
 static void test_circom_files(void **state)
 {
     (void)state;
-    wbuf f = from_hex(k_circom_r1cs), wf = from_hex(k_circom_wtns);
-    assert_int_equal(f.len, 592);
-    assert_int_equal(wf.len, 268);
+    sw_buf f = from_hex(k_circom_r1cs), wf = from_hex(k_circom_wtns);
+    assert_int_equal(f.n, 592);
+    assert_int_equal(wf.n, 268);
     cuzk_error err;
     cuzk_r1cs *r;
     cuzk_snarkjs_r1cs_header h;
-    assert_int_equal(cuzk_r1cs_from_snarkjs(&r, &h, f.p, f.len, &err), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_from_snarkjs(&r, &h, f.p, f.n, &err), CUZK_OK);
     assert_int_equal(h.n_wires, 6);
     assert_int_equal(h.n_pub_out, 1);
     assert_int_equal(h.n_pub_in, 1);
@@ -733,7 +635,7 @@ static void test_circom_files(void **state)
     assert_int_equal(r->n_aux, 3);
     check_invariants(r);
     cuzk_fr w[6];
-    assert_int_equal(cuzk_frs_from_snarkjs_wtns(w, 6, wf.p, wf.len, &err), CUZK_OK);
+    assert_int_equal(cuzk_frs_from_snarkjs_wtns(w, 6, wf.p, wf.n, &err), CUZK_OK);
     static const uint64_t want[6] = {1, 29, 2, 3, 9, 27};
     for (int i = 0; i < 6; i++) {
         cuzk_fr t;
@@ -749,26 +651,26 @@ static void test_circom_files(void **state)
     assert_int_equal(row, 1);
     cuzk_r1cs_destroy(r);
     /* every prefix of the real files fails cleanly */
-    for (size_t len = 0; len < f.len; len++) {
-        wbuf p = {malloc(len ? len : 1), len, len};
+    for (size_t len = 0; len < f.n; len++) {
+        sw_buf p = {malloc(len ? len : 1), len, len};
         memcpy(p.p, f.p, len);
         assert_int_not_equal(parse_r1cs(&p, &err), CUZK_OK);
         free(p.p);
     }
     uint32_t n;
-    for (size_t len = 0; len < wf.len; len++)
+    for (size_t len = 0; len < wf.n; len++)
         assert_int_not_equal(cuzk_snarkjs_wtns_count(wf.p, len, &n, &err), CUZK_OK);
     free(f.p);
     free(wf.p);
 }
 
-static char *write_temp(const wbuf *f)
+static char *write_temp(const sw_buf *f)
 {
     char *path = strdup("/tmp/cuzk_test_snarkjs_XXXXXX");
     assert_non_null(path);
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    assert_int_equal(write(fd, f->p, f->len), (ssize_t)f->len);
+    assert_int_equal(write(fd, f->p, f->n), (ssize_t)f->n);
     close(fd);
     return path;
 }
@@ -779,8 +681,8 @@ static void test_files(void **state)
     spec s;
     cubic_spec(&s);
     opts o = {0};
-    wbuf f = write_r1cs(&s, &o);
-    wbuf wf = write_wtns(k_cubic_w, 5, 2, false, 0);
+    sw_buf f = write_r1cs(&s, &o);
+    sw_buf wf = sw_wtns_write(k_cubic_w, 5, NULL);
     char *rp = write_temp(&f), *wp = write_temp(&wf);
     cuzk_error err;
     cuzk_r1cs *r;
@@ -800,7 +702,7 @@ static void test_files(void **state)
     expect_err(cuzk_frs_load_snarkjs_wtns(&w, &n, rp, &err), &err, CUZK_ERR_FORMAT, "not a wtns");
     assert_null(w);
     /* empty file */
-    wbuf empty = {0};
+    sw_buf empty = {0};
     char *ep = write_temp(&empty);
     expect_err(cuzk_r1cs_load_snarkjs(&r, NULL, ep, &err), &err, CUZK_ERR_TRUNCATED, "offset 0");
     expect_err(cuzk_frs_load_snarkjs_wtns(&w, &n, ep, &err), &err, CUZK_ERR_TRUNCATED, NULL);

@@ -37,7 +37,7 @@ typedef struct fixture {
     tc_circuit c;
     cuzk_groth16_pk pk;
     cuzk_groth16_vk vk;
-    zkey_buf file;
+    sw_buf file;
 } fixture;
 
 static void make_fixture(fixture *fx, uint32_t n_pub, uint32_t k, uint32_t bits)
@@ -178,7 +178,7 @@ static void test_double_montgomery_constant(void **state)
     (void)state;
     static const uint64_t r2[4] = {0xc999e990f3f29c6dull, 0x2b6cedcb87925c23ull,
                                    0x05d314967254398full, 0x0748d9d99f59ff11ull};
-    zkey_buf b = {0};
+    sw_buf b = {0};
     zkey_put_coef(&b, &CUZK_FR_ONE);
     assert_int_equal(b.n, 32);
     uint8_t want[32];
@@ -223,7 +223,7 @@ static void test_truncated_everywhere(void **state)
 }
 
 /* Offset of section id's body in a file written by zkey_write. */
-static size_t body_of(const zkey_buf *f, uint32_t id, uint64_t *size)
+static size_t body_of(const sw_buf *f, uint32_t id, uint64_t *size)
 {
     size_t pos = 12;
     while (pos + 12 <= f->n) {
