@@ -8,6 +8,9 @@
 #          size lists (GPU_POST_LOG2: gpu-prove with a dense random witness)
 #          (comma-separated; the pipeline bench: the engine, 10-partition jobs)
 #          GPU_RUNS    timed runs per item (default 5)
+#          GPU_SMALL_CARDS  device sizes the bench stage rehearses with CUZK_GPU_MEM_LIMIT
+#                      (default 48G,32G,24G; empty: none): one 2^27 partition each, whose
+#                      log says what was streamed or narrowed, or why it cannot fit
 #          BUILD       build directory (default build-gpu); with a prebuilt one (cuzk and
 #                      tests/gpu/test_gpu_* inside), skip the build stage
 # Needs only what the GPU machine has: CMake, Ninja, gcc, nvcc (no cmocka, jansson, npm).
@@ -98,6 +101,13 @@ stage_bench() {
     2>&1 | sed 's/^gpu  /gpu-dense/' | tee "$OUT/bench-prove-dense.txt" >&2 || return 1
   CUZK_TRACE="$OUT/timeline" "$b" bench pipeline --backend gpu --log2 "${GPU_PIPE_LOG2:-27}" \
     --runs 1 --threads "$(nproc)" 2>&1 | tee "$OUT/bench-pipeline.txt" >&2 || return 1
+  # smaller cards: a failure to fit is a finding, not a failed stage (the row says why)
+  local lim
+  for lim in $(tr ',' ' ' <<<"${GPU_SMALL_CARDS-48G,32G,24G}"); do
+    CUZK_GPU_MEM_LIMIT=$lim "$b" bench gpu-prove --log2 27 --runs 1 2>&1 |
+      grep -E "^gpu .*(prove_start|stage device|2 workers)|streamed|capped" |
+      sed "s/^gpu  /gpu-$lim/" | tee -a "$OUT/bench-small-cards.txt" >&2
+  done
 }
 
 for s in "${stages[@]}"; do
@@ -108,6 +118,6 @@ for s in "${stages[@]}"; do
 done
 if [ -f "$OUT/bench-ntt.txt" ] || [ -f "$OUT/bench-prove.txt" ] || [ -f "$OUT/bench-pipeline.txt" ]; then
   printf '\n==== results (%s) ====\n' "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-  cat "$OUT"/bench-*.txt 2>/dev/null | grep -E "^(gpu|gpu-dense|pipeline) "
+  cat "$OUT"/bench-*.txt 2>/dev/null | grep -E "^(gpu|gpu-dense|gpu-[0-9]+G|pipeline) "
 fi
 exit $rc
