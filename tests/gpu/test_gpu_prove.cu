@@ -173,6 +173,46 @@ static void test_eviction(cuzk_prover *gpu)
         fixture_free(&f[i]);
 }
 
+/* Streamed-data runs over fixtures 2^4, 2^7 (snarkjs), 2^10: for each, three proofs on
+ * the CPU and on gpu with the same r, s, from dense and compact witnesses, which must be
+ * the CPU's bytes (srs_streamed: the timings must also say the key was streamed). Returns
+ * the number of fixtures (one log line each is expected of the caller's logger). */
+static int prove_like_cpu(cuzk_prover *cpu, cuzk_prover *gpu, const char *what, bool srs_streamed)
+{
+    cuzk_error e;
+    int fixtures = 0;
+    for (unsigned k = 4; k <= cap(10); k += 3, fixtures++) {
+        fixture f;
+        if (!fixture_make(&f, k, k == 7 ? CUZK_GROTH16_SNARKJS : CUZK_GROTH16_BELLPERSON)) {
+            GPU_CHECK(false, "fixture 2^%u", k);
+            continue;
+        }
+        cuzk_fr r[3], s[3];
+        for (int i = 0; i < 3; i++) {
+            test_rand_fr(&r[i]);
+            test_rand_fr(&s[i]);
+        }
+        cuzk_groth16_proof pc[3], pg[3];
+        cuzk_status st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
+        GPU_CHECK(st == CUZK_OK, "cpu 2^%u: %s", k, e.msg);
+        for (int compact = 0; compact < 2; compact++) {
+            cuzk_prove_timings t;
+            memset(&t, 0, sizeof t);
+            st = prove_n(gpu, &f, 3, r, s, pg, &e, compact != 0, &t);
+            GPU_CHECK(st == CUZK_OK, "%s 2^%u compact %d: %s", what, k, compact, e.msg);
+            GPU_CHECK(!srs_streamed || t.srs_streamed,
+                      "%s 2^%u: the timings must say the key was streamed", what, k);
+            if (st == CUZK_OK)
+                GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0,
+                          "%s 2^%u compact %d: GPU proof differs from the CPU's", what, k,
+                          compact);
+        }
+        cuzk_prover_forget(gpu, &f.pk, f.c.r1cs);
+        fixture_free(&f);
+    }
+    return fixtures;
+}
+
 static int g_logged_stream;
 static void count_log(void *ctx, bool warn, const char *msg)
 {
@@ -203,34 +243,7 @@ static void test_streamed(cuzk_prover *cpu)
         return;
     cuzk_prover_set_log(st_gpu, count_log, NULL);
     g_logged_stream = 0;
-    int keys = 0;
-    for (unsigned k = 4; k <= cap(10); k += 3, keys++) {
-        fixture f;
-        if (!fixture_make(&f, k, k == 7 ? CUZK_GROTH16_SNARKJS : CUZK_GROTH16_BELLPERSON)) {
-            GPU_CHECK(false, "fixture 2^%u", k);
-            continue;
-        }
-        cuzk_fr r[3], s[3];
-        for (int i = 0; i < 3; i++) {
-            test_rand_fr(&r[i]);
-            test_rand_fr(&s[i]);
-        }
-        cuzk_groth16_proof pc[3], pg[3];
-        st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
-        GPU_CHECK(st == CUZK_OK, "cpu 2^%u: %s", k, e.msg);
-        for (int compact = 0; compact < 2; compact++) {
-            cuzk_prove_timings t;
-            memset(&t, 0, sizeof t);
-            st = prove_n(st_gpu, &f, 3, r, s, pg, &e, compact != 0, &t);
-            GPU_CHECK(st == CUZK_OK, "streamed 2^%u compact %d: %s", k, compact, e.msg);
-            GPU_CHECK(t.srs_streamed, "2^%u: the timings must say the key was streamed", k);
-            if (st == CUZK_OK)
-                GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0, "streamed 2^%u compact %d: GPU proof "
-                          "differs from the CPU's", k, compact);
-        }
-        cuzk_prover_forget(st_gpu, &f.pk, f.c.r1cs);
-        fixture_free(&f);
-    }
+    int keys = prove_like_cpu(cpu, st_gpu, "streamed", true);
     GPU_CHECK(g_logged_stream == keys, "one log line per streamed key: %d keys, %d lines", keys,
               g_logged_stream);
     cuzk_prover_close(st_gpu);
@@ -287,33 +300,8 @@ static void test_csr_streamed(cuzk_prover *cpu)
             return;
         cuzk_prover_set_log(gpu, count_csr_log, NULL);
         g_logged_csr = 0;
-        int circuits = 0;
-        for (unsigned k = 4; k <= cap(10); k += 3, circuits++) {
-            fixture f;
-            if (!fixture_make(&f, k, k == 7 ? CUZK_GROTH16_SNARKJS : CUZK_GROTH16_BELLPERSON)) {
-                GPU_CHECK(false, "fixture 2^%u", k);
-                continue;
-            }
-            cuzk_fr r[3], s[3];
-            for (int i = 0; i < 3; i++) {
-                test_rand_fr(&r[i]);
-                test_rand_fr(&s[i]);
-            }
-            cuzk_groth16_proof pc[3], pg[3];
-            st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
-            GPU_CHECK(st == CUZK_OK, "cpu 2^%u: %s", k, e.msg);
-            for (int compact = 0; compact < 2; compact++) {
-                st = prove_n(gpu, &f, 3, r, s, pg, &e, compact != 0);
-                GPU_CHECK(st == CUZK_OK, "csr streamed (stage %d) 2^%u compact %d: %s",
-                          small_stage, k, compact, e.msg);
-                if (st == CUZK_OK)
-                    GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0, "csr streamed (stage %d) 2^%u "
-                              "compact %d: GPU proof differs from the CPU's", small_stage, k,
-                              compact);
-            }
-            cuzk_prover_forget(gpu, &f.pk, f.c.r1cs);
-            fixture_free(&f);
-        }
+        int circuits = prove_like_cpu(cpu, gpu, small_stage ? "csr+key streamed" : "csr streamed",
+                                      small_stage != 0);
         GPU_CHECK(g_logged_csr == circuits, "one log line per streamed circuit: %d circuits, "
                   "%d lines", circuits, g_logged_csr);
         cuzk_prover_close(gpu);
