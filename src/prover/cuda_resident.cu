@@ -179,8 +179,25 @@ static size_t reclaimable(const cuda_prover *cp, const dev_slot *keep)
 
 size_t idle_bytes(const cuda_prover *cp) { return reclaimable(cp, NULL); }
 
-/* The key's vectors stay in host memory, pinned so the staging copies run at full PCIe
- * speed (a vector that cannot be pinned is copied from pageable memory: slower, correct). */
+/* Pins the n host arrays a streamed entry copies from (so the staging copies run at full
+ * PCIe speed), appending the pinned ones to pinned[*n_pinned]; returns how many the driver
+ * refused (copied from pageable memory then: slower, correct). */
+static int pin_arrays(const void *const *v, const size_t *len, int n, const void **pinned,
+                      int *n_pinned)
+{
+    int unpinned = 0;
+    for (int i = 0; i < n; i++) {
+        if (!len[i])
+            continue;
+        if (host_pin_take(v[i], len[i]))
+            pinned[(*n_pinned)++] = v[i];
+        else
+            unpinned++;
+    }
+    return unpinned;
+}
+
+/* The key's vectors stay in host memory, pinned. */
 static void key_stream(cuda_prover *cp, dev_key *k, const cuzk_groth16_pk *pk, size_t bytes,
                        const char *why)
 {
@@ -188,16 +205,8 @@ static void key_stream(cuda_prover *cp, dev_key *k, const cuzk_groth16_pk *pk, s
     size_t len[5] = {pk->n_h * sizeof(cuzk_g1_affine), pk->n_l * sizeof(cuzk_g1_affine),
                      pk->n_a * sizeof(cuzk_g1_affine), pk->n_b_g1 * sizeof(cuzk_g1_affine),
                      pk->n_b_g2 * sizeof(cuzk_g2_affine)};
-    int unpinned = 0;
     k->streamed = true;
-    for (int i = 0; i < 5; i++) {
-        if (!len[i])
-            continue;
-        if (host_pin_take(v[i], len[i]))
-            k->pinned[k->n_pinned++] = v[i];
-        else
-            unpinned++;
-    }
+    int unpinned = pin_arrays(v, len, 5, k->pinned, &k->n_pinned);
     cuda_log(cp, !cp->force_stream, "gpu:%d: proving key of 2^%u (%.2f GiB) streamed from %s "
              "host memory: %s", cp->dev, pk->log2n, (double)bytes / (1u << 30),
              unpinned ? "pageable (pinning refused)" : "pinned", why);
@@ -346,14 +355,7 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
                 const cuzk_csr *h = &r1cs->m[m];
                 const void *v[3] = {h->row_ptr, h->col, ci[m]};
                 size_t len[3] = {(r1cs->n_constraints + 1) * 8, h->nnz * 4, h->nnz * 4};
-                for (int j = 0; j < 3; j++) {
-                    if (!len[j])
-                        continue;
-                    if (host_pin_take(v[j], len[j]))
-                        c->pinned[c->n_pinned++] = v[j];
-                    else
-                        unpinned++;
-                }
+                unpinned += pin_arrays(v, len, 3, c->pinned, &c->n_pinned);
                 c->h_ci[m] = ci[m];
                 c->owned_ci[m] = cidx[m]; /* kept: the evaluations read them */
                 cidx[m] = NULL;

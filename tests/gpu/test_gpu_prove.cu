@@ -71,6 +71,34 @@ static cuzk_status prove_n(cuzk_prover *p, const fixture *f, size_t n, const cuz
     return cuzk_prover_finalize(job, r, s, out, timings ? timings : &t, e);
 }
 
+/* Three proofs of f (2^k) on the CPU and on gpu with the same fresh r, s, from dense and
+ * compact witnesses: the GPU's must be the CPU's bytes (srs_streamed: the timings must
+ * also say the key was streamed). */
+static void expect_cpu_proofs(cuzk_prover *cpu, cuzk_prover *gpu, const fixture *f, unsigned k,
+                              const char *what, bool srs_streamed)
+{
+    cuzk_error e;
+    cuzk_fr r[3], s[3];
+    for (int i = 0; i < 3; i++) {
+        test_rand_fr(&r[i]);
+        test_rand_fr(&s[i]);
+    }
+    cuzk_groth16_proof pc[3], pg[3];
+    cuzk_status st = prove_n(cpu, f, 3, r, s, pc, &e, false);
+    GPU_CHECK(st == CUZK_OK, "cpu %s 2^%u: %s", what, k, e.msg);
+    for (int compact = 0; compact < 2; compact++) {
+        cuzk_prove_timings t;
+        memset(&t, 0, sizeof t);
+        st = prove_n(gpu, f, 3, r, s, pg, &e, compact != 0, &t);
+        GPU_CHECK(st == CUZK_OK, "%s 2^%u compact %d: %s", what, k, compact, e.msg);
+        GPU_CHECK(!srs_streamed || t.srs_streamed,
+                  "%s 2^%u: the timings must say the key was streamed", what, k);
+        if (st == CUZK_OK)
+            GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0,
+                      "%s 2^%u compact %d: GPU proof differs from the CPU's", what, k, compact);
+    }
+}
+
 static void test_equal_to_cpu(cuzk_prover *cpu, cuzk_prover *gpu)
 {
     const cuzk_groth16_flavour fls[2] = {CUZK_GROTH16_BELLPERSON, CUZK_GROTH16_SNARKJS};
@@ -81,24 +109,7 @@ static void test_equal_to_cpu(cuzk_prover *cpu, cuzk_prover *gpu)
                 GPU_CHECK(false, "fixture 2^%u", k);
                 continue;
             }
-            cuzk_fr r[3], s[3];
-            for (int i = 0; i < 3; i++) {
-                test_rand_fr(&r[i]);
-                test_rand_fr(&s[i]);
-            }
-            cuzk_groth16_proof pc[3], pg[3];
-            cuzk_error e;
-            cuzk_status st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
-            GPU_CHECK(st == CUZK_OK, "cpu 2^%u flavour %d: %s", k, fls[fi], e.msg);
-            for (int compact = 0; compact < 2; compact++) {
-                st = prove_n(gpu, &f, 3, r, s, pg, &e, compact != 0);
-                GPU_CHECK(st == CUZK_OK, "gpu 2^%u flavour %d compact %d: %s", k, fls[fi],
-                          compact, e.msg);
-                if (st == CUZK_OK)
-                    GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0,
-                              "2^%u flavour %d compact %d: GPU proof differs", k, fls[fi],
-                              compact);
-            }
+            expect_cpu_proofs(cpu, gpu, &f, k, fi ? "gpu snarkjs" : "gpu bellperson", false);
             fixture_free(&f);
         }
 }
@@ -173,13 +184,10 @@ static void test_eviction(cuzk_prover *gpu)
         fixture_free(&f[i]);
 }
 
-/* Streamed-data runs over fixtures 2^4, 2^7 (snarkjs), 2^10: for each, three proofs on
- * the CPU and on gpu with the same r, s, from dense and compact witnesses, which must be
- * the CPU's bytes (srs_streamed: the timings must also say the key was streamed). Returns
- * the number of fixtures (one log line each is expected of the caller's logger). */
+/* Streamed-data runs over fixtures 2^4, 2^7 (snarkjs), 2^10 (expect_cpu_proofs each).
+ * Returns the number of fixtures (one log line each is expected of the caller's logger). */
 static int prove_like_cpu(cuzk_prover *cpu, cuzk_prover *gpu, const char *what, bool srs_streamed)
 {
-    cuzk_error e;
     int fixtures = 0;
     for (unsigned k = 4; k <= cap(10); k += 3, fixtures++) {
         fixture f;
@@ -187,26 +195,7 @@ static int prove_like_cpu(cuzk_prover *cpu, cuzk_prover *gpu, const char *what, 
             GPU_CHECK(false, "fixture 2^%u", k);
             continue;
         }
-        cuzk_fr r[3], s[3];
-        for (int i = 0; i < 3; i++) {
-            test_rand_fr(&r[i]);
-            test_rand_fr(&s[i]);
-        }
-        cuzk_groth16_proof pc[3], pg[3];
-        cuzk_status st = prove_n(cpu, &f, 3, r, s, pc, &e, false);
-        GPU_CHECK(st == CUZK_OK, "cpu 2^%u: %s", k, e.msg);
-        for (int compact = 0; compact < 2; compact++) {
-            cuzk_prove_timings t;
-            memset(&t, 0, sizeof t);
-            st = prove_n(gpu, &f, 3, r, s, pg, &e, compact != 0, &t);
-            GPU_CHECK(st == CUZK_OK, "%s 2^%u compact %d: %s", what, k, compact, e.msg);
-            GPU_CHECK(!srs_streamed || t.srs_streamed,
-                      "%s 2^%u: the timings must say the key was streamed", what, k);
-            if (st == CUZK_OK)
-                GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0,
-                          "%s 2^%u compact %d: GPU proof differs from the CPU's", what, k,
-                          compact);
-        }
+        expect_cpu_proofs(cpu, gpu, &f, k, what, srs_streamed);
         cuzk_prover_forget(gpu, &f.pk, f.c.r1cs);
         fixture_free(&f);
     }
