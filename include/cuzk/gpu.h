@@ -87,6 +87,15 @@ cuzk_status cuzk_gpu_h_bellperson(const cuzk_gpu_domain *gd, cuzk_fr *d_a, cuzk_
                                   cuzk_fr *d_c, cuzk_gpu_stream s, cuzk_error *err);
 cuzk_status cuzk_gpu_h_snarkjs(const cuzk_gpu_domain *gd, cuzk_fr *d_a, cuzk_fr *d_b,
                                cuzk_fr *d_c, cuzk_gpu_stream s, cuzk_error *err);
+/* cuzk_gpu_h_bellperson in two halves, so a, b, c never need to be on the device at once
+ * (4 GiB less at 2^27): begin leaves a*b on the coset in d_a and clobbers d_b; the caller
+ * then evaluates c (into d_b's buffer if it likes); end leaves the quotient's coefficients
+ * in d_a and clobbers d_c. The same transforms and memory traffic as the one-call form,
+ * which is begin + end. */
+cuzk_status cuzk_gpu_h_bellperson_begin(const cuzk_gpu_domain *gd, cuzk_fr *d_a, cuzk_fr *d_b,
+                                        cuzk_gpu_stream s, cuzk_error *err);
+cuzk_status cuzk_gpu_h_bellperson_end(const cuzk_gpu_domain *gd, cuzk_fr *d_a, cuzk_fr *d_c,
+                                      cuzk_gpu_stream s, cuzk_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * MSM family (src/gpu/msm*.cu). d_out receives one Jacobian point in device memory.

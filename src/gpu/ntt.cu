@@ -25,7 +25,9 @@
  * from L2 is cheaper than a multiplication. Stage 0 of every sub-transform has twiddle
  * 1 and skips its multiplication.
  * Everything element-wise is fused into a pass: coset shift into the first DIF pass,
- * 1/n and n^-1 g^(+-rev(i)) into the last one, (a*b - c)/Z into the last DIT pass of c.
+ * 1/n and n^-1 g^(+-rev(i)) into the last one, (a*b - c)/Z into the last DIT pass of c
+ * (snarkjs), or a := a*b into b's and a := (a - c)/Z into c's (bellperson, so that c can be
+ * evaluated into b's buffer between the two).
  * Natural order out costs one in-place bit-reversal pass (16 x 16 tile pairs swapped
  * through shared memory, so every global access is a 512-byte run).
  */
@@ -68,6 +70,14 @@ struct cuzk_gpu_domain {
     unsigned tw1_shift;
 };
 
+/* What the last DIT pass of a fused quotient writes to h_a (x: the pass's output). */
+enum ntt_h_mode {
+    NTT_H_NONE = 0,
+    NTT_H_MUL_SUB = 1, /* h_a * h_b - x (/ Z) */
+    NTT_H_MUL = 2,     /* h_a * x */
+    NTT_H_SUB = 3,     /* h_a - x (/ Z) */
+};
+
 /* What one pass kernel does; passed by value. */
 typedef struct ntt_pass {
     gpu_fr *a;            /* data, transformed in place */
@@ -77,7 +87,7 @@ typedef struct ntt_pass {
     pow_table pre;        /* DIF: x[i] *= pre(i) at load (natural index i); lo == NULL: none */
     pow_table post;       /* DIF: x[i] *= post(rev_k(i)) at store; lo == NULL: none */
     gpu_fr post_c;        /* DIF: x *= post_c at store when post_const */
-    gpu_fr *h_a;          /* DIT fused H: h_a[i] = (h_a[i] * h_b[i] - x) (* z) */
+    gpu_fr *h_a;          /* DIT fused H (h_fuse, an ntt_h_mode): h_a[i] := ... */
     const gpu_fr *h_b;
     gpu_fr h_z;
     uint32_t k, s, lo, hi, logc, logh, tile_log, wshift, L, tw1_shift;
@@ -279,13 +289,20 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kernel(const ntt_pass p)
         if (p.post_const)
             gpu_fr_mul(&x, &x, &p.post_c);
         if (p.h_fuse) {
-            gpu_fr ha, hb;
+            gpu_fr ha;
             gpu_fr_load(&ha, p.h_a + i);
-            gpu_fr_load(&hb, p.h_b + i);
-            gpu_fr_mul(&ha, &ha, &hb);
-            gpu_fr_sub(&x, &ha, &x);
-            if (p.h_div)
-                gpu_fr_mul(&x, &x, &p.h_z);
+            if (p.h_fuse == NTT_H_MUL) {
+                gpu_fr_mul(&x, &ha, &x);
+            } else {
+                if (p.h_fuse == NTT_H_MUL_SUB) {
+                    gpu_fr hb;
+                    gpu_fr_load(&hb, p.h_b + i);
+                    gpu_fr_mul(&ha, &ha, &hb);
+                }
+                gpu_fr_sub(&x, &ha, &x);
+                if (p.h_div)
+                    gpu_fr_mul(&x, &x, &p.h_z);
+            }
             gpu_fr_store(p.h_a + i, &x);
         } else {
             gpu_fr_store(p.a + i, &x);
@@ -449,9 +466,10 @@ typedef struct ntt_fuse {
     const pow_table *pre;  /* DIF: x[i] *= pre(i) before */
     const pow_table *post; /* DIF: x[i] *= post(rev(i)) after (bit-reversed positions) */
     const cuzk_fr *post_c; /* DIF: x *= post_c after */
-    gpu_fr *h_a;           /* DIT: h_a = h_a * h_b - x (/ Z when h_div) */
+    gpu_fr *h_a;           /* DIT: h_a := (h_mode) */
     const gpu_fr *h_b;
-    bool h_div;
+    int h_mode;
+    bool h_div;            /* the modes that subtract: / Z */
 } ntt_fuse;
 
 static void pass_geometry(ntt_pass *p, const cuzk_gpu_domain *gd, unsigned i)
@@ -505,7 +523,7 @@ static cuzk_status run_transform(const cuzk_gpu_domain *gd, gpu_fr *a, bool dit,
             }
         }
         if (f && dit && step == np - 1 && f->h_a) {
-            p.h_fuse = 1;
+            p.h_fuse = (uint32_t)f->h_mode;
             p.h_a = f->h_a;
             p.h_b = f->h_b;
             p.h_div = f->h_div;
@@ -606,6 +624,7 @@ static cuzk_status h_on_coset(const cuzk_gpu_domain *gd, gpu_fr *a, gpu_fr *b, g
         if (j == 2) { /* c's last pass writes a := a*b - c (/ Z) */
             last.h_a = a;
             last.h_b = b;
+            last.h_mode = NTT_H_MUL_SUB;
             last.h_div = divide;
         }
         st = run_transform(gd, v[j], true, false, &last, s, err);
@@ -628,17 +647,63 @@ static cuzk_status check_h_args(const cuzk_gpu_domain *gd, const void *a, const 
     return st;
 }
 
-extern "C" cuzk_status cuzk_gpu_h_bellperson(const cuzk_gpu_domain *gd, cuzk_fr *d_a,
-                                             cuzk_fr *d_b, cuzk_fr *d_c, cuzk_gpu_stream s,
-                                             cuzk_error *err)
+/* v: evaluations on <omega> -> its coset evaluations, the last pass writing h into a as
+ * `mode` says (NTT_H_NONE: v itself). */
+static cuzk_status to_coset_fused(const cuzk_gpu_domain *gd, gpu_fr *v, gpu_fr *a, int mode,
+                                  cudaStream_t s, cuzk_error *err)
 {
-    cuzk_status st = check_h_args(gd, d_a, d_b, d_c, "cuzk_gpu_h_bellperson", err);
+    ntt_fuse to_coset;
+    memset(&to_coset, 0, sizeof to_coset);
+    to_coset.post = &gd->inv_coset;
+    cuzk_status st = run_transform(gd, v, false, true, &to_coset, s, err);
+    if (st != CUZK_OK)
+        return st;
+    ntt_fuse last;
+    memset(&last, 0, sizeof last);
+    if (mode != NTT_H_NONE) {
+        last.h_a = a;
+        last.h_mode = mode;
+        last.h_div = mode == NTT_H_SUB;
+    }
+    return run_transform(gd, v, true, false, &last, s, err);
+}
+
+extern "C" cuzk_status cuzk_gpu_h_bellperson_begin(const cuzk_gpu_domain *gd, cuzk_fr *d_a,
+                                                   cuzk_fr *d_b, cuzk_gpu_stream s,
+                                                   cuzk_error *err)
+{
+    cuzk_status st = check_args(gd, d_a, "cuzk_gpu_h_bellperson_begin", err);
+    if (st == CUZK_OK)
+        st = check_args(gd, d_b, "cuzk_gpu_h_bellperson_begin", err);
+    if (st == CUZK_OK && d_a == d_b)
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "cuzk_gpu_h_bellperson_begin: a, b must be distinct");
     if (st != CUZK_OK)
         return st;
     cudaStream_t cs = (cudaStream_t)s;
     gpu_fr *a = (gpu_fr *)d_a;
-    st = h_on_coset(gd, a, (gpu_fr *)d_b, (gpu_fr *)d_c, true, cs, err);
+    if ((st = to_coset_fused(gd, a, NULL, NTT_H_NONE, cs, err)) != CUZK_OK)
+        return st;
+    /* b's last pass writes a := a*b on the coset; b is dead after it */
+    return to_coset_fused(gd, (gpu_fr *)d_b, a, NTT_H_MUL, cs, err);
+}
+
+extern "C" cuzk_status cuzk_gpu_h_bellperson_end(const cuzk_gpu_domain *gd, cuzk_fr *d_a,
+                                                 cuzk_fr *d_c, cuzk_gpu_stream s,
+                                                 cuzk_error *err)
+{
+    cuzk_status st = check_args(gd, d_a, "cuzk_gpu_h_bellperson_end", err);
+    if (st == CUZK_OK)
+        st = check_args(gd, d_c, "cuzk_gpu_h_bellperson_end", err);
+    if (st == CUZK_OK && d_a == d_c)
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "cuzk_gpu_h_bellperson_end: a, c must be distinct");
     if (st != CUZK_OK)
+        return st;
+    cudaStream_t cs = (cudaStream_t)s;
+    gpu_fr *a = (gpu_fr *)d_a;
+    /* c's last pass writes a := (a*b - c) / Z on the coset */
+    if ((st = to_coset_fused(gd, (gpu_fr *)d_c, a, NTT_H_SUB, cs, err)) != CUZK_OK)
         return st;
     /* coset iNTT: DIF with n^-1 g^-rev(i) fused, then the one permutation */
     ntt_fuse f;
@@ -648,6 +713,18 @@ extern "C" cuzk_status cuzk_gpu_h_bellperson(const cuzk_gpu_domain *gd, cuzk_fr 
     if (st != CUZK_OK)
         return st;
     return run_bitrev(gd, a, cs, err);
+}
+
+extern "C" cuzk_status cuzk_gpu_h_bellperson(const cuzk_gpu_domain *gd, cuzk_fr *d_a,
+                                             cuzk_fr *d_b, cuzk_fr *d_c, cuzk_gpu_stream s,
+                                             cuzk_error *err)
+{
+    cuzk_status st = check_h_args(gd, d_a, d_b, d_c, "cuzk_gpu_h_bellperson", err);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_h_bellperson_begin(gd, d_a, d_b, s, err);
+    if (st == CUZK_OK)
+        st = cuzk_gpu_h_bellperson_end(gd, d_a, d_c, s, err);
+    return st;
 }
 
 extern "C" cuzk_status cuzk_gpu_h_snarkjs(const cuzk_gpu_domain *gd, cuzk_fr *d_a,

@@ -249,11 +249,13 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
      * key to decide between a resident and a streamed key. */
     size_t g_len = max2(pk->n_a, pk->n_b_g1);
     R.scratch_size = msm_scratch(pk, g_len, ~0u);
-    /* the density gathers run after H, when b and c (2n elements) are dead */
-    bool g_in_bc = g_len <= 2 * n;
+    /* the density gathers run after H, when b (and c) are dead */
+    const bool snarkjs = pk->flavour == CUZK_GROTH16_SNARKJS;
+    const size_t nvec = snarkjs ? 3 : 2; /* a, b (, c): see prove_one */
+    bool g_in_bc = g_len <= (nvec - 1) * n;
     size_t slots = job->n > 1 ? 2 : 1;
     size_t need = slots * (up_bytes[0] + up_bytes[1]) + (compact ? wbytes : 0) +
-                  3 * n * sizeof(cuzk_fr) + (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) +
+                  nvec * n * sizeof(cuzk_fr) + (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) +
                   R.scratch_size + job->n * sizeof(cuzk_groth16_msm_results);
     size_t g1_max = max2(max2(pk->n_h, pk->n_l), g_len);
     /* what streaming would add, at the smallest staging, for key_get's decision */
@@ -358,7 +360,8 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                     CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_up[b][k], up_bytes[k], R.copy));
         if (compact)
             CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_w, wbytes, R.copy));
-        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_abc, 3 * n * sizeof(cuzk_fr), R.copy));
+        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_abc, nvec * n * sizeof(cuzk_fr),
+                                           R.copy));
         if (!g_in_bc)
             CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_g, g_len * sizeof(cuzk_fr), R.copy));
         CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_scratch, R.scratch_size, R.copy));

@@ -176,8 +176,10 @@ cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const dev_key
     size_t n = (size_t)1 << pk->log2n, m = r1cs->n_constraints;
     int buf = (int)(i & 1);
     cuzk_fr *w = R->compact ? R->d_w : (cuzk_fr *)R->d_up[buf][0];
-    cuzk_fr *a = R->d_abc, *b = a + n, *cc = b + n;
-    cuzk_fr *g = R->d_g ? R->d_g : b; /* see cuda_start: b, c are free after H */
+    /* bellperson: two n-vectors, c evaluated into b's buffer once a*b is on the coset
+     * (cuzk_gpu_h_bellperson_begin/end); snarkjs: c = a*b before the transforms, three */
+    cuzk_fr *a = R->d_abc, *b = a + n, *cc = snarkjs ? b + n : b;
+    cuzk_fr *g = R->d_g ? R->d_g : b; /* see cuda_start: b (and c) are dead after H */
     cuzk_groth16_msm_results *res = R->d_res + i;
     cudaEvent_t *ev = R->stage_ev + i * EV_COUNT;
     cudaStream_t s = R->compute;
@@ -201,29 +203,32 @@ cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const dev_key
     if ((st = spmv_eval(R, c, CUZK_R1CS_A, w, a, err)) != CUZK_OK ||
         (st = spmv_eval(R, c, CUZK_R1CS_B, w, b, err)) != CUZK_OK)
         goto fail;
-    if (!snarkjs && (st = spmv_eval(R, c, CUZK_R1CS_C, w, cc, err)) != CUZK_OK)
-        goto fail;
     {
-        size_t rows = m;
-        if (pk->append_input_rows) { /* rows input_i * 0 = 0: a = w_i, b = c = 0 */
+        const size_t rows = pk->append_input_rows ? m + pk->vk.n_ic : m;
+        if (pk->append_input_rows) /* rows input_i * 0 = 0: a = w_i, b = c = 0 */
             CUZK_CUDA_TRY(err, cudaMemcpyAsync(a + m, w, pk->vk.n_ic * sizeof(cuzk_fr),
                                                cudaMemcpyDeviceToDevice, s));
-            CUZK_CUDA_TRY(err, cudaMemsetAsync(b + m, 0, pk->vk.n_ic * sizeof(cuzk_fr), s));
-            CUZK_CUDA_TRY(err, cudaMemsetAsync(cc + m, 0, pk->vk.n_ic * sizeof(cuzk_fr), s));
-            rows += pk->vk.n_ic;
+        CUZK_CUDA_TRY(err, cudaMemsetAsync(a + rows, 0, (n - rows) * sizeof(cuzk_fr), s));
+        CUZK_CUDA_TRY(err, cudaMemsetAsync(b + m, 0, (n - m) * sizeof(cuzk_fr), s));
+        if (snarkjs) { /* snarkjs never evaluates C: c = a*b row by row (C.w when satisfied) */
+            CUZK_CUDA_TRY(err, cudaMemsetAsync(cc + rows, 0, (n - rows) * sizeof(cuzk_fr), s));
+            if ((st = cuzk_gpu_fr_mul_pointwise(cc, a, b, rows, gs, err)) != CUZK_OK)
+                goto fail;
         }
-        cuzk_fr *vs[3] = {a, b, cc};
-        for (int v = 0; v < 3; v++)
-            CUZK_CUDA_TRY(err, cudaMemsetAsync(vs[v] + rows, 0, (n - rows) * sizeof(cuzk_fr), s));
-        /* snarkjs never evaluates C: c = a*b row by row, equal to C.w when satisfied */
-        if (snarkjs && (st = cuzk_gpu_fr_mul_pointwise(cc, a, b, rows, gs, err)) != CUZK_OK)
+        CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_EVAL], s));
+        if (snarkjs) {
+            st = cuzk_gpu_h_snarkjs(gd, a, b, cc, gs, err);
+        } else if ((st = cuzk_gpu_h_bellperson_begin(gd, a, b, gs, err)) == CUZK_OK &&
+                   (st = spmv_eval(R, c, CUZK_R1CS_C, w, cc, err)) == CUZK_OK) {
+            /* C.w into b's buffer, b being dead: its SpMV (~4 ms at 2^27) counts as NTT */
+            cudaError_t ce = cudaMemsetAsync(cc + m, 0, (n - m) * sizeof(cuzk_fr), s);
+            st = ce == cudaSuccess ? cuzk_gpu_h_bellperson_end(gd, a, cc, gs, err)
+                                   : cuzk_cuda_error(err, ce, "cudaMemsetAsync", __FILE__,
+                                                     __LINE__);
+        }
+        if (st != CUZK_OK)
             goto fail;
     }
-    CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_EVAL], s));
-    st = snarkjs ? cuzk_gpu_h_snarkjs(gd, a, b, cc, gs, err)
-                 : cuzk_gpu_h_bellperson(gd, a, b, cc, gs, err);
-    if (st != CUZK_OK)
-        goto fail;
     CUZK_CUDA_TRY(err, cudaEventRecord(ev[EV_NTT], s));
     if ((st = msm_key(R, cuzk_gpu_g1s_msm, &res->h, g1_parts(R, i, 0), k->h, pk->h, a, pk->n_h,
                       err)) != CUZK_OK)

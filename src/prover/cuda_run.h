@@ -31,7 +31,7 @@ typedef struct run {
     cuzk_fr *d_w;          /* compact: the expanded witness the kernels read */
     const cuzk_witness_map *map;
     const dev_circuit *circ;
-    cuzk_fr *d_abc, *d_g;  /* d_g only when the gathers do not fit in b, c */
+    cuzk_fr *d_abc, *d_g;  /* d_g only when the gathers do not fit in the dead vectors */
     void *d_scratch;
     size_t scratch_size;
     cuzk_groth16_msm_results *d_res, *h_res;

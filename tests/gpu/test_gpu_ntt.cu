@@ -86,24 +86,32 @@ static void check_size(unsigned k, cuzk_domain_convention conv, cuzk_pool *pool,
         GPU_CHECK(at == n, "%s 2^%u %s: first difference at %zu", cname, k, KIND_NAME[kind],
                   at);
     }
-    for (int bell = 0; bell < 2; bell++) {
+    /* bell 2: the two halves, c copied into b's buffer between them (as the prover does) */
+    for (int bell = 0; bell < 3; bell++) {
         rand_vec(want, n);
         rand_vec(hb, n);
         rand_vec(hc, n);
         CK(cudaMemcpy(d_a, want, bytes, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(d_b, hb, bytes, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(d_c, hc, bytes, cudaMemcpyHostToDevice));
-        st = bell ? cuzk_gpu_h_bellperson(gd, d_a, d_b, d_c, NULL, &err)
-                  : cuzk_gpu_h_snarkjs(gd, d_a, d_b, d_c, NULL, &err);
-        GPU_CHECK(st == CUZK_OK, "%s 2^%u h_%s: %s", cname, k, bell ? "bellperson" : "snarkjs",
-                  err.msg);
+        if (bell == 2) {
+            st = cuzk_gpu_h_bellperson_begin(gd, d_a, d_b, NULL, &err);
+            if (st == CUZK_OK) {
+                CK(cudaMemcpy(d_b, hc, bytes, cudaMemcpyHostToDevice));
+                st = cuzk_gpu_h_bellperson_end(gd, d_a, d_b, NULL, &err);
+            }
+        } else {
+            st = bell ? cuzk_gpu_h_bellperson(gd, d_a, d_b, d_c, NULL, &err)
+                      : cuzk_gpu_h_snarkjs(gd, d_a, d_b, d_c, NULL, &err);
+        }
+        const char *hname = bell == 2 ? "bellperson (halves)" : bell ? "bellperson" : "snarkjs";
+        GPU_CHECK(st == CUZK_OK, "%s 2^%u h_%s: %s", cname, k, hname, err.msg);
         CK(cudaMemcpy(got, d_a, bytes, cudaMemcpyDeviceToHost));
         st = bell ? cuzk_poly_h_bellperson(&dom, want, hb, hc, pool)
                   : cuzk_poly_h_snarkjs(&dom, want, hb, hc, pool);
         GPU_CHECK(st == CUZK_OK, "host h");
         size_t at = first_diff(want, got, n);
-        GPU_CHECK(at == n, "%s 2^%u h_%s: first difference at %zu", cname, k,
-                  bell ? "bellperson" : "snarkjs", at);
+        GPU_CHECK(at == n, "%s 2^%u h_%s: first difference at %zu", cname, k, hname, at);
     }
     CK(cudaDeviceSynchronize());
     cuzk_gpu_domain_destroy(gd);
@@ -147,6 +155,12 @@ static void check_errors(cuzk_fr *d_buf)
                   CUZK_ERR_INVALID_ARG,
               "bad kind, NULL err");
     cuzk_fr *a = d_buf, *b = d_buf + 16, *c = d_buf + 32;
+    GPU_CHECK(cuzk_gpu_h_bellperson_begin(gd, a, a, NULL, &err) == CUZK_ERR_INVALID_ARG,
+              "h_bellperson_begin a == b");
+    GPU_CHECK(cuzk_gpu_h_bellperson_end(gd, c, c, NULL, &err) == CUZK_ERR_INVALID_ARG,
+              "h_bellperson_end a == c");
+    GPU_CHECK(cuzk_gpu_h_bellperson_end(NULL, a, c, NULL, &err) == CUZK_ERR_INVALID_ARG,
+              "h_bellperson_end NULL domain");
     GPU_CHECK(cuzk_gpu_h_bellperson(gd, a, a, c, NULL, &err) == CUZK_ERR_INVALID_ARG,
               "aliased a, b");
     GPU_CHECK(cuzk_gpu_h_snarkjs(gd, a, b, b, NULL, &err) == CUZK_ERR_INVALID_ARG,
