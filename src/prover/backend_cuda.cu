@@ -339,11 +339,29 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         /* Admission: idle residents may go to make room; if the card is still too full
          * while other jobs hold working sets, wait for one of them to finish rather than
          * fail (two workers at 2^27 may not fit side by side: they then take turns). */
+        bool replanned = false;
         pthread_mutex_lock(&cp->cache_mu);
-        while ((st = make_room(cp, need, "the proof's working set", NULL, err)) ==
-                   CUZK_ERR_NOMEM &&
-               cp->admitted > 0 && !(cancel && *cancel))
-            pthread_cond_wait(&cp->released, &cp->cache_mu);
+        for (;;) {
+            st = make_room(cp, need, "the proof's working set", NULL, err);
+            if (st != CUZK_ERR_NOMEM || (cancel && *cancel))
+                break;
+            if (cp->admitted > 0) {
+                pthread_cond_wait(&cp->released, &cp->cache_mu);
+                continue;
+            }
+            /* Alone and still short: the windows were planned while another job held, or
+             * was about to allocate, memory counted as coming back (measured at 24 GiB
+             * with two workers: no cap, then 24.20 GiB needed with 22.73 free). Plan them
+             * once more on what the card has now. */
+            if (replanned)
+                break;
+            replanned = true;
+            pthread_mutex_unlock(&cp->cache_mu);
+            st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, 0, err);
+            pthread_mutex_lock(&cp->cache_mu);
+            if (st != CUZK_OK)
+                break;
+        }
         if (st == CUZK_OK) {
             cp->admitted++;
             cp->admitted_bytes += need;
