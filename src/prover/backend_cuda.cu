@@ -206,8 +206,8 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, si
     }
     /* Nothing fits: the default windows, and admission fails with its numbers (narrower
      * windows would only slow the job down on a card that can take it later). At 2^27
-     * the rest of the working set (a, b, c and the expanded witness: 16.5 GiB) and the
-     * least scratch (7.2 GiB) need 23.6 GiB: a 24 GiB card is short by ~1.5 GiB. */
+     * the rest of the working set (a and b, two n-vectors, and the expanded witness:
+     * 12.5 GiB) and 8.4 GiB of scratch at 21-bit windows fit a 24 GiB card (measured). */
     if (bits < 4)
         return CUZK_OK;
     if (__atomic_exchange_n(&cp->msm_cap_logged, bits, __ATOMIC_RELAXED) != bits)
