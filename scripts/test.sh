@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test.sh — the README's test command (also what CI runs, through .ci/run). Installs the
 # test dependencies, then runs, each in its own build directory:
-#   release   src/ff/mont_x86.h and src/gpu/fp_sqr.cuh regenerated and compared (a stale or
-#             hand-edited copy fails); Release build, x86-64 assembly field path (CUZK_ASM
-#             default), CUDA when nvcc is found; ctest; a short `cuzk bench` smoke run
+#   release   src/ff/mont_x86_{fp,fr}.h and src/gpu/fp_sqr.cuh regenerated and compared (a
+#             stale or hand-edited copy fails); Release build, x86-64 assembly field path
+#             (CUZK_ASM default), CUDA when nvcc is found; ctest; a short `cuzk bench` smoke run
 #   portable  Release build with -DCUZK_ASM=OFF (portable C limb path); ctest
 #   verify    RelWithDebInfo build with -DCUZK_VERIFY=ON (invariant checks at the layer
 #             boundaries: reduced field elements, on-curve points, scratch sizes); ctest
@@ -74,16 +74,18 @@ configure_build() {
   cmake -S . -B "$dir" "$@" && cmake --build "$dir" -j "$CUZK_JOBS"
 }
 
-# src/ff/mont_x86.h and src/gpu/fp_sqr.cuh are generated (by the *_gen.py beside them); the
+# src/ff/mont_x86_{fp,fr}.h and src/gpu/fp_sqr.cuh are generated (by the *_gen.py beside them); the
 # build never runs the generators, so a hand edit of a header or a generator change without
 # regenerating would otherwise go unnoticed.
 check_generated() {
   local tmp rc=0 gen hdr
   tmp=$(mktemp)
-  for gen in src/ff/mont_x86_gen.py:src/ff/mont_x86.h src/gpu/fp_sqr_gen.py:src/gpu/fp_sqr.cuh; do
+  for gen in "src/ff/mont_x86_gen.py fp:src/ff/mont_x86_fp.h" \
+    "src/ff/mont_x86_gen.py fr:src/ff/mont_x86_fr.h" src/gpu/fp_sqr_gen.py:src/gpu/fp_sqr.cuh; do
     hdr=${gen#*:}
     gen=${gen%%:*}
-    if ! python3 "$gen" >"$tmp"; then
+    # shellcheck disable=SC2086 # "generator [argument]"
+    if ! python3 $gen >"$tmp"; then
       echo "$gen failed" >&2
       rc=1
     elif ! diff -u "$hdr" "$tmp" >"$tmp.diff"; then

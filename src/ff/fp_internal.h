@@ -20,7 +20,8 @@
 
 #if defined(CUZK_ASM) && defined(__x86_64__) && defined(__GNUC__)
 #define CUZK_FF_X86 1
-#include "ff/mont_x86.h"
+#include "ff/mont_x86_fp.h"
+#include "ff/mont_x86_fr.h"
 static inline void fp_mul_impl(uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
     mont_x86_mul6(r, a, b);
