@@ -39,6 +39,16 @@ static inline void gpu_test_begin(const char *name)
 }
 
 #define GPU_TEST_BEGIN(name) gpu_test_begin(name)
+/* A CUDA call in a test's own setup: a failure there is not a finding, it ends the test. */
+#define CK(expr)                                                                          \
+    do {                                                                                  \
+        cudaError_t e_ = (expr);                                                          \
+        if (e_ != cudaSuccess) {                                                          \
+            printf("CUDA error %s at %s:%d: %s\n", #expr, __FILE__, __LINE__,             \
+                   cudaGetErrorString(e_));                                               \
+            exit(1);                                                                      \
+        }                                                                                 \
+    } while (0)
 #define GPU_CHECK(cond, ...)                                                              \
     do {                                                                                  \
         if (!(cond)) {                                                                    \

@@ -20,15 +20,6 @@ extern "C" {
 #include "gpu/fp.cuh"
 #include "gpu/fr.cuh"
 
-#define CK(expr)                                                                          \
-    do {                                                                                  \
-        cudaError_t e_ = (expr);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 /* out = words(f52_mul(limbs(a), limbs(b))) */
 template <class F, int W>
 __global__ void f52_kernel(uint64_t *out, const uint64_t *a, const uint64_t *b, size_t n)

@@ -17,15 +17,6 @@ extern "C" {
 #include "gpu_test.h"
 #include "gpu/ec.cuh"
 
-#define CK(expr)                                                                          \
-    do {                                                                                  \
-        cudaError_t e_ = (expr);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 static_assert(sizeof(gpu_fp) == sizeof(cuzk_fp), "Fp layout");
 static_assert(sizeof(gpu_fp2) == sizeof(cuzk_fp2), "Fp2 layout");
 static_assert(sizeof(gpu_g1_aff) == sizeof(cuzk_g1_affine), "G1 affine layout");

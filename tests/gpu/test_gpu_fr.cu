@@ -51,16 +51,6 @@ __global__ void fr_consts_kernel(gpu_fr *out)
     gpu_fr_one(&out[1]);
 }
 
-#define CK(expr)                                                                          \
-    do {                                                                                  \
-        cudaError_t e_ = (expr);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            printf("CUDA error %s at %s:%d: %s\n", #expr, __FILE__, __LINE__,             \
-                   cudaGetErrorString(e_));                                               \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 static void host_op(cuzk_fr *r, int op, const cuzk_fr *a, const cuzk_fr *b)
 {
     switch (op) {

@@ -23,15 +23,6 @@ extern "C" {
 }
 #include "gpu_test.h"
 
-#define CK(expr)                                                                          \
-    do {                                                                                  \
-        cudaError_t e_ = (expr);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 static cuzk_pool *g_pool;
 
 /* ---- group traits: the host functions the generic test code needs ------------------- */

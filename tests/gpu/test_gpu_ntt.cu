@@ -21,16 +21,6 @@
 #include "cuzk/pool.h"
 #include "gpu_test.h"
 
-#define CK(expr)                                                                          \
-    do {                                                                                  \
-        cudaError_t e_ = (expr);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            printf("CUDA error %s at %s:%d: %s\n", #expr, __FILE__, __LINE__,             \
-                   cudaGetErrorString(e_));                                               \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-
 static const char *const KIND_NAME[4] = {"ntt", "intt", "coset_ntt", "coset_intt"};
 
 static cuzk_status host_kind(const cuzk_domain *d, cuzk_fr *a, int kind, cuzk_pool *pool)
