@@ -311,32 +311,43 @@ static __global__ void __launch_bounds__(128) msm_accumulate_kernel(gpu_xyzz<F> 
         out_id[2 * t] = 0;
         out_id[2 * t + 1] = 0;
     }
+    /* the keys just outside the chunk, read once: a run reaching a border goes on in the
+     * neighbour's chunk when the neighbour's key is the same (keys never reach ~0u) */
+    const uint32_t key_left = begin > 0 ? keys[begin - 1] : 0xffffffffu;
+    const uint32_t key_right = end < m ? keys[end] : 0xffffffffu;
     uint32_t cur = keys[begin];
     size_t seg = begin;
     gpu_xyzz<F> acc;
     gpu_xyzz_set_inf(&acc);
-    /* Pair j + 1's point is loaded before pair j's addition: with ~190 registers a thread
-     * few warps share an SM, so a load's latency would otherwise stall the addition. */
-    uint32_t k = cur, v = 0;
+    /* Keys and values are read two pairs ahead, points one: a point's address is then known
+     * an iteration before its load, and the load's latency (~190 registers a thread leave
+     * few warps an SM) lands under the addition before it. */
+    uint32_t k = cur, v = 0, k1 = 0xffffffffu, v1 = 0;
     gpu_aff<F> p;
-    if (FROM_POINTS && k != 0) {
+    if (FROM_POINTS) {
         v = vals[begin];
-        p = msm_load_aff(points, v & 0x7fffffffu, vec);
+        if (k != 0)
+            p = msm_load_aff(points, v & 0x7fffffffu, vec);
+    }
+    if (begin + 1 < end) {
+        k1 = keys[begin + 1];
+        if (FROM_POINTS)
+            v1 = vals[begin + 1];
     }
     for (size_t j = begin;; j++) {
-        uint32_t kn = 0xffffffffu, vn = 0;
-        gpu_aff<F> pn;
-        if (j + 1 < end) {
-            kn = keys[j + 1];
-            if (FROM_POINTS && kn != 0) {
-                vn = vals[j + 1];
-                pn = msm_load_aff(points, vn & 0x7fffffffu, vec);
-            }
+        uint32_t k2 = 0xffffffffu, v2 = 0;
+        gpu_aff<F> p1;
+        if (j + 2 < end) {
+            k2 = keys[j + 2];
+            if (FROM_POINTS)
+                v2 = vals[j + 2];
         }
+        if (FROM_POINTS && j + 1 < end && k1 != 0)
+            p1 = msm_load_aff(points, v1 & 0x7fffffffu, vec);
         if (k != cur) {
             if (cur != 0) {
-                bool left = seg == begin && begin > 0 && keys[begin - 1] == cur;
-                bool right = j == end && end < m && keys[end] == cur;
+                bool left = seg == begin && key_left == cur;
+                bool right = j == end && key_right == cur;
                 if (!left && !right) {
                     buckets[cur] = acc;
                 } else if (left) {
@@ -361,16 +372,20 @@ static __global__ void __launch_bounds__(128) msm_accumulate_kernel(gpu_xyzz<F> 
         }
         if (k != 0) {
             if (FROM_POINTS) {
-                if (v >> 31)
-                    p.y = gf_neg(p.y);
+                /* negated without a branch: half the lanes take it, and a divergent
+                 * branch in this loop costs instruction fetches (ncu, session 10) */
+                F ny = gf_neg(p.y);
+                p.y = (v >> 31) ? ny : p.y;
                 acc = gpu_xyzz_add_aff(acc, p);
             } else {
                 acc = gpu_xyzz_add(acc, in_pt[j]);
             }
         }
-        k = kn;
-        v = vn;
-        p = pn;
+        k = k1;
+        v = v1;
+        p = p1;
+        k1 = k2;
+        v1 = v2;
     }
 }
 
