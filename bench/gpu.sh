@@ -62,24 +62,26 @@ stage_sanitize() {
   # Small sizes: the sanitizers slow kernels down 10-100x, racecheck (shared memory) far
   # more. test_gpu_msm takes --small (its sizes are not capped by the environment): without
   # it, its racecheck did not finish in 240 s on the H200.
-  local t ok=0 max args rc
+  local t name log ok=0 max args rc
   for t in "$BUILD"/tests/gpu/test_gpu_*; do
     [ -x "$t" ] || continue
+    name=$(basename "$t")
     args=()
-    [ "$(basename "$t")" = test_gpu_msm ] && args=(--small)
+    [ "$name" = test_gpu_msm ] && args=(--small)
     for tool in memcheck racecheck; do
       max=8
       [ "$tool" = racecheck ] && max=6
+      log="$OUT/sanitize-$name-$tool.log"
       CUZK_GPU_TEST_MAX_LOG2=$max CUZK_TEST_ITERS=2 timeout 300 compute-sanitizer --tool "$tool" \
-        --error-exitcode 99 "$t" "${args[@]}" >"$OUT/sanitize-$(basename "$t")-$tool.log" 2>&1
+        --error-exitcode 99 "$t" "${args[@]}" >"$log" 2>&1
       rc=$?
       if [ $rc -eq 0 ]; then
-        echo "sanitize $(basename "$t") $tool: clean" >&2
+        echo "sanitize $name $tool: clean" >&2
       elif [ $rc -eq 77 ]; then # the test skipped itself (e.g. the multi-GPU test on one GPU)
-        echo "sanitize $(basename "$t") $tool: skipped ($(grep SKIP "$OUT/sanitize-$(basename "$t")-$tool.log" | tail -1))" >&2
+        echo "sanitize $name $tool: skipped ($(grep SKIP "$log" | tail -1))" >&2
       else
-        echo "sanitize $(basename "$t") $tool: FAILED (see $OUT)" >&2
-        tail -30 "$OUT/sanitize-$(basename "$t")-$tool.log" >&2
+        echo "sanitize $name $tool: FAILED (see $OUT)" >&2
+        tail -30 "$log" >&2
         ok=1
       fi
     done

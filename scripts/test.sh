@@ -74,9 +74,9 @@ configure_build() {
   cmake -S . -B "$dir" "$@" && cmake --build "$dir" -j "$CUZK_JOBS"
 }
 
-# src/ff/mont_x86_{fp,fr}.h and src/gpu/fp_sqr.cuh are generated (by the *_gen.py beside them); the
-# build never runs the generators, so a hand edit of a header or a generator change without
-# regenerating would otherwise go unnoticed.
+# src/ff/mont_x86_{fp,fr}.h and src/gpu/fp_sqr.cuh are generated (by the *_gen.py beside
+# them); the build never runs the generators, so a hand edit of a header or a generator
+# change without regenerating would otherwise go unnoticed.
 check_generated() {
   local tmp rc=0 gen hdr
   tmp=$(mktemp)

@@ -1,9 +1,8 @@
 /*
- * f52.cuh — Montgomery multiplication on the FP64 pipe (CUDA C++, header only; the same
- * code also compiles for the host). An experiment kept with its test and bench
- * (test_gpu_f52) so the measurement can be repeated on other cards; the library does not
- * use it: on the H200 it is slower than the integer multiplier, alone and interleaved
- * with it (docs/perf.md, session 10).
+ * f52.cuh — Montgomery multiplication on the FP64 pipe (CUDA C++, device only, header
+ * only). An experiment kept with its test and bench (test_gpu_f52) so the measurement can
+ * be repeated on other cards; the library does not use it: on the H200 it is slower than
+ * the integer multiplier, alone and interleaved with it (docs/perf.md, session 10).
  *
  * Why it was tried: the integer multiplier is the floor of both the MSM and the NTT,
  * while the FP64 pipe, nominally as wide as the IMAD pipe on sm_90, idles.
@@ -21,49 +20,19 @@
  * is < 2p, then one conditional subtraction: every output is fully reduced, like the
  * integer code.
  *
- * Host use needs fesetround(FE_TOWARDZERO) around the call: h is the only rounded
- * operation, all others are exact in any mode.
- *
  * Threading: pure functions on registers.
  */
 #ifndef CUZK_TEST_GPU_F52_CUH
 #define CUZK_TEST_GPU_F52_CUH
 
 #include <stdint.h>
-#include <string.h>
 
-#ifdef __CUDA_ARCH__
-#define F52_FN __host__ __device__ __forceinline__
+#define F52_FN __device__ __forceinline__
 #define F52_FMA_RZ(a, b, c) __fma_rz(a, b, c)
 #define F52_FMA_RN(a, b, c) __fma_rn(a, b, c)
 #define F52_SUB(a, b) __dsub_rn(a, b)
 #define F52_BITS(d) ((uint64_t)__double_as_longlong(d))
 #define F52_DBL(u) __longlong_as_double((long long)(u))
-#else
-#include <math.h>
-#ifdef __CUDACC__
-#define F52_FN __host__ __device__ inline
-#else
-#define F52_FN inline
-#endif
-#define F52_FMA_RZ(a, b, c) fma(a, b, c)
-#define F52_FMA_RN(a, b, c) fma(a, b, c)
-#define F52_SUB(a, b) ((a) - (b))
-F52_FN uint64_t f52_bits_(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-F52_FN double f52_dbl_(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-#define F52_BITS(d) f52_bits_(d)
-#define F52_DBL(u) f52_dbl_(u)
-#endif
 
 #define F52_MASK 0x000fffffffffffffull
 #define F52_B52 0x4330000000000000ull  /* bits of 2^52 */
