@@ -79,6 +79,9 @@ static void status_ok(void)
     cuzk_client_close(c);
 }
 
+/* partitions of the jobs that must still be running when their calls are abandoned */
+#define RUNNING_PARTS 16
+
 static void synthetic(Cuzk__V1__SubmitProofRequest *r, uint32_t log2n, uint32_t parts)
 {
     cuzk__v1__submit_proof_request__init(r);
@@ -164,14 +167,16 @@ static void abandon(const char *path, const ProtobufCMessage *m, int drop)
 static void test_disconnect_mid_call(void **state)
 {
     (void)state;
-    /* Prove runs a real job (2^13, 2 partitions: seconds on the CPU) that outlives the
-     * client: the job goes on in the engine (its request_id finds it afterwards: then it
-     * is cancelled), the call's resources go */
+    /* Prove runs a real job that outlives the client: the job goes on in the engine (its
+     * request_id finds it afterwards: then it is cancelled), the call's resources go.
+     * 2^13 with RUNNING_PARTS partitions lasts seconds even on an idle machine (2 parts
+     * once finished inside the 600 ms the AwaitProof case below abandons twice); every
+     * such job is cancelled, so its size costs no test time. */
     for (int drop = 1; drop >= 0; drop--) {
         char rid[64];
         snprintf(rid, sizeof rid, "abuse-%d-%llu", drop, (unsigned long long)g_seed);
         Cuzk__V1__SubmitProofRequest r;
-        synthetic(&r, 13, 2);
+        synthetic(&r, 13, RUNNING_PARTS);
         r.request_id = rid;
         Cuzk__V1__ProveRequest p = CUZK__V1__PROVE_REQUEST__INIT;
         p.submit = &r;
@@ -199,7 +204,7 @@ static void test_disconnect_mid_call(void **state)
 
     /* AwaitProof on a running job, abandoned both ways; the job is then cancelled */
     Cuzk__V1__SubmitProofRequest r;
-    synthetic(&r, 13, 2);
+    synthetic(&r, 13, RUNNING_PARTS);
     cuzk_client *c = client();
     Cuzk__V1__SubmitProofResponse *sr;
     assert_int_equal(call(c, "SubmitProof", &r.base, &cuzk__v1__submit_proof_response__descriptor,
