@@ -25,9 +25,9 @@
  * from L2 is cheaper than a multiplication. Stage 0 of every sub-transform has twiddle
  * 1 and skips its multiplication.
  * Everything element-wise is fused into a pass: coset shift into the first DIF pass,
- * 1/n and n^-1 g^(+-rev(i)) into the last one, (a*b - c)/Z into the last DIT pass of c
- * (snarkjs), or a := a*b into b's and a := (a - c)/Z into c's (bellperson, so that c can be
- * evaluated into b's buffer between the two).
+ * 1/n and n^-1 g^(+-rev(i)) into the last one, a := a*b - c into the last DIT pass of c
+ * (snarkjs, whose key's H points absorb 1/Z), or a := a*b into b's and a := (a - c)/Z
+ * into c's (bellperson, so that c can be evaluated into b's buffer between the two).
  * Natural order out costs one in-place bit-reversal pass (16 x 16 tile pairs swapped
  * through shared memory, so every global access is a 512-byte run).
  */
@@ -73,9 +73,9 @@ struct cuzk_gpu_domain {
 /* What the last DIT pass of a fused quotient writes to h_a (x: the pass's output). */
 enum ntt_h_mode {
     NTT_H_NONE = 0,
-    NTT_H_MUL_SUB = 1, /* h_a * h_b - x (/ Z) */
+    NTT_H_MUL_SUB = 1, /* h_a * h_b - x (snarkjs) */
     NTT_H_MUL = 2,     /* h_a * x */
-    NTT_H_SUB = 3,     /* h_a - x (/ Z) */
+    NTT_H_SUB = 3,     /* (h_a - x) / Z (bellperson) */
 };
 
 /* What one pass kernel does; passed by value. */
@@ -91,7 +91,7 @@ typedef struct ntt_pass {
     const gpu_fr *h_b;
     gpu_fr h_z;
     uint32_t k, s, lo, hi, logc, logh, tile_log, wshift, L, tw1_shift;
-    uint32_t dit, inverse, post_const, h_fuse, h_div;
+    uint32_t dit, inverse, post_const, h_fuse;
 } ntt_pass;
 
 /*
@@ -300,7 +300,7 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass_kernel(const ntt_pass p)
                     gpu_fr_mul(&ha, &ha, &hb);
                 }
                 gpu_fr_sub(&x, &ha, &x);
-                if (p.h_div)
+                if (p.h_fuse == NTT_H_SUB)
                     gpu_fr_mul(&x, &x, &p.h_z);
             }
             gpu_fr_store(p.h_a + i, &x);
@@ -469,7 +469,6 @@ typedef struct ntt_fuse {
     gpu_fr *h_a;           /* DIT: h_a := (h_mode) */
     const gpu_fr *h_b;
     int h_mode;
-    bool h_div;            /* the modes that subtract: / Z */
 } ntt_fuse;
 
 static void pass_geometry(ntt_pass *p, const cuzk_gpu_domain *gd, unsigned i)
@@ -526,7 +525,6 @@ static cuzk_status run_transform(const cuzk_gpu_domain *gd, gpu_fr *a, bool dit,
             p.h_fuse = (uint32_t)f->h_mode;
             p.h_a = f->h_a;
             p.h_b = f->h_b;
-            p.h_div = f->h_div;
             memcpy(&p.h_z, &gd->z_coset_inv, sizeof p.h_z);
         }
         static const char *const pass_names[] = {"ntt: pass 1", "ntt: pass 2", "ntt: pass 3",
@@ -605,35 +603,6 @@ extern "C" cuzk_status cuzk_gpu_ntt(const cuzk_gpu_domain *gd, cuzk_fr *d_a,
     return run_bitrev(gd, a, cs, err);
 }
 
-/* a, b, c: evaluations on <omega> -> a := (a*b - c) on the coset (/ Z when divide). */
-static cuzk_status h_on_coset(const cuzk_gpu_domain *gd, gpu_fr *a, gpu_fr *b, gpu_fr *c,
-                              bool divide, cudaStream_t s, cuzk_error *err)
-{
-    cuzk_status st;
-    /* iNTT half (DIF) with n^-1 g^rev(i) fused, then the NTT half (DIT) */
-    ntt_fuse to_coset;
-    memset(&to_coset, 0, sizeof to_coset);
-    to_coset.post = &gd->inv_coset;
-    gpu_fr *v[3] = {a, b, c};
-    for (int j = 0; j < 3; j++) {
-        st = run_transform(gd, v[j], false, true, &to_coset, s, err);
-        if (st != CUZK_OK)
-            return st;
-        ntt_fuse last;
-        memset(&last, 0, sizeof last);
-        if (j == 2) { /* c's last pass writes a := a*b - c (/ Z) */
-            last.h_a = a;
-            last.h_b = b;
-            last.h_mode = NTT_H_MUL_SUB;
-            last.h_div = divide;
-        }
-        st = run_transform(gd, v[j], true, false, &last, s, err);
-        if (st != CUZK_OK)
-            return st;
-    }
-    return CUZK_OK;
-}
-
 static cuzk_status check_h_args(const cuzk_gpu_domain *gd, const void *a, const void *b,
                                 const void *c, const char *fn, cuzk_error *err)
 {
@@ -647,10 +616,11 @@ static cuzk_status check_h_args(const cuzk_gpu_domain *gd, const void *a, const 
     return st;
 }
 
-/* v: evaluations on <omega> -> its coset evaluations, the last pass writing h into a as
- * `mode` says (NTT_H_NONE: v itself). */
-static cuzk_status to_coset_fused(const cuzk_gpu_domain *gd, gpu_fr *v, gpu_fr *a, int mode,
-                                  cudaStream_t s, cuzk_error *err)
+/* v: evaluations on <omega> -> its coset evaluations (an iNTT as DIF with n^-1 g^rev(i)
+ * fused, then an NTT as DIT), the last pass writing h into a as `mode` says (NTT_H_NONE:
+ * v itself; b: the second factor of NTT_H_MUL_SUB). */
+static cuzk_status to_coset_fused(const cuzk_gpu_domain *gd, gpu_fr *v, gpu_fr *a,
+                                  const gpu_fr *b, int mode, cudaStream_t s, cuzk_error *err)
 {
     ntt_fuse to_coset;
     memset(&to_coset, 0, sizeof to_coset);
@@ -662,8 +632,8 @@ static cuzk_status to_coset_fused(const cuzk_gpu_domain *gd, gpu_fr *v, gpu_fr *
     memset(&last, 0, sizeof last);
     if (mode != NTT_H_NONE) {
         last.h_a = a;
+        last.h_b = b;
         last.h_mode = mode;
-        last.h_div = mode == NTT_H_SUB;
     }
     return run_transform(gd, v, true, false, &last, s, err);
 }
@@ -682,10 +652,10 @@ extern "C" cuzk_status cuzk_gpu_h_bellperson_begin(const cuzk_gpu_domain *gd, cu
         return st;
     cudaStream_t cs = (cudaStream_t)s;
     gpu_fr *a = (gpu_fr *)d_a;
-    if ((st = to_coset_fused(gd, a, NULL, NTT_H_NONE, cs, err)) != CUZK_OK)
+    if ((st = to_coset_fused(gd, a, NULL, NULL, NTT_H_NONE, cs, err)) != CUZK_OK)
         return st;
     /* b's last pass writes a := a*b on the coset; b is dead after it */
-    return to_coset_fused(gd, (gpu_fr *)d_b, a, NTT_H_MUL, cs, err);
+    return to_coset_fused(gd, (gpu_fr *)d_b, a, NULL, NTT_H_MUL, cs, err);
 }
 
 extern "C" cuzk_status cuzk_gpu_h_bellperson_end(const cuzk_gpu_domain *gd, cuzk_fr *d_a,
@@ -703,7 +673,7 @@ extern "C" cuzk_status cuzk_gpu_h_bellperson_end(const cuzk_gpu_domain *gd, cuzk
     cudaStream_t cs = (cudaStream_t)s;
     gpu_fr *a = (gpu_fr *)d_a;
     /* c's last pass writes a := (a*b - c) / Z on the coset */
-    if ((st = to_coset_fused(gd, (gpu_fr *)d_c, a, NTT_H_SUB, cs, err)) != CUZK_OK)
+    if ((st = to_coset_fused(gd, (gpu_fr *)d_c, a, NULL, NTT_H_SUB, cs, err)) != CUZK_OK)
         return st;
     /* coset iNTT: DIF with n^-1 g^-rev(i) fused, then the one permutation */
     ntt_fuse f;
@@ -734,6 +704,12 @@ extern "C" cuzk_status cuzk_gpu_h_snarkjs(const cuzk_gpu_domain *gd, cuzk_fr *d_
     cuzk_status st = check_h_args(gd, d_a, d_b, d_c, "cuzk_gpu_h_snarkjs", err);
     if (st != CUZK_OK)
         return st;
-    return h_on_coset(gd, (gpu_fr *)d_a, (gpu_fr *)d_b, (gpu_fr *)d_c, false,
-                      (cudaStream_t)s, err);
+    /* a and b to the coset, then c's last pass writes a := a*b - c (snarkjs keeps the
+     * coset values: no division, no coset iNTT) */
+    cudaStream_t cs = (cudaStream_t)s;
+    gpu_fr *a = (gpu_fr *)d_a;
+    if ((st = to_coset_fused(gd, a, NULL, NULL, NTT_H_NONE, cs, err)) != CUZK_OK ||
+        (st = to_coset_fused(gd, (gpu_fr *)d_b, NULL, NULL, NTT_H_NONE, cs, err)) != CUZK_OK)
+        return st;
+    return to_coset_fused(gd, (gpu_fr *)d_c, a, (const gpu_fr *)d_b, NTT_H_MUL_SUB, cs, err);
 }
