@@ -71,10 +71,12 @@ fail:
     return st;
 }
 
-static void run_release(run *R)
+/* Drain first: nothing may still read or write the buffers we free. Errors are ignored
+ * here: the first one was reported by the failing call. The memory goes back to the
+ * stream-ordered pool, which keeps it (cuzk_prover_cuda_init): device_free counts it as
+ * free once trimmed. */
+static void run_free_device(run *R)
 {
-    /* Drain first: nothing may still read or write the buffers we free. Errors are
-     * ignored here: the first one was reported by the failing call. */
     if (R->copy)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->copy));
     if (R->compute)
@@ -103,6 +105,20 @@ static void run_release(run *R)
         CUZK_CUDA_IGNORE(cudaFreeAsync(R->d_pg2, fs));
     if (R->compute)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->compute));
+    memset(R->d_up, 0, sizeof R->d_up);
+    memset(R->d_stage, 0, sizeof R->d_stage);
+    R->d_w = NULL;
+    R->d_abc = R->d_g = NULL;
+    R->d_scratch = NULL;
+    R->d_res = NULL;
+    R->d_pg1 = NULL;
+    R->d_pg2 = NULL;
+}
+
+/* Everything else the run holds (after unuse, which frees its device memory). */
+static void run_release(run *R)
+{
+    run_free_device(R);
     if (R->h_res)
         CUZK_CUDA_IGNORE(cudaFreeHost(R->h_res));
     if (R->h_pg1)
@@ -149,10 +165,16 @@ static void note_sticky(cuda_prover *cp, const cuzk_error *err)
     }
 }
 
-static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, bool admitted, size_t need)
+/* Releases the job's device memory and its admission together under cache_mu, so that
+ * msm_window_cap and admission, which measure the device under it, never see the memory
+ * free and still counted as coming back (measured at 24 GiB with two workers: the second
+ * planned no window cap, then needed 24.20 GiB with 22.73 free). */
+static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, run *R, bool admitted,
+                  size_t need)
 {
     pthread_mutex_lock(&cp->cache_mu);
-    if (admitted) { /* the working set is back (run_release synchronised the frees) */
+    run_free_device(R);
+    if (admitted) {
         cp->admitted--;
         cp->admitted_bytes -= need;
         pthread_cond_broadcast(&cp->released);
@@ -220,6 +242,54 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, si
     *need = base + sc;
     *scratch = sc;
     return CUZK_OK;
+}
+
+/* The working set admission counted, allocated under cache_mu (see unuse): abc_bytes for
+ * a, b (, c), g_bytes for the density gathers when they do not fit there (0: they do),
+ * w_bytes for the expanded compact witness (0: dense). */
+static cuzk_status alloc_working_set(run *R, const cuzk_prove_job *job, size_t slots,
+                                     size_t abc_bytes, size_t g_bytes, size_t w_bytes,
+                                     cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    if ((st = cuda_fault("alloc", err)) != CUZK_OK)
+        return st;
+    for (size_t b = 0; b < slots; b++)
+        for (int k = 0; k < 2; k++)
+            if (R->up_bytes[k])
+                CUZK_CUDA_TRY(err, cudaMallocAsync(&R->d_up[b][k], R->up_bytes[k], R->copy));
+    if (w_bytes)
+        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_w, w_bytes, R->copy));
+    CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_abc, abc_bytes, R->copy));
+    if (g_bytes)
+        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_g, g_bytes, R->copy));
+    CUZK_CUDA_TRY(err, cudaMallocAsync(&R->d_scratch, R->scratch_size, R->copy));
+    CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_res,
+                                       job->n * sizeof(cuzk_groth16_msm_results), R->copy));
+    CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_res,
+                                      job->n * sizeof(cuzk_groth16_msm_results)));
+    if (R->streamed || R->csr_streamed) {
+        for (int b = 0; b < 2; b++) {
+            CUZK_CUDA_TRY(err, cudaMallocAsync(&R->d_stage[b], R->stage_bytes, R->copy));
+            CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R->stage_ready[b],
+                                                        cudaEventDisableTiming));
+            CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R->stage_free[b],
+                                                        cudaEventDisableTiming));
+            CUZK_CUDA_TRY(err, cudaEventRecord(R->stage_free[b], R->copy));
+        }
+    }
+    if (R->streamed) {
+        size_t n1 = job->n * 4 * R->maxc1, n2 = job->n * R->maxc2;
+        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_pg1, n1 * sizeof(cuzk_g1_jac), R->copy));
+        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_pg2, n2 * sizeof(cuzk_g2_jac), R->copy));
+        CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_pg1, n1 * sizeof(cuzk_g1_jac)));
+        CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_pg2, n2 * sizeof(cuzk_g2_jac)));
+    }
+    /* the compute stream may use the buffers only after their allocation */
+    CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[0], R->copy));
+    CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[1], R->copy));
+fail:
+    return st;
 }
 
 static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatile int *cancel,
@@ -300,7 +370,10 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         if (!want) {
             /* at most a quarter of what is spare, so another working set may still fit */
             size_t free_b = 0, total_b = 0, spare = 0;
-            if ((st = device_free(cp, false, &free_b, &total_b, err)) != CUZK_OK)
+            pthread_mutex_lock(&cp->cache_mu);
+            st = device_free(cp, false, &free_b, &total_b, err);
+            pthread_mutex_unlock(&cp->cache_mu);
+            if (st != CUZK_OK)
                 goto fail;
             if (free_b > need + HEADROOM_BYTES)
                 spare = (free_b - need - HEADROOM_BYTES) / 4;
@@ -349,14 +422,16 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                 pthread_cond_wait(&cp->released, &cp->cache_mu);
                 continue;
             }
-            /* Alone and still short: the windows were planned while another job held, or
-             * was about to allocate, memory counted as coming back (measured at 24 GiB
-             * with two workers: no cap, then 24.20 GiB needed with 22.73 free). Plan them
-             * once more on what the card has now. */
+            /* Alone and still short: the card has less than when the windows were
+             * planned (another process, the pool's cache). Plan them once more on what it
+             * has now. */
             if (replanned)
                 break;
             replanned = true;
             pthread_mutex_unlock(&cp->cache_mu);
+            cuda_log(cp, true, "gpu:%d: the proof's working set (%.2f GiB) does not fit the "
+                     "card as planned: MSM windows planned again", cp->dev,
+                     (double)need / (1u << 30));
             st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, 0, err);
             pthread_mutex_lock(&cp->cache_mu);
             if (st != CUZK_OK)
@@ -366,47 +441,13 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             cp->admitted++;
             cp->admitted_bytes += need;
             admitted = true;
+            st = alloc_working_set(&R, job, slots, nvec * n * sizeof(cuzk_fr),
+                                   g_in_bc ? 0 : g_len * sizeof(cuzk_fr), compact ? wbytes : 0,
+                                   err);
         }
         pthread_mutex_unlock(&cp->cache_mu);
         if (st != CUZK_OK)
             goto fail;
-        if ((st = cuda_fault("alloc", err)) != CUZK_OK)
-            goto fail;
-        for (size_t b = 0; b < slots; b++)
-            for (int k = 0; k < 2; k++)
-                if (up_bytes[k])
-                    CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_up[b][k], up_bytes[k], R.copy));
-        if (compact)
-            CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_w, wbytes, R.copy));
-        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_abc, nvec * n * sizeof(cuzk_fr),
-                                           R.copy));
-        if (!g_in_bc)
-            CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_g, g_len * sizeof(cuzk_fr), R.copy));
-        CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_scratch, R.scratch_size, R.copy));
-        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_res,
-                                           job->n * sizeof(cuzk_groth16_msm_results), R.copy));
-        CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R.h_res,
-                                          job->n * sizeof(cuzk_groth16_msm_results)));
-        if (R.streamed || R.csr_streamed) {
-            for (int b = 0; b < 2; b++) {
-                CUZK_CUDA_TRY(err, cudaMallocAsync(&R.d_stage[b], R.stage_bytes, R.copy));
-                CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R.stage_ready[b],
-                                                            cudaEventDisableTiming));
-                CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R.stage_free[b],
-                                                            cudaEventDisableTiming));
-                CUZK_CUDA_TRY(err, cudaEventRecord(R.stage_free[b], R.copy));
-            }
-        }
-        if (R.streamed) {
-            size_t n1 = job->n * 4 * R.maxc1, n2 = job->n * R.maxc2;
-            CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_pg1, n1 * sizeof(cuzk_g1_jac), R.copy));
-            CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R.d_pg2, n2 * sizeof(cuzk_g2_jac), R.copy));
-            CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R.h_pg1, n1 * sizeof(cuzk_g1_jac)));
-            CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R.h_pg2, n2 * sizeof(cuzk_g2_jac)));
-        }
-        /* the compute stream may use the buffers only after their allocation */
-        CUZK_CUDA_TRY(err, cudaEventRecord(R.consumed[0], R.copy));
-        CUZK_CUDA_TRY(err, cudaEventRecord(R.consumed[1], R.copy));
     }
     for (size_t i = 0; i < job->n; i++) {
         /* Pinned in place so the copies run at full PCIe speed and asynchronously
@@ -476,16 +517,16 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                                     R.stage_ev[i * EV_COUNT + e]));
             job->t.ms[k_ev_stage[e]] += ms;
         }
+    unuse(cp, k, c, &R, admitted, need);
     run_release(&R);
-    unuse(cp, k, c, admitted, need);
     job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
     return CUZK_OK;
 fail:
     note_sticky(cp, err);
+    unuse(cp, k, c, &R, admitted, need);
     run_release(&R);
     if (locked)
         pthread_mutex_unlock(&cp->device_mu);
-    unuse(cp, k, c, admitted, need);
     (void)t_unlock;
     return st;
 }
