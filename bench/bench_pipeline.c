@@ -297,7 +297,7 @@ static bool run_engine(const bench_sized_opts *o, bench_sized_result *r, unsigne
         out->ms_per_proof = wall / (jobs * parts);
         if (getenv("CUZK_TRACE")) {
             char path[512];
-            snprintf(path, sizeof path, "%s-pipeline-2^%u.json", getenv("CUZK_TRACE"), k);
+            snprintf(path, sizeof path, "%s-pipeline-2p%u.json", getenv("CUZK_TRACE"), k);
             if (cuzk_engine_timeline_write(e, path, &err) == CUZK_OK)
                 fprintf(stderr, "pipeline timeline: %s\n", path);
         }

@@ -8,6 +8,9 @@
 #          size lists (GPU_POST_LOG2: gpu-prove with a dense random witness)
 #          (comma-separated; the pipeline bench: the engine, 10-partition jobs)
 #          GPU_RUNS    timed runs per item (default 5)
+#          GPU_BENCH   which benches the bench stage runs (default: all of
+#                      ntt,msm,g2,prove,dense,pipeline,cards), so a device lent with a
+#                      per-command time limit can take the stage in several calls
 #          GPU_SMALL_CARDS  device sizes the bench stage rehearses with CUZK_GPU_MEM_LIMIT
 #                      (default 48G,32G,24G; empty: none): one 2^27 partition each, whose
 #                      log says what was streamed or narrowed, or why it cannot fit
@@ -92,26 +95,39 @@ stage_sanitize() {
 # The benches run with CUZK_GPU_PROFILE=1: each prints the device time per phase (MSM
 # digits / sort / accumulate / ..., NTT passes, SpMV) next to its row.
 stage_bench() {
-  local b="$BUILD/cuzk" opts=(--runs "$RUNS")
+  local b="$BUILD/cuzk" opts=(--runs "$RUNS") want=",${GPU_BENCH:-ntt,msm,g2,prove,dense,pipeline,cards},"
+  on() { [[ $want == *",$1,"* ]]; }
   export CUZK_GPU_PROFILE=1
-  CUZK_TRACE="$OUT/timeline" "$b" bench gpu-ntt --log2 "${GPU_NTT_LOG2:-20,22,24,26,27}" "${opts[@]}" \
-    2>&1 | tee "$OUT/bench-ntt.txt" >&2 || return 1
-  "$b" bench gpu-msm --log2 "${GPU_MSM_LOG2:-20,22,24,26,27}" "${opts[@]}" \
-    2>&1 | tee "$OUT/bench-msm.txt" >&2 || return 1
-  "$b" bench gpu-msm --g2 --log2 "${GPU_MSM_G2_LOG2:-22,24}" "${opts[@]}" \
-    2>&1 | grep -E "g2|group" | tee "$OUT/bench-msm-g2.txt" >&2 || return 1
-  CUZK_TRACE="$OUT/timeline" "$b" bench gpu-prove --log2 "${GPU_PROVE_LOG2:-22,27}" "${opts[@]}" \
-    2>&1 | tee "$OUT/bench-prove.txt" >&2 || return 1
-  # a PoSt partition's scalar mix (every witness value a field element), same circuit shape
-  "$b" bench gpu-prove --dense-witness --log2 "${GPU_POST_LOG2:-27}" "${opts[@]}" \
-    2>&1 | sed 's/^gpu  /gpu-dense/' | tee "$OUT/bench-prove-dense.txt" >&2 || return 1
-  CUZK_TRACE="$OUT/timeline" "$b" bench pipeline --backend gpu --log2 "${GPU_PIPE_LOG2:-27}" \
-    --runs 1 --threads "$(nproc)" 2>&1 | tee "$OUT/bench-pipeline.txt" >&2 || return 1
+  if on ntt; then
+    CUZK_TRACE="$OUT/timeline" "$b" bench gpu-ntt --log2 "${GPU_NTT_LOG2:-20,22,24,26,27}" "${opts[@]}" \
+      2>&1 | tee "$OUT/bench-ntt.txt" >&2 || return 1
+  fi
+  if on msm; then
+    "$b" bench gpu-msm --log2 "${GPU_MSM_LOG2:-20,22,24,26,27}" "${opts[@]}" \
+      2>&1 | tee "$OUT/bench-msm.txt" >&2 || return 1
+  fi
+  if on g2; then
+    "$b" bench gpu-msm --g2 --log2 "${GPU_MSM_G2_LOG2:-22,24}" "${opts[@]}" \
+      2>&1 | grep -E "g2|group" | tee "$OUT/bench-msm-g2.txt" >&2 || return 1
+  fi
+  if on prove; then
+    CUZK_TRACE="$OUT/timeline" "$b" bench gpu-prove --log2 "${GPU_PROVE_LOG2:-22,27}" "${opts[@]}" \
+      2>&1 | tee "$OUT/bench-prove.txt" >&2 || return 1
+  fi
+  if on dense; then # a PoSt partition's scalar mix (every witness value a field element)
+    "$b" bench gpu-prove --dense-witness --log2 "${GPU_POST_LOG2:-27}" "${opts[@]}" \
+      2>&1 | sed 's/^gpu  /gpu-dense/' | tee "$OUT/bench-prove-dense.txt" >&2 || return 1
+  fi
+  if on pipeline; then
+    CUZK_TRACE="$OUT/timeline" "$b" bench pipeline --backend gpu --log2 "${GPU_PIPE_LOG2:-27}" \
+      --runs 1 --threads "$(nproc)" 2>&1 | tee "$OUT/bench-pipeline.txt" >&2 || return 1
+  fi
   # smaller cards: a failure to fit is a finding, not a failed stage (the row says why)
   local lim
+  on cards || return 0
   for lim in $(tr ',' ' ' <<<"${GPU_SMALL_CARDS-48G,32G,24G}"); do
     CUZK_GPU_MEM_LIMIT=$lim "$b" bench gpu-prove --log2 27 --runs 1 2>&1 |
-      grep -E "^gpu .*(prove_start|stage device|2 workers)|streamed|capped" |
+      grep -E "^gpu .*(prove_start|stage device|2 workers)|streamed|capped|planned again" |
       sed "s/^gpu  /gpu-$lim/" | tee -a "$OUT/bench-small-cards.txt" >&2
   done
 }
