@@ -7,16 +7,18 @@
  * values, the density index lists of bellperson keys, and the NTT domains).
  *
  * Per start (one batch of partitions of one circuit):
- *   before the mutex   the job's streams and events are created, its device buffers
- *                      allocated (stream-ordered), the witnesses pinned in place and the
- *                      first two uploads started on the job's copy stream, one event per
- *                      upload: the kernels wait on the event, the host never does;
+ *   before the mutex   the job's streams and events are created, the job admitted and
+ *                      its device buffers allocated (stream-ordered) in one section of
+ *                      the cache lock, the witnesses pinned in place and the first two
+ *                      uploads started on the job's copy stream, one event per upload:
+ *                      the kernels wait on the event, the host never does;
  *   under the mutex    per partition: A·w, B·w, C·w (SpMV), input rows, H (NTTs), the H,
  *                      L, A, B_G1 and B_G2 MSMs (0/1 split on the device), results into a
  *                      device array; the upload of partition i+2 is queued behind the
  *                      kernels that read buffer i % 2 (double buffering);
- *   after the mutex    results copied back (already queued), buffers freed on the stream,
- *                      witnesses unpinned, streams and events destroyed.
+ *   after the mutex    results copied back (already queued), device buffers freed and the
+ *                      admission released in one section of the cache lock, witnesses
+ *                      unpinned, streams and events destroyed.
  * The kernels of one partition, and the copies a streamed key or circuit adds to them, are
  * in cuda_partition.cu. Finalize (assembly + self-check) is the common code of
  * src/prover/prover.c.
@@ -71,16 +73,22 @@ fail:
     return st;
 }
 
-/* Drain first: nothing may still read or write the buffers we free. Errors are ignored
- * here: the first one was reported by the failing call. The memory goes back to the
- * stream-ordered pool, which keeps it (cuzk_prover_cuda_init): device_free counts it as
- * free once trimmed. */
-static void run_free_device(run *R)
+/* Waits for the job's streams. Errors are ignored here: the first one was reported by
+ * the failing call. */
+static void run_drain(run *R)
 {
     if (R->copy)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->copy));
     if (R->compute)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->compute));
+}
+
+/* Drained first: nothing may still read or write the buffers we free. The memory goes
+ * back to the stream-ordered pool, which keeps it (cuzk_prover_cuda_init): device_free
+ * counts it as free once trimmed. */
+static void run_free_device(run *R)
+{
+    run_drain(R);
     cudaStream_t fs = R->compute ? R->compute : 0;
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < 2; k++)
@@ -115,7 +123,7 @@ static void run_free_device(run *R)
     R->d_pg2 = NULL;
 }
 
-/* Everything else the run holds (after unuse, which frees its device memory). */
+/* Everything else the run holds (its device memory too, unless unuse freed it). */
 static void run_release(run *R)
 {
     run_free_device(R);
@@ -203,9 +211,9 @@ static size_t msm_scratch(const cuzk_groth16_pk *pk, size_t g_len, unsigned bits
  * cap is logged when it changes. (Measured on the H200 with CUZK_GPU_MEM_LIMIT=24G: the
  * scratch goes from 11.75 to 7.18 GiB at the narrowest windows; what is left is the
  * canonical scalars, the sorted pairs and the split's index lists.) */
-static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t g_len,
-                                  size_t *scratch, size_t *need, size_t stream_need,
-                                  cuzk_error *err)
+static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk,
+                                  const cuzk_r1cs *r1cs, size_t g_len, size_t *scratch,
+                                  size_t *need, size_t stream_need, cuzk_error *err)
 {
     size_t free_b = 0, total_b = 0, could = 0;
     cuzk_status st = CUZK_OK;
@@ -214,7 +222,8 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, si
     for (int trim = 0; trim < 2; trim++) {
         pthread_mutex_lock(&cp->cache_mu);
         st = device_free(cp, trim != 0, &free_b, &total_b, err);
-        could = free_b + idle_bytes(cp) + cp->admitted_bytes;
+        /* the job's own key and circuit are in use by then: not evictable */
+        could = free_b + idle_bytes(cp, pk, r1cs) + cp->admitted_bytes;
         pthread_mutex_unlock(&cp->cache_mu);
         if (st != CUZK_OK || *need + stream_need + HEADROOM_BYTES <= could)
             return st;
@@ -336,7 +345,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         return cuzk_error_set(err, CUZK_ERR_CUDA, "gpu:%d is out of service after: %s",
                               cp->dev, cp->broken_msg);
     CUZK_CUDA_TRY(err, cudaSetDevice(cp->dev));
-    if ((st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, stream_need, err)) != CUZK_OK)
+    if ((st = msm_window_cap(cp, pk, r1cs, g_len, &R.scratch_size, &need, stream_need, err)) != CUZK_OK)
         goto fail;
 
 
@@ -416,15 +425,17 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         pthread_mutex_lock(&cp->cache_mu);
         for (;;) {
             st = make_room(cp, need, "the proof's working set", NULL, err);
-            if (st != CUZK_ERR_NOMEM || (cancel && *cancel))
+            if (st == CUZK_ERR_NOMEM && cancel && *cancel)
+                st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "gpu: cancelled");
+            if (st != CUZK_ERR_NOMEM)
                 break;
             if (cp->admitted > 0) {
                 pthread_cond_wait(&cp->released, &cp->cache_mu);
                 continue;
             }
             /* Alone and still short: the card has less than when the windows were
-             * planned (another process, the pool's cache). Plan them once more on what it
-             * has now. */
+             * planned (this job's key, circuit or domain uploaded since, or another
+             * process). Plan them once more on what it has now. */
             if (replanned)
                 break;
             replanned = true;
@@ -432,7 +443,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             cuda_log(cp, true, "gpu:%d: the proof's working set (%.2f GiB) does not fit the "
                      "card as planned: MSM windows planned again", cp->dev,
                      (double)need / (1u << 30));
-            st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, 0, err);
+            st = msm_window_cap(cp, pk, r1cs, g_len, &R.scratch_size, &need, 0, err);
             pthread_mutex_lock(&cp->cache_mu);
             if (st != CUZK_OK)
                 break;
@@ -523,10 +534,12 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     return CUZK_OK;
 fail:
     note_sticky(cp, err);
+    if (locked) { /* what was queued before the failure ends under the mutex */
+        run_drain(&R);
+        pthread_mutex_unlock(&cp->device_mu);
+    }
     unuse(cp, k, c, &R, admitted, need);
     run_release(&R);
-    if (locked)
-        pthread_mutex_unlock(&cp->device_mu);
     (void)t_unlock;
     return st;
 }
