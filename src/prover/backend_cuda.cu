@@ -73,22 +73,16 @@ fail:
     return st;
 }
 
-/* Waits for the job's streams. Errors are ignored here: the first one was reported by
- * the failing call. */
-static void run_drain(run *R)
+/* Drain first: nothing may still read or write the buffers we free. Errors are ignored
+ * here: the first one was reported by the failing call. The memory goes back to the
+ * stream-ordered pool, which keeps it (cuzk_prover_cuda_init): device_free counts it as
+ * free once trimmed. */
+static void run_free_device(run *R)
 {
     if (R->copy)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->copy));
     if (R->compute)
         CUZK_CUDA_IGNORE(cudaStreamSynchronize(R->compute));
-}
-
-/* Drained first: nothing may still read or write the buffers we free. The memory goes
- * back to the stream-ordered pool, which keeps it (cuzk_prover_cuda_init): device_free
- * counts it as free once trimmed. */
-static void run_free_device(run *R)
-{
-    run_drain(R);
     cudaStream_t fs = R->compute ? R->compute : 0;
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < 2; k++)
@@ -123,7 +117,7 @@ static void run_free_device(run *R)
     R->d_pg2 = NULL;
 }
 
-/* Everything else the run holds (its device memory too, unless unuse freed it). */
+/* Everything else the run holds (after unuse, which frees its device memory). */
 static void run_release(run *R)
 {
     run_free_device(R);
@@ -211,9 +205,9 @@ static size_t msm_scratch(const cuzk_groth16_pk *pk, size_t g_len, unsigned bits
  * cap is logged when it changes. (Measured on the H200 with CUZK_GPU_MEM_LIMIT=24G: the
  * scratch goes from 11.75 to 7.18 GiB at the narrowest windows; what is left is the
  * canonical scalars, the sorted pairs and the split's index lists.) */
-static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk,
-                                  const cuzk_r1cs *r1cs, size_t g_len, size_t *scratch,
-                                  size_t *need, size_t stream_need, cuzk_error *err)
+static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t g_len,
+                                  size_t *scratch, size_t *need, size_t stream_need,
+                                  cuzk_error *err)
 {
     size_t free_b = 0, total_b = 0, could = 0;
     cuzk_status st = CUZK_OK;
@@ -222,8 +216,7 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk,
     for (int trim = 0; trim < 2; trim++) {
         pthread_mutex_lock(&cp->cache_mu);
         st = device_free(cp, trim != 0, &free_b, &total_b, err);
-        /* the job's own key and circuit are in use by then: not evictable */
-        could = free_b + idle_bytes(cp, pk, r1cs) + cp->admitted_bytes;
+        could = free_b + idle_bytes(cp) + cp->admitted_bytes;
         pthread_mutex_unlock(&cp->cache_mu);
         if (st != CUZK_OK || *need + stream_need + HEADROOM_BYTES <= could)
             return st;
@@ -345,7 +338,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         return cuzk_error_set(err, CUZK_ERR_CUDA, "gpu:%d is out of service after: %s",
                               cp->dev, cp->broken_msg);
     CUZK_CUDA_TRY(err, cudaSetDevice(cp->dev));
-    if ((st = msm_window_cap(cp, pk, r1cs, g_len, &R.scratch_size, &need, stream_need, err)) != CUZK_OK)
+    if ((st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, stream_need, err)) != CUZK_OK)
         goto fail;
 
 
@@ -425,17 +418,16 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         pthread_mutex_lock(&cp->cache_mu);
         for (;;) {
             st = make_room(cp, need, "the proof's working set", NULL, err);
-            if (st == CUZK_ERR_NOMEM && cancel && *cancel)
-                st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "gpu: cancelled");
-            if (st != CUZK_ERR_NOMEM)
+            if (st != CUZK_ERR_NOMEM || (cancel && *cancel))
                 break;
             if (cp->admitted > 0) {
                 pthread_cond_wait(&cp->released, &cp->cache_mu);
                 continue;
             }
             /* Alone and still short: the card has less than when the windows were
-             * planned (this job's key, circuit or domain uploaded since, or another
-             * process). Plan them once more on what it has now. */
+             * planned (this job's own key and circuit were counted as evictable then, its
+             * uploads came since, or another process took memory). Plan them once more on
+             * what it has now. */
             if (replanned)
                 break;
             replanned = true;
@@ -443,7 +435,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             cuda_log(cp, true, "gpu:%d: the proof's working set (%.2f GiB) does not fit the "
                      "card as planned: MSM windows planned again", cp->dev,
                      (double)need / (1u << 30));
-            st = msm_window_cap(cp, pk, r1cs, g_len, &R.scratch_size, &need, 0, err);
+            st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, 0, err);
             pthread_mutex_lock(&cp->cache_mu);
             if (st != CUZK_OK)
                 break;
@@ -534,12 +526,10 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     return CUZK_OK;
 fail:
     note_sticky(cp, err);
-    if (locked) { /* what was queued before the failure ends under the mutex */
-        run_drain(&R);
-        pthread_mutex_unlock(&cp->device_mu);
-    }
     unuse(cp, k, c, &R, admitted, need);
     run_release(&R);
+    if (locked)
+        pthread_mutex_unlock(&cp->device_mu);
     (void)t_unlock;
     return st;
 }

@@ -171,25 +171,13 @@ static size_t reclaimable(const cuda_prover *cp, const dev_slot *keep)
     for (int i = 0; i < MAX_RESIDENT; i++) {
         if (cp->keys[i].slot.owner && !cp->keys[i].slot.in_use && &cp->keys[i].slot != keep)
             b += cp->keys[i].bytes;
-        if (cp->circuits[i].slot.owner && !cp->circuits[i].slot.in_use &&
-            &cp->circuits[i].slot != keep)
+        if (cp->circuits[i].slot.owner && !cp->circuits[i].slot.in_use)
             b += cp->circuits[i].bytes;
     }
     return b;
 }
 
-size_t idle_bytes(const cuda_prover *cp, const void *pk, const void *r1cs)
-{
-    size_t b = 0;
-    for (int i = 0; i < MAX_RESIDENT; i++) {
-        const dev_slot *k = &cp->keys[i].slot, *c = &cp->circuits[i].slot;
-        if (k->owner && !k->in_use && (!pk || k->owner != pk))
-            b += cp->keys[i].bytes;
-        if (c->owner && !c->in_use && (!r1cs || c->owner != r1cs))
-            b += cp->circuits[i].bytes;
-    }
-    return b;
-}
+size_t idle_bytes(const cuda_prover *cp) { return reclaimable(cp, NULL); }
 
 /* Pins the n host arrays a streamed entry copies from (so the staging copies run at full
  * PCIe speed), appending the pinned ones to pinned[*n_pinned]; returns how many the driver

@@ -127,9 +127,8 @@ cuzk_status map_get(cuda_prover *cp, dev_circuit *c, const cuzk_witness_map *map
 cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_domain **out,
                        cuzk_error *err);
 void key_release(dev_key *k);
-/* Device bytes idle residents other than pk's key and r1cs's circuit hold (what
- * evictions could give a job proving pk over r1cs; NULL: exclude none). */
-size_t idle_bytes(const cuda_prover *cp, const void *pk, const void *r1cs);
+/* Device bytes idle residents hold (what evictions could give back). */
+size_t idle_bytes(const cuda_prover *cp);
 /* Reports through the owner's logger (cuzk_prover_set_log; stderr by default). */
 void cuda_log(cuda_prover *cp, bool warn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
