@@ -104,6 +104,18 @@ cuzk_status cuzk_porep_witness_dense(const cuzk_porep_circuit *c, cuzk_pool *poo
 cuzk_status cuzk_porep_witness_compact(const cuzk_porep_circuit *c, cuzk_pool *pool,
                                        cuzk_compact_assignment *out, cuzk_error *err);
 
+/* The partition's constraint system, fast: what cuzk_circuit_record(
+ * cuzk_porep_circuit_synthesize, placeholder, ...) records, row for row and bit for bit
+ * (CSR and witness map), with the challenges' segments recorded on pool's threads (NULL:
+ * the calling thread). One challenge's segments are counted first (every challenge has
+ * the same counts), so each segment is recorded already numbered as in the sequential run:
+ * data, parents and node first, then the labels (they read the parents' columns and the
+ * node), then the tails (they read the data and the labels). The recording peak is
+ * about twice the recorded terms at 40 bytes each. Results as cuzk_circuit_record's.
+ * Errors: INVALID_ARG, UNSUPPORTED (sector size), NOMEM, INTERNAL, the pool's. */
+cuzk_status cuzk_porep_record(uint64_t sector_size, cuzk_pool *pool, cuzk_r1cs **r1cs,
+                              cuzk_witness_map *map, cuzk_error *err);
+
 /* The public inputs of partition `partition` (Montgomery Fr, ONE excluded) into out[n],
  * n = cuzk_porep_public_input_count: from comm_d, comm_r, replica_id, each challenge's node
  * (labeling_proofs[0].node) and its parents' column indices. Errors: INVALID_ARG (NULL,

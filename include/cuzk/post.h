@@ -133,6 +133,15 @@ cuzk_status cuzk_post_circuit(cuzk_cs *cs, const void *ctx, cuzk_error *err);
 cuzk_status cuzk_post_witness_compact(const cuzk_post_partition *p, cuzk_pool *pool,
                                       cuzk_compact_assignment *out, cuzk_error *err);
 
+/* The constraint system of p's circuit (no values needed: a blank partition records),
+ * its sectors recorded in parallel on the pool (NULL: the calling thread), each numbered
+ * from sector 0's counts (sectors share no variable): what cuzk_circuit_record on
+ * cuzk_post_circuit records, row for row and bit for bit. A 32 GiB WindowPoSt partition
+ * (2,349 sectors) is ~2^27 rows. Results as cuzk_circuit_record's. Errors: those of the
+ * circuit, NOMEM, INTERNAL, the pool's. */
+cuzk_status cuzk_post_record(const cuzk_post_partition *p, cuzk_pool *pool, cuzk_r1cs **r1cs,
+                             cuzk_witness_map *map, cuzk_error *err);
+
 /* Counts of one partition's circuit of `kind` for a sector size (2 KiB, 8 MiB, 512 MiB,
  * 32 GiB, 64 GiB) on the counting backend; sectors / challenges 0 take Filecoin's values
  * (others: the rust tests' custom shapes, e.g. 3 x 5 over 2 KiB = 16,869 rows).

@@ -28,6 +28,13 @@ void cs_init(cuzk_cs *cs, cs_backend backend, bool compact)
         cuzk_fr_dbl(&cs->pow2[i], &cs->pow2[i - 1]);
 }
 
+void cs_init_at(cuzk_cs *cs, uint64_t pub_base, uint64_t aux_base)
+{
+    cs_init(cs, CS_RECORD, false);
+    cs->n_public = cs->pub_base = pub_base;
+    cs->n_aux = cs->aux_base = aux_base;
+}
+
 void cs_release(cuzk_cs *cs)
 {
     for (int k = 0; k < 3; k++) {
@@ -121,7 +128,7 @@ cs_var cs_alloc_bit_slow(cuzk_cs *cs, bool value)
         return CUZK_R1CS_VAR_AUX(0);
     if (cs->status == CUZK_OK) {
         if (cs->backend == CS_RECORD) {
-            bits_set(cs, &cs->aux_is_bit, j, true);
+            bits_set(cs, &cs->aux_is_bit, j - cs->aux_base, true);
         } else if (cs->compact) {
             bits_set(cs, &cs->aux_bits, cs->n_bits, value);
         } else if (cs->values &&

@@ -80,7 +80,10 @@ struct cuzk_cs {
     } mat[CUZK_R1CS_MATRICES];
     uint64_t *row_ptr[CUZK_R1CS_MATRICES];
     uint64_t row_cap;
-    cs_bits aux_is_bit; /* RECORD: aux j is a bit */
+    cs_bits aux_is_bit; /* RECORD: aux j is a bit (bit j - aux_base) */
+    /* RECORD of one piece of a circuit (cs_init_at): the numbers of the inputs and aux
+     * the earlier pieces allocate, so this piece's variables get their final numbers */
+    uint64_t pub_base, aux_base;
 
     /* WITNESS */
     cuzk_fr *in_val; /* in_val[0] = ONE, then inputs */
@@ -95,6 +98,12 @@ struct cuzk_cs {
 };
 
 void cs_init(cuzk_cs *cs, cs_backend backend, bool compact);
+/* A RECORD cs for a piece of a circuit that starts after pub_base inputs and aux_base aux
+ * variables (allocated by the pieces before it): its variables are numbered as if the
+ * whole circuit ran on one cs, so pieces recorded in parallel concatenate without
+ * renumbering (cs_record_concat, cs_concat.h). A piece that reads a variable allocated by
+ * another piece must run after it. */
+void cs_init_at(cuzk_cs *cs, uint64_t pub_base, uint64_t aux_base);
 void cs_release(cuzk_cs *cs);
 
 /* Records the first failure (printf-style message) and keeps it. */

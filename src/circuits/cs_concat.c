@@ -133,3 +133,130 @@ out:
     free(m.pub);
     return st;
 }
+
+/* ---- recorded pieces ------------------------------------------------------------------ */
+
+typedef struct rmerge {
+    cuzk_cs **cs;
+    uint64_t *row, *nnz[CUZK_R1CS_MATRICES]; /* per piece: first row, first term */
+    uint64_t n_public;
+    cuzk_csr *m;
+    uint64_t *is_bit; /* map: over the final variables */
+} rmerge;
+
+static void rmerge_fn(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    rmerge *r = ctx;
+    for (size_t s = begin; s < end; s++) {
+        cuzk_cs *cs = r->cs[s];
+        uint64_t rows = cs->n_rows, r0 = r->row[s];
+        for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
+            cuzk_csr *M = &r->m[k];
+            uint64_t t0 = r->nnz[k][s], len = cs->mat[k].len;
+            for (uint64_t i = 0; i < rows; i++)
+                M->row_ptr[r0 + i + 1] = t0 + cs->row_ptr[k][i + 1];
+            for (uint64_t i = 0; i < len; i++) {
+                cs_var v = cs->mat[k].var[i];
+                uint32_t idx = (uint32_t)v;
+                M->col[t0 + i] = (v >> 32) == 0   ? 0
+                                 : (v >> 32) == 1 ? 1 + idx
+                                                  : (uint32_t)(1 + r->n_public + idx);
+            }
+            if (len)
+                memcpy(M->coeff + t0, cs->mat[k].coeff, len * sizeof(cuzk_fr));
+        }
+        if (r->is_bit) /* aux j of this piece is bit j - aux_base of its own map */
+            put_bits(r->is_bit, 1 + r->n_public + cs->aux_base, cs->aux_is_bit.w,
+                     cs->n_aux - cs->aux_base);
+        cs_release(cs);
+    }
+}
+
+cuzk_status cs_record_concat(cuzk_cs **cs, size_t n, cuzk_pool *pool, cuzk_r1cs **r1cs,
+                             cuzk_witness_map *map, cuzk_error *err)
+{
+    rmerge r = {.cs = cs};
+    cuzk_csr m[CUZK_R1CS_MATRICES];
+    memset(m, 0, sizeof m);
+    cuzk_status st = CUZK_OK;
+    *r1cs = NULL;
+    if (map)
+        memset(map, 0, sizeof *map);
+    r.row = malloc((n + 1) * (1 + CUZK_R1CS_MATRICES) * sizeof *r.row);
+    if (!r.row) {
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit: out of memory");
+        goto out;
+    }
+    for (int k = 0; k < CUZK_R1CS_MATRICES; k++)
+        r.nnz[k] = r.row + (n + 1) * (1 + (size_t)k);
+    uint64_t pub = 0, aux = 0, rows = 0, nnz[CUZK_R1CS_MATRICES] = {0};
+    for (size_t s = 0; s < n; s++) {
+        if (cs[s]->status != CUZK_OK) {
+            if (err)
+                *err = cs[s]->err;
+            st = cs[s]->status;
+            goto out;
+        }
+        if (cs[s]->backend != CS_RECORD || cs[s]->pub_base != pub || cs[s]->aux_base != aux) {
+            st = cuzk_error_set(err, CUZK_ERR_INTERNAL,
+                                "circuit: piece %zu starts at input %llu, aux %llu; the "
+                                "pieces before it end at %llu, %llu",
+                                s, (unsigned long long)cs[s]->pub_base,
+                                (unsigned long long)cs[s]->aux_base, (unsigned long long)pub,
+                                (unsigned long long)aux);
+            goto out;
+        }
+        r.row[s] = rows;
+        for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
+            r.nnz[k][s] = nnz[k];
+            nnz[k] += cs[s]->mat[k].len;
+        }
+        pub = cs[s]->n_public;
+        aux = cs[s]->n_aux;
+        rows += cs[s]->n_rows;
+    }
+    if (1 + pub + aux >= UINT32_MAX) {
+        st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "circuit: 2^32 variables or more");
+        goto out;
+    }
+    r.n_public = pub;
+    for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
+        m[k].nnz = nnz[k];
+        m[k].row_ptr = calloc(rows + 1, sizeof(uint64_t));
+        m[k].col = malloc((nnz[k] ? nnz[k] : 1) * sizeof(uint32_t));
+        m[k].coeff = malloc((nnz[k] ? nnz[k] : 1) * sizeof(cuzk_fr));
+        if (!m[k].row_ptr || !m[k].col || !m[k].coeff) {
+            st = cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit: out of memory");
+            goto out;
+        }
+    }
+    uint64_t n_vars = 1 + pub + aux;
+    if (map && !(r.is_bit = calloc((size_t)(n_vars + 63) / 64, sizeof(uint64_t)))) {
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "circuit: out of memory");
+        goto out;
+    }
+    r.m = m;
+    if ((st = cuzk_pool_for(pool, n, rmerge_fn, &r, 1)) != CUZK_OK) {
+        cuzk_error_set(err, st, "circuit: the worker pool failed");
+        goto out;
+    }
+    st = cuzk_r1cs_from_csr(r1cs, rows, (uint32_t)pub, (uint32_t)aux, m, pool, err);
+    memset(m, 0, sizeof m); /* owned by *r1cs now, or freed by the failed call */
+    if (st == CUZK_OK && map && (st = cuzk_witness_map_init(map, r.is_bit, (uint32_t)n_vars,
+                                                            err)) != CUZK_OK) {
+        cuzk_r1cs_destroy(*r1cs);
+        *r1cs = NULL;
+    }
+out:
+    for (size_t s = 0; s < n; s++)
+        cs_release(cs[s]);
+    for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
+        free(m[k].row_ptr);
+        free(m[k].col);
+        free(m[k].coeff);
+    }
+    free(r.is_bit);
+    free(r.row);
+    return st;
+}

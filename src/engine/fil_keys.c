@@ -16,7 +16,7 @@
  *     goes on and the log says the digests were not checked;
  *   - else, when dev_key_dir is set, a DEV key (cuzk's own setup, NOT Filecoin's trusted
  *     setup), loaded from dev_key_dir or made once and cached there (fil_dev_key).
- * Threading: reentrant; recording is single-threaded, setup and decoding use the pool.
+ * Threading: reentrant; recording (PoRep, PoSt), setup and decoding use the pool.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -329,8 +329,10 @@ static cuzk_status check_param_files(const cuzk_engine *e, const char *id, const
     return cuzk_param_vk_matches(map, map_len, path, vk, err);
 }
 
+/* PoRep and PoSt record in parallel (a 32 GiB partition is ~2^27 rows: minutes on one
+ * thread); SnapDeals on the calling thread. */
 static cuzk_status record(fil_circuit c, uint64_t size, cuzk_r1cs **r1cs, cuzk_witness_map *map,
-                          cuzk_error *err)
+                          cuzk_pool *pool, cuzk_error *err)
 {
     if (c == FIL_SNAP) {
         /* the R1CS does not depend on k, h or the commitments (inputs only) */
@@ -342,32 +344,27 @@ static cuzk_status record(fil_circuit c, uint64_t size, cuzk_r1cs **r1cs, cuzk_w
             st = cuzk_circuit_record(cuzk_snap_circuit, &blank, r1cs, map, err);
         return st;
     }
-    if (c == FIL_POREP) {
-        cuzk_porep_circuit *pc = NULL;
-        cuzk_status st = cuzk_porep_circuit_placeholder(size, &pc, err);
-        if (st == CUZK_OK)
-            st = cuzk_circuit_record(cuzk_porep_circuit_synthesize, pc, r1cs, map, err);
-        cuzk_porep_circuit_free(pc);
-        return st;
-    }
+    if (c == FIL_POREP)
+        return cuzk_porep_record(size, pool, r1cs, map, err);
     cuzk_post_partition blank = {0};
     cuzk_status st = cuzk_post_info_get(c == FIL_WPOST ? CUZK_POST_WINDOW : CUZK_POST_WINNING,
                                         size, &blank.info, err);
     if (st == CUZK_OK)
-        st = cuzk_circuit_record(cuzk_post_circuit, &blank, r1cs, map, err);
+        st = cuzk_post_record(&blank, pool, r1cs, map, err);
     return st;
 }
 
 typedef struct record_args {
     fil_circuit c;
     uint64_t size;
+    cuzk_pool *pool;
 } record_args;
 
 static cuzk_status record_cb(void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,
                              cuzk_error *err)
 {
     const record_args *a = ctx;
-    return record(a->c, a->size, r1cs, map, err);
+    return record(a->c, a->size, r1cs, map, a->pool, err);
 }
 
 cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
@@ -390,7 +387,7 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
     if (!wm)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
     cuzk_r1cs *r1cs = NULL;
-    record_args ra = {c, size};
+    record_args ra = {c, size, pool};
     st = fil_circuit_cached(e, id, record_cb, &ra, &r1cs, wm, pool, err);
     if (st == CUZK_OK && map) {
         st = cuzk_groth16_pk_from_bellperson(&key->pk, map, map_len,

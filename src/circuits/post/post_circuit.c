@@ -199,3 +199,68 @@ cuzk_status cuzk_post_circuit_counts(cuzk_post_kind kind, uint64_t sector_size,
         p.info.challenges = challenges;
     return cuzk_circuit_count(cuzk_post_circuit, &p, out, err);
 }
+
+/* ---- the parallel recording --------------------------------------------------------------- */
+
+typedef struct post_rec {
+    const cuzk_post_partition *p;
+    const post_common *pc;
+    cuzk_cs *cs;
+    uint64_t pub, aux; /* one sector's inputs and aux (every sector has the same) */
+} post_rec;
+
+static void post_record_job(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    post_rec *j = ctx;
+    for (size_t s = begin; s < end; s++) {
+        cs_init_at(&j->cs[s], s * j->pub, s * j->aux);
+        post_sector(&j->cs[s], j->p, j->pc, (uint32_t)s);
+    }
+}
+
+cuzk_status cuzk_post_record(const cuzk_post_partition *p, cuzk_pool *pool, cuzk_r1cs **r1cs,
+                             cuzk_witness_map *map, cuzk_error *err)
+{
+    if (!r1cs)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "PoSt record: r1cs is NULL");
+    *r1cs = NULL;
+    post_common pc;
+    cuzk_status st = post_prepare(p, false, &pc, err);
+    if (st != CUZK_OK)
+        return st;
+    uint32_t n = p->info.sectors;
+    if (!n)
+        return cuzk_circuit_record(cuzk_post_circuit, p, r1cs, map, err);
+    /* sector 0's counts number every sector: they share no variable (post_sector) */
+    cuzk_cs *cnt = malloc(sizeof *cnt);
+    if (!cnt)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "PoSt record: out of memory");
+    cs_init(cnt, CS_COUNT, false);
+    post_sector(cnt, p, &pc, 0);
+    post_rec j = {p, &pc, NULL, cnt->n_public, cnt->n_aux};
+    st = cnt->status;
+    if (st != CUZK_OK && err)
+        *err = cnt->err;
+    cs_release(cnt);
+    free(cnt);
+    if (st != CUZK_OK)
+        return st;
+    j.cs = calloc(n, sizeof(cuzk_cs));
+    cuzk_cs **pieces = malloc(n * sizeof *pieces);
+    if (!j.cs || !pieces) {
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "PoSt record: out of memory");
+    } else if ((st = cuzk_pool_for(pool, n, post_record_job, &j, 1)) != CUZK_OK) {
+        cuzk_error_set(err, st, "PoSt record: the worker pool failed");
+    } else {
+        for (uint32_t s = 0; s < n; s++)
+            pieces[s] = &j.cs[s];
+        st = cs_record_concat(pieces, n, pool, r1cs, map, err);
+    }
+    if (j.cs)
+        for (uint32_t s = 0; s < n; s++)
+            cs_release(&j.cs[s]);
+    free(pieces);
+    free(j.cs);
+    return st;
+}

@@ -1,0 +1,151 @@
+/*
+ * test_circuit_record.c — the parallel recorders (cuzk_porep_record, cuzk_post_record)
+ * against the plain record backend (cuzk_circuit_record), bit for bit: counts, every
+ * matrix's row pointers, columns and coefficients, the densities and the witness map.
+ *
+ *   porep      2 KiB placeholder partition, pools of 1 (NULL), 2 and 3 threads
+ *   post       WindowPoSt 2 KiB with 1, 2 and 7 sectors, and WinningPoSt 2 KiB (several
+ *              sectors, so several pieces are numbered from sector 0's counts)
+ *   args       NULL arguments and an unsupported size are refused
+ *
+ * Threading: the recorders run on pools of 1..3 threads.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/pool.h"
+#include "cuzk/porep.h"
+#include "cuzk/post.h"
+
+static void same_r1cs(const cuzk_r1cs *a, const cuzk_witness_map *ma, const cuzk_r1cs *b,
+                      const cuzk_witness_map *mb, const char *what)
+{
+    if (a->n_constraints != b->n_constraints || a->n_vars != b->n_vars ||
+        a->n_public != b->n_public || a->n_aux != b->n_aux)
+        fail_msg("%s: shape %llu/%u/%u vs %llu/%u/%u", what,
+                 (unsigned long long)a->n_constraints, a->n_vars, a->n_public,
+                 (unsigned long long)b->n_constraints, b->n_vars, b->n_public);
+    size_t nw = ((size_t)a->n_vars + 63) / 64;
+    for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
+        const cuzk_csr *x = &a->m[k], *y = &b->m[k];
+        if (x->nnz != y->nnz)
+            fail_msg("%s: matrix %d has %llu terms vs %llu", what, k,
+                     (unsigned long long)x->nnz, (unsigned long long)y->nnz);
+        if (memcmp(x->row_ptr, y->row_ptr, (a->n_constraints + 1) * sizeof(uint64_t)))
+            fail_msg("%s: matrix %d row pointers differ", what, k);
+        if (x->nnz && memcmp(x->col, y->col, x->nnz * sizeof(uint32_t)))
+            fail_msg("%s: matrix %d columns differ", what, k);
+        for (uint64_t t = 0; t < x->nnz; t++)
+            if (!cuzk_fr_eq(cuzk_r1cs_coeff(a, (cuzk_r1cs_matrix)k, t),
+                               cuzk_r1cs_coeff(b, (cuzk_r1cs_matrix)k, t)))
+                fail_msg("%s: matrix %d term %llu's coefficient differs", what, k,
+                         (unsigned long long)t);
+        if (memcmp(a->density[k], b->density[k], nw * sizeof(uint64_t)))
+            fail_msg("%s: matrix %d density differs", what, k);
+    }
+    if (ma->n_vars != mb->n_vars || ma->n_bits != mb->n_bits ||
+        memcmp(ma->is_bit, mb->is_bit, nw * sizeof(uint64_t)))
+        fail_msg("%s: witness maps differ (%u vs %u bits)", what, ma->n_bits, mb->n_bits);
+}
+
+static void test_porep(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    cuzk_porep_circuit *c = NULL;
+    assert_int_equal(cuzk_porep_circuit_placeholder(2048, &c, &e), CUZK_OK);
+    cuzk_r1cs *ref = NULL;
+    cuzk_witness_map mref;
+    if (cuzk_circuit_record(cuzk_porep_circuit_synthesize, c, &ref, &mref, &e) != CUZK_OK)
+        fail_msg("plain record: %s", e.msg);
+    cuzk_porep_circuit_free(c);
+    for (unsigned t = 1; t <= 3; t++) {
+        cuzk_pool *pool = NULL;
+        if (t > 1)
+            assert_int_equal(cuzk_pool_create(&pool, t), CUZK_OK);
+        cuzk_r1cs *r = NULL;
+        cuzk_witness_map m;
+        if (cuzk_porep_record(2048, pool, &r, &m, &e) != CUZK_OK)
+            fail_msg("porep record (%u threads): %s", t, e.msg);
+        char what[48];
+        snprintf(what, sizeof what, "porep 2 KiB, %u threads", t);
+        same_r1cs(r, &m, ref, &mref, what);
+        cuzk_r1cs_destroy(r);
+        cuzk_witness_map_free(&m);
+        /* without a map */
+        assert_int_equal(cuzk_porep_record(2048, pool, &r, NULL, &e), CUZK_OK);
+        assert_int_equal(r->n_constraints, ref->n_constraints);
+        cuzk_r1cs_destroy(r);
+        cuzk_pool_destroy(pool);
+    }
+    cuzk_r1cs_destroy(ref);
+    cuzk_witness_map_free(&mref);
+}
+
+static void post_case(cuzk_post_kind kind, uint32_t sectors, cuzk_pool *pool)
+{
+    cuzk_error e = {0};
+    cuzk_post_partition p;
+    memset(&p, 0, sizeof p);
+    assert_int_equal(cuzk_post_info_get(kind, 2048, &p.info, &e), CUZK_OK);
+    if (sectors)
+        p.info.sectors = sectors;
+    cuzk_r1cs *ref = NULL, *r = NULL;
+    cuzk_witness_map mref, m;
+    if (cuzk_circuit_record(cuzk_post_circuit, &p, &ref, &mref, &e) != CUZK_OK)
+        fail_msg("plain record: %s", e.msg);
+    if (cuzk_post_record(&p, pool, &r, &m, &e) != CUZK_OK)
+        fail_msg("post record: %s", e.msg);
+    char what[64];
+    snprintf(what, sizeof what, "PoSt kind %d, %u sectors", (int)kind, p.info.sectors);
+    same_r1cs(r, &m, ref, &mref, what);
+    cuzk_r1cs_destroy(r);
+    cuzk_r1cs_destroy(ref);
+    cuzk_witness_map_free(&m);
+    cuzk_witness_map_free(&mref);
+}
+
+static void test_post(void **state)
+{
+    (void)state;
+    cuzk_pool *pool = NULL;
+    assert_int_equal(cuzk_pool_create(&pool, 3), CUZK_OK);
+    post_case(CUZK_POST_WINDOW, 1, NULL);
+    post_case(CUZK_POST_WINDOW, 2, pool);
+    post_case(CUZK_POST_WINDOW, 7, pool);
+    post_case(CUZK_POST_WINNING, 0, pool);
+    cuzk_pool_destroy(pool);
+}
+
+static void test_args(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    cuzk_r1cs *r = (cuzk_r1cs *)1;
+    assert_int_equal(cuzk_porep_record(2048, NULL, NULL, NULL, &e), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_porep_record(4096, NULL, &r, NULL, &e), CUZK_ERR_UNSUPPORTED);
+    assert_null(r);
+    assert_int_equal(cuzk_post_record(NULL, NULL, &r, NULL, &e), CUZK_ERR_INVALID_ARG);
+    cuzk_post_partition p;
+    memset(&p, 0, sizeof p);
+    assert_int_equal(cuzk_post_info_get(CUZK_POST_WINNING, 2048, &p.info, &e), CUZK_OK);
+    assert_int_equal(cuzk_post_record(&p, NULL, NULL, NULL, &e), CUZK_ERR_INVALID_ARG);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_porep),
+        cmocka_unit_test(test_post),
+        cmocka_unit_test(test_args),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
