@@ -130,6 +130,14 @@ cuzk_status cuzk_snap_partition_check_shape(const cuzk_snap_partition *p, cuzk_e
  * only constraints (a bad proof gives an unsatisfied witness). */
 cuzk_status cuzk_snap_circuit(cuzk_cs *cs, const void *ctx, cuzk_error *err);
 
+/* The constraint system of p's circuit (no proof needed: a blank partition records), its
+ * challenges recorded in parallel on the pool (NULL: the calling thread), each numbered
+ * from challenge 0's counts after the common part: what cuzk_circuit_record on
+ * cuzk_snap_circuit records, row for row and bit for bit. Results as cuzk_circuit_record's.
+ * Errors: those of the circuit, NOMEM, INTERNAL, the pool's. */
+cuzk_status cuzk_snap_record(const cuzk_snap_partition *p, cuzk_pool *pool, cuzk_r1cs **r1cs,
+                             cuzk_witness_map *map, cuzk_error *err);
+
 /* Counts of one partition's circuit for a sector size (any of the 11) on the counting
  * backend. n_constraints excludes the input rows (cuzk_circuit_counts_rows_with_inputs
  * adds them): 2 KiB main = 1,705,039, as rust-fil-proofs' TestConstraintSystem counts. */

@@ -16,7 +16,7 @@
  *     goes on and the log says the digests were not checked;
  *   - else, when dev_key_dir is set, a DEV key (cuzk's own setup, NOT Filecoin's trusted
  *     setup), loaded from dev_key_dir or made once and cached there (fil_dev_key).
- * Threading: reentrant; recording (PoRep, PoSt), setup and decoding use the pool.
+ * Threading: reentrant; recording, setup and decoding use the pool.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -329,8 +329,8 @@ static cuzk_status check_param_files(const cuzk_engine *e, const char *id, const
     return cuzk_param_vk_matches(map, map_len, path, vk, err);
 }
 
-/* PoRep and PoSt record in parallel (a 32 GiB partition is ~2^27 rows: minutes on one
- * thread); SnapDeals on the calling thread. */
+/* Every kind records in parallel on the pool (a 32 GiB PoRep partition is ~2^27 rows:
+ * minutes on one thread). */
 static cuzk_status record(fil_circuit c, uint64_t size, cuzk_r1cs **r1cs, cuzk_witness_map *map,
                           cuzk_pool *pool, cuzk_error *err)
 {
@@ -341,7 +341,7 @@ static cuzk_status record(fil_circuit c, uint64_t size, cuzk_r1cs **r1cs, cuzk_w
         cuzk_status st = cuzk_snap_info_get(size, CUZK_SNAP_MAIN, &blank.info, err);
         blank.h = blank.info.h;
         if (st == CUZK_OK)
-            st = cuzk_circuit_record(cuzk_snap_circuit, &blank, r1cs, map, err);
+            st = cuzk_snap_record(&blank, pool, r1cs, map, err);
         return st;
     }
     if (c == FIL_POREP)

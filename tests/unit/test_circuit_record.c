@@ -6,6 +6,7 @@
  *   porep      2 KiB placeholder partition, pools of 1 (NULL), 2 and 3 threads
  *   post       WindowPoSt 2 KiB with 1, 2 and 7 sectors, and WinningPoSt 2 KiB (several
  *              sectors, so several pieces are numbered from sector 0's counts)
+ *   snap       SnapDeals 2 KiB, main variant (1 and 3 threads) and Poseidon variant
  *   args       NULL arguments and an unsupported size are refused
  *
  * Threading: the recorders run on pools of 1..3 threads.
@@ -24,6 +25,7 @@
 #include "cuzk/pool.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
+#include "cuzk/snap.h"
 
 static void same_r1cs(const cuzk_r1cs *a, const cuzk_witness_map *ma, const cuzk_r1cs *b,
                       const cuzk_witness_map *mb, const char *what)
@@ -125,6 +127,39 @@ static void test_post(void **state)
     cuzk_pool_destroy(pool);
 }
 
+static void snap_case(uint64_t size, cuzk_snap_variant v, cuzk_pool *pool)
+{
+    cuzk_error e = {0};
+    cuzk_snap_partition p;
+    memset(&p, 0, sizeof p);
+    assert_int_equal(cuzk_snap_info_get(size, v, &p.info, &e), CUZK_OK);
+    p.h = p.info.h;
+    cuzk_r1cs *ref = NULL, *r = NULL;
+    cuzk_witness_map mref, m;
+    if (cuzk_circuit_record(cuzk_snap_circuit, &p, &ref, &mref, &e) != CUZK_OK)
+        fail_msg("plain record: %s", e.msg);
+    if (cuzk_snap_record(&p, pool, &r, &m, &e) != CUZK_OK)
+        fail_msg("snap record: %s", e.msg);
+    char what[64];
+    snprintf(what, sizeof what, "SnapDeals %llu variant %d", (unsigned long long)size, (int)v);
+    same_r1cs(r, &m, ref, &mref, what);
+    cuzk_r1cs_destroy(r);
+    cuzk_r1cs_destroy(ref);
+    cuzk_witness_map_free(&m);
+    cuzk_witness_map_free(&mref);
+}
+
+static void test_snap(void **state)
+{
+    (void)state;
+    cuzk_pool *pool = NULL;
+    assert_int_equal(cuzk_pool_create(&pool, 3), CUZK_OK);
+    snap_case(2048, CUZK_SNAP_MAIN, NULL);
+    snap_case(2048, CUZK_SNAP_MAIN, pool);
+    snap_case(2048, CUZK_SNAP_POSEIDON, pool);
+    cuzk_pool_destroy(pool);
+}
+
 static void test_args(void **state)
 {
     (void)state;
@@ -138,6 +173,7 @@ static void test_args(void **state)
     memset(&p, 0, sizeof p);
     assert_int_equal(cuzk_post_info_get(CUZK_POST_WINNING, 2048, &p.info, &e), CUZK_OK);
     assert_int_equal(cuzk_post_record(&p, NULL, NULL, NULL, &e), CUZK_ERR_INVALID_ARG);
+    assert_int_equal(cuzk_snap_record(NULL, NULL, &r, NULL, &e), CUZK_ERR_INVALID_ARG);
 }
 
 int main(void)
@@ -145,6 +181,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_porep),
         cmocka_unit_test(test_post),
+        cmocka_unit_test(test_snap),
         cmocka_unit_test(test_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
