@@ -1,7 +1,8 @@
 /*
  * bench_csr.c — `cuzk bench csr --sector-size S[,S..] [--threads T,..]`: the CSR cache
  * (cuzk/r1cs_cache.h) of one PoRep partition (the placeholder circuit the engine records):
- *   record           cuzk_circuit_record, once (what a cache saves);
+ *   record           cuzk_porep_record on a pool of the first thread count, once (what a
+ *                    cache saves; the engine records the same way);
  *   write            cuzk_r1cs_cache_write, once (coefficient table, checksums, fsync);
  * and per pool size, the file in the page cache (it was just written and read):
  *   load shape /     cuzk_r1cs_cache_open + destroy at each check level: map and the
@@ -11,8 +12,8 @@
  * size (format version 2: no 32-byte coefficients, ~70 bytes a row), "GB/s" the file
  * bytes over the best load time; the write row also gives the non-zeros of A+B+C and the
  * size of the coefficient table.
- * Threading: record and write on the calling thread (write's checksums on the pool of the
- * first thread count); loads on pools of t participants.
+ * Threading: record and write on a pool of the first thread count; loads on pools of t
+ * participants.
  */
 #include "bench.h"
 #include "bench_sized.h"
@@ -68,26 +69,21 @@ static void one_size(const bench_sized_opts *o, uint64_t size, const unsigned *t
     snprintf(path, sizeof path, "%s/cuzk-bench-%d-%s.csr", tmp && *tmp ? tmp : "/var/tmp",
              (int)getpid(), sz);
     cuzk_error e = {0};
-    cuzk_porep_circuit *c = NULL;
     cuzk_r1cs *m = NULL;
     cuzk_witness_map map = {0};
     csr_ctx x = {.path = path, .id = id};
-    if (cuzk_porep_circuit_placeholder(size, &c, &e) != CUZK_OK) {
-        bench_sized_fail(o, bench_sized_add("csr", "placeholder", 0, 1, 0), "%s: %s", sz, e.msg);
-        return;
-    }
+    if (!bench_sized_pool(&x.pool, nt ? thr[0] : 1))
+        x.pool = NULL;
     double t0 = bench_now_ns();
-    cuzk_status st = cuzk_circuit_record(cuzk_porep_circuit_synthesize, c, &m, &map, &e);
+    cuzk_status st = cuzk_porep_record(size, x.pool, &m, &map, &e);
     double rec_ms = (bench_now_ns() - t0) * 1e-6;
-    cuzk_porep_circuit_free(c);
     snprintf(name, sizeof name, "record %s", sz);
     if (st != CUZK_OK) {
+        cuzk_pool_destroy(x.pool);
         bench_sized_fail(o, bench_sized_add("csr", name, 0, 1, 0), "%s", e.msg);
         return;
     }
     uint64_t rows = m->n_constraints;
-    if (!bench_sized_pool(&x.pool, nt ? thr[0] : 1))
-        x.pool = NULL;
     t0 = bench_now_ns();
     st = cuzk_r1cs_cache_write(path, id, m, &map, x.pool, &e);
     double wr_ms = (bench_now_ns() - t0) * 1e-6;
