@@ -4,7 +4,7 @@
  * row, so a 32 GiB or 64 GiB PoRep partition counts in a few hundred MiB of memory):
  * constraints including bellperson's input rows, aux and input variables, non-zeros of
  * A, B, C, the aux variables in A and in B (the a / b_g1 query sizes less the inputs),
- * the NTT domain and the share of aux variables that are bits.
+ * the NTT domain, the share of aux variables that are bits and the distinct coefficients.
  *
  * Kinds are rows of k_kinds: a name, a description, and a function that counts one
  * partition for a sector size and describes it (porep, window-post, winning-post, snap,
@@ -149,8 +149,9 @@ void cmd_inspect_circuit_usage(FILE *out)
             "\n"
             "Counts one partition of a circuit cuzk builds (no witness, nothing stored per\n"
             "row) and prints constraints (with the input rows), aux and input variables,\n"
-            "non-zeros of A/B/C, aux variables in A and B, the NTT domain and the share of\n"
-            "aux variables that are bits. SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes.\n"
+            "non-zeros of A/B/C, aux variables in A and B, the NTT domain, the share of\n"
+            "aux variables that are bits and the distinct coefficients. SIZE: 2KiB, 8MiB,\n"
+            "512MiB, 32GiB, 64GiB or bytes.\n"
             "Kinds:\n");
     for (size_t i = 0; i < sizeof k_kinds / sizeof *k_kinds; i++)
         fprintf(out, "  %-12s %s\n", k_kinds[i].name, k_kinds[i].summary);
@@ -262,6 +263,8 @@ int cmd_inspect_circuit(int argc, char **argv)
     printf("domain:      2^%u\n", log2_ceil(rows));
     printf("bits:        %llu aux are bits (%.2f%%)\n", (unsigned long long)c.n_bits,
            pct(c.n_bits, c.n_aux));
+    printf("coeffs:      %llu distinct (ONE included)\n",
+           (unsigned long long)c.n_coeff_values);
     printf("counted in:  %.2f s\n", t);
     return CUZK_EXIT_OK;
 }
