@@ -125,6 +125,8 @@ void cuzk_prover_close(cuzk_prover *p); /* NULL is a no-op; no job may be in fli
 
 /* CUDA devices this build can use (0 without CUDA or without a device). */
 unsigned cuzk_prover_gpu_count(void);
+/* Total memory of CUDA device `device` in bytes (0 without CUDA or without that device). */
+uint64_t cuzk_prover_gpu_memory(unsigned device);
 
 cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p);
 /* "cpu (4 threads)", "gpu:0 NVIDIA H200 (139.8 GiB)"; never NULL. */
@@ -226,6 +228,9 @@ typedef struct cuzk_gpu_need {
  * CUB's temporary storage bounded (a plan without a device). Staging buffers are counted
  * at their smallest (256 MiB each). */
 void cuzk_prover_gpu_need(const cuzk_gpu_shape *s, uint64_t msm_scratch, cuzk_gpu_need *out);
+/* The working set's MSM scratch with windows of at most max_bits (4..22; the backend caps
+ * them on a card too small for the default windows), from the layout, CUB bounded. */
+uint64_t cuzk_prover_gpu_msm_scratch(const cuzk_gpu_shape *s, unsigned max_bits);
 
 #ifdef __cplusplus
 }

@@ -104,24 +104,33 @@ size_t gpu_map_bytes(size_t n_vars) { return (n_vars + 63) / 64 * 12; }
 /* The device MSM's scratch from its layout (msm_plan.h) with CUB bounded: what
  * cuzk_gpu_g1s_msm_scratch_size(n) and the *_auto_* sizes give on a device, plus at most
  * the bound's margin. */
-static size_t msm_plain(size_t n, size_t xyzz)
+static size_t msm_plain(size_t n, size_t xyzz, unsigned c)
 {
     if (n == 0)
         return 0;
     msm_plan pl;
-    msm_plan_layout(&pl, n, n, xyzz, MSM_MAX_C, msm_cub_bytes_bound(msm_pairs_cap(n, MSM_MAX_C)));
+    msm_plan_layout(&pl, n, n, xyzz, c, msm_cub_bytes_bound(msm_pairs_cap(n, c)));
     return pl.total;
 }
 
-static size_t msm_split(size_t n, size_t xyzz)
+static size_t msm_split(size_t n, size_t xyzz, unsigned c)
 {
     if (n == 0)
         return 0;
     msm_auto_plan pl;
-    msm_auto_plan_layout(&pl, n, xyzz, MSM_MAX_C,
-                         msm_cub_bytes_bound(msm_pairs_cap(n, MSM_MAX_C)),
+    msm_auto_plan_layout(&pl, n, xyzz, c, msm_cub_bytes_bound(msm_pairs_cap(n, c)),
                          msm_cub_bytes_bound(n));
     return pl.total;
+}
+
+uint64_t cuzk_prover_gpu_msm_scratch(const cuzk_gpu_shape *s, unsigned max_bits)
+{
+    /* the clamp of msm_entry.cuh's msm_cap_bits */
+    unsigned c = max_bits < MSM_MIN_C ? MSM_MIN_C : max_bits > MSM_MAX_C ? MSM_MAX_C : max_bits;
+    size_t h, g1, g2;
+    gpu_msm_sizes(s, &h, &g1, &g2);
+    return max2(max2(msm_plain(h, sizeof(cuzk_g1_xyzz), c), msm_split(g1, sizeof(cuzk_g1_xyzz), c)),
+                msm_split(g2, sizeof(cuzk_g2_xyzz), c));
 }
 
 /* The device NTT domain's tables (src/gpu/ntt.cu, cuzk_gpu_domain_create): twiddles of
@@ -147,13 +156,8 @@ void cuzk_prover_gpu_need(const cuzk_gpu_shape *shape, uint64_t msm_scratch,
     const cuzk_gpu_shape *s = &one;
     gpu_ws w;
     gpu_ws_plan(&w, s);
-    if (!msm_scratch) {
-        size_t h, g1, g2;
-        gpu_msm_sizes(s, &h, &g1, &g2);
-        msm_scratch = max2(max2(msm_plain(h, sizeof(cuzk_g1_xyzz)),
-                                msm_split(g1, sizeof(cuzk_g1_xyzz))),
-                           msm_split(g2, sizeof(cuzk_g2_xyzz)));
-    }
+    if (!msm_scratch)
+        msm_scratch = cuzk_prover_gpu_msm_scratch(s, MSM_MAX_C);
     bool bell = !s->snarkjs;
     /* a table always holds ONE, even when the counts do not say */
     size_t n_table = s->n_coeff_values ? s->n_coeff_values : 1;
