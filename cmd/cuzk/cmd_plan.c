@@ -128,22 +128,24 @@ static void print_table(const char *kind, const cuzk_plan_machine *m, const cuzk
            (unsigned long long)c->nnz[2], (unsigned long long)c->a_aux,
            (unsigned long long)c->b_inputs, (unsigned long long)c->b_aux,
            (unsigned long long)c->coeffs);
-    printf("\n%-24s %14s %14s\n", "", "host GiB", m->gpu ? "device GiB" : "");
-    char dev[32] = "";
-    if (m->gpu)
-        snprintf(dev, sizeof dev, "%.2f", p->key_device_bytes / GIB);
-    printf("%-24s %14.2f %14s%s\n", "proving key", p->key_host_bytes / GIB, dev,
-           m->gpu && p->key_streamed ? "  streamed" : "");
-    if (m->gpu)
-        snprintf(dev, sizeof dev, "%.2f", p->circuit_device_bytes / GIB);
-    printf("%-24s %14.2f %14s%s\n", "circuit (CSR cache)", p->circuit_host_bytes / GIB, dev,
-           m->gpu && p->circuit_streamed ? "  streamed (tables only)" : "");
-    if (m->gpu)
-        snprintf(dev, sizeof dev, "%.2f", p->partition_device_bytes / GIB);
-    printf("%-24s %14.2f %14s\n", "partition", p->partition_host_bytes / GIB, dev);
-    if (m->gpu)
-        snprintf(dev, sizeof dev, "%u", p->device_working_sets);
-    printf("%-24s %14u %14s\n", "at once", p->partitions_in_flight, dev);
+    /* one row: the host column, and the device's on a GPU */
+#define ROW(name, host_fmt, host, dev_fmt, dev, note)                                       \
+    do {                                                                                  \
+        printf("%-24s " host_fmt, name, host);                                            \
+        if (m->gpu)                                                                       \
+            printf(" " dev_fmt "%s", dev, note);                                          \
+        printf("\n");                                                                     \
+    } while (0)
+    printf("\n%-24s %14s", "", "host GiB");
+    printf(m->gpu ? " %14s\n" : "\n", "device GiB");
+    ROW("proving key", "%14.2f", p->key_host_bytes / GIB, "%14.2f", p->key_device_bytes / GIB,
+        p->key_streamed ? "  streamed" : "");
+    ROW("circuit (CSR cache)", "%14.2f", p->circuit_host_bytes / GIB, "%14.2f",
+        p->circuit_device_bytes / GIB, p->circuit_streamed ? "  streamed (tables only)" : "");
+    ROW("partition", "%14.2f", p->partition_host_bytes / GIB, "%14.2f",
+        p->partition_device_bytes / GIB, "  (working set)");
+    ROW("at once", "%14u", p->partitions_in_flight, "%14u", p->device_working_sets, "");
+#undef ROW
     printf("\n%s: %s\n", p->fits ? "fits" : "does not fit", p->reason);
 }
 
