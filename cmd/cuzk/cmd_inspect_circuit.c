@@ -4,7 +4,7 @@
  * row, so a 32 GiB or 64 GiB PoRep partition counts in a few hundred MiB of memory):
  * constraints including bellperson's input rows, aux and input variables, non-zeros of
  * A, B, C, the aux variables in A and in B (the a / b_g1 query sizes less the inputs),
- * the NTT domain and the share of aux variables that are bits.
+ * the NTT domain, the share of aux variables that are bits and the distinct coefficients.
  *
  * Kinds are rows of k_kinds: a name, a description, and a function that counts one
  * partition for a sector size and describes it (porep, window-post, winning-post, snap,
@@ -14,11 +14,9 @@
  * Threading: single-threaded.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "commands.h"
@@ -27,6 +25,7 @@
 #include "cuzk/post.h"
 #include "cuzk/snap.h"
 #include "progress.h"
+#include "sizes.h"
 
 /* Counts one partition of the kind for the sector size; desc gets one line about it. */
 typedef cuzk_status (*count_fn)(uint64_t sector_size, cuzk_circuit_counts *out, char *desc,
@@ -149,33 +148,12 @@ void cmd_inspect_circuit_usage(FILE *out)
             "\n"
             "Counts one partition of a circuit cuzk builds (no witness, nothing stored per\n"
             "row) and prints constraints (with the input rows), aux and input variables,\n"
-            "non-zeros of A/B/C, aux variables in A and B, the NTT domain and the share of\n"
-            "aux variables that are bits. SIZE: 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes.\n"
+            "non-zeros of A/B/C, aux variables in A and B, the NTT domain, the share of\n"
+            "aux variables that are bits and the distinct coefficients. SIZE: 2KiB, 8MiB,\n"
+            "512MiB, 32GiB, 64GiB or bytes.\n"
             "Kinds:\n");
     for (size_t i = 0; i < sizeof k_kinds / sizeof *k_kinds; i++)
         fprintf(out, "  %-12s %s\n", k_kinds[i].name, k_kinds[i].summary);
-}
-
-/* "2KiB", "2 KiB", "32GiB", "2048": bytes; false for anything else. */
-static bool parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!s || !isdigit((unsigned char)*s))
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (*end == ' ')
-        end++;
-    static const struct { const char *suffix; unsigned shift; } units[] = {
-        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-        if (strcasecmp(end, units[i].suffix) != 0)
-            continue;
-        if (v == 0 || v > (UINT64_MAX >> units[i].shift))
-            return false;
-        *out = (uint64_t)v << units[i].shift;
-        return true;
-    }
-    return false;
 }
 
 static unsigned log2_ceil(uint64_t n)
@@ -229,7 +207,7 @@ int cmd_inspect_circuit(int argc, char **argv)
         return CUZK_EXIT_USAGE;
     }
     uint64_t size;
-    if (!parse_size(size_arg, &size)) {
+    if (!cli_parse_size(size_arg, &size)) {
         fprintf(stderr, "cuzk inspect circuit: bad sector size '%s' (e.g. 2KiB, 32GiB or bytes)\n",
                 size_arg);
         return CUZK_EXIT_USAGE;
@@ -262,6 +240,8 @@ int cmd_inspect_circuit(int argc, char **argv)
     printf("domain:      2^%u\n", log2_ceil(rows));
     printf("bits:        %llu aux are bits (%.2f%%)\n", (unsigned long long)c.n_bits,
            pct(c.n_bits, c.n_aux));
+    printf("coeffs:      %llu distinct (ONE included)\n",
+           (unsigned long long)c.n_coeff_values);
     printf("counted in:  %.2f s\n", t);
     return CUZK_EXIT_OK;
 }

@@ -50,6 +50,9 @@ int cmd_winning_post(int argc, char **argv);
 void cmd_winning_post_usage(FILE *out);
 int cmd_snap_prove(int argc, char **argv);
 void cmd_snap_prove_usage(FILE *out);
+/* the memory plan of a Filecoin job (cmd_plan.c) */
+int cmd_plan(int argc, char **argv);
+void cmd_plan_usage(FILE *out);
 /* cuzkd client commands (cmd_client_*.c) */
 int cmd_submit(int argc, char **argv);
 void cmd_submit_usage(FILE *out);

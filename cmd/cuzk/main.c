@@ -45,6 +45,8 @@ static const cuzk_command k_commands[] = {
      cmd_winning_post_usage},
     {"snap-prove", "SnapDeals (sector update) proof from vanilla partition proofs, locally",
      cmd_snap_prove, cmd_snap_prove_usage},
+    {"plan", "whether a Filecoin job fits this machine's memory (host and GPU), and why",
+     cmd_plan, cmd_plan_usage},
     {"bench", "time field, curve and pairing operations", cmd_bench, cmd_bench_usage},
     {"submit", "send a proof job to cuzkd (prints its id)", cmd_submit, cmd_submit_usage},
     {"await", "wait for a cuzkd job and fetch its proof", cmd_await, cmd_await_usage},

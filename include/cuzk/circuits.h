@@ -98,6 +98,9 @@ typedef struct cuzk_circuit_counts {
     uint64_t b_input_density;               /* inputs (ONE included) with a term in B */
     uint64_t b_aux_density;                 /* aux variables with a term in B */
     uint64_t n_bits;                        /* aux variables the circuit marks as bits */
+    /* distinct coefficients, ONE included: the table of cuzk_r1cs_coeff_table (the CSR
+     * cache and the GPU keep the coefficients as 4-byte indices into it) */
+    uint64_t n_coeff_values;
 } cuzk_circuit_counts;
 
 /* Rows of the full constraint system bellperson proves: the circuit's rows plus one

@@ -50,6 +50,8 @@ typedef struct CUstream_st *cuzk_gpu_stream;
 
 /* Number of CUDA devices (0 when there is no driver or no device; never an error). */
 int cuzk_gpu_device_count(void);
+/* Total memory of device `device` in bytes (0 when there is no such device). */
+uint64_t cuzk_gpu_device_memory(int device);
 
 /* Phase profile (benchmarks): when the environment has CUZK_GPU_PROFILE set, the device
  * routines record CUDA events at their phase borders (digits, sort, accumulate, ... for

@@ -166,6 +166,10 @@ typedef struct cuzk_groth16_prover_state {
  * (0 if pk and r1cs do not fit together; cuzk_groth16_pk_check_circuit says why). */
 size_t cuzk_groth16_prove_scratch_size(const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
                                        size_t nthreads);
+/* The same from a key's sizes alone: only flavour, log2n and the vector lengths n_h, n_l,
+ * n_a, n_b_g1, n_b_g2 of `sizes` are read (no points, no circuit, no check), so a memory
+ * plan can reserve it before the key exists. 0 on sizes too large to lay out. */
+size_t cuzk_groth16_prove_scratch_size_for(const cuzk_groth16_pk *sizes, size_t nthreads);
 
 /*
  * Everything the GPU backend will do: a/b/c = A.w, B.w, C.w plus the input rows and the

@@ -18,7 +18,8 @@
  *   h = Poseidon-2(comm_c, comm_r_last); comm_r * ONE = h; then per challenge: alloc the
  *   leaf; its inclusion path in tree R with comm_r_last as private root (PoRCircuit: index
  *   bits, siblings, insert, hash per level; the index bits packed into one input).
- *   Rows per sector: 313 + challenges * (levels * 530 + 2).
+ *   Rows per sector: 313 + challenges * (path + 2), the path 530 rows a level of arity 8
+ *   and 314 for the top level of arity 2 (64 GiB): levels * 530 below 64 GiB.
  * Public inputs (rust-fil-proofs order): per circuit sector [comm_r, node_0, .., node_{c-1}],
  *   node_i the challenged leaf as an Fr.
  *

@@ -125,6 +125,8 @@ void cuzk_prover_close(cuzk_prover *p); /* NULL is a no-op; no job may be in fli
 
 /* CUDA devices this build can use (0 without CUDA or without a device). */
 unsigned cuzk_prover_gpu_count(void);
+/* Total memory of CUDA device `device` in bytes (0 without CUDA or without that device). */
+uint64_t cuzk_prover_gpu_memory(unsigned device);
 
 cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p);
 /* "cpu (4 threads)", "gpu:0 NVIDIA H200 (139.8 GiB)"; never NULL. */
@@ -179,6 +181,56 @@ cuzk_status cuzk_prover_prove(cuzk_prover *p, const cuzk_groth16_pk *pk,
                               const cuzk_r1cs *r1cs, const cuzk_witness *w,
                               cuzk_groth16_proof *proof, cuzk_prove_timings *timings,
                               cuzk_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Device memory of the CUDA backend, as a plan (every build, with or without a device)
+ *
+ * What the CUDA backend puts on a device for a circuit of a given shape, by the formulas
+ * it admits and uploads with (backend_cuda.cu, cuda_resident.cu and cuda_partition.cu
+ * call the same code, src/prover/gpu_need.c): the proving key's point vectors and the
+ * constraint system when resident, and one start's working set (witness uploads, the
+ * expanded compact witness, the n-vectors a, b (, c) of the quotient, the density gathers
+ * when they do not fit in those, the MSM scratch, the results). The MSM scratch is the
+ * device MSM's own layout (src/gpu/msm_plan.h); the backend takes CUB's temporary sizes
+ * from the device, a plan without one takes msm_cub_bytes_bound (at most ~33 MiB more an
+ * MSM at 2^27).
+ * ------------------------------------------------------------------------------------- */
+
+/* The shape of a key and circuit, counts only (no points, no matrices). */
+typedef struct cuzk_gpu_shape {
+    unsigned log2n;          /* the key's domain */
+    bool snarkjs;            /* key flavour: snarkjs (else bellperson) */
+    uint64_t n_constraints;  /* the circuit's rows (bellperson's input rows excluded) */
+    uint64_t n_vars;         /* 1 + public + aux */
+    bool compact;            /* witnesses come compact (bits + dense values) */
+    uint64_t n_bits;         /* compact: the variables kept as bits */
+    uint64_t nnz[CUZK_R1CS_MATRICES];
+    uint64_t n_coeff_values; /* distinct coefficients (cuzk_r1cs_coeff_table) */
+    uint64_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2; /* the key's vectors */
+    uint64_t batch;          /* partitions per start (the engine starts 1) */
+} cuzk_gpu_shape;
+
+typedef struct cuzk_gpu_need {
+    uint64_t key;            /* h, l, a, b_g1, b_g2 uploaded (a resident key) */
+    uint64_t circuit;        /* matrices, coefficient table, density lists (resident) */
+    uint64_t circuit_tables; /* of which what stays when the matrices stream (table, lists) */
+    uint64_t map;            /* the compact-witness map (is_bit, rank) */
+    uint64_t domain;         /* the NTT domain's twiddle tables */
+    uint64_t working_set;    /* one start, MSM scratch included */
+    uint64_t msm_scratch;    /* the working set's MSM scratch */
+    uint64_t stream_key;     /* what a streamed key adds to the working set (staging + partials) */
+    uint64_t stream_circuit; /* what streamed matrices add (two staging buffers) */
+    uint64_t headroom;       /* left free for the CUDA context and pools */
+} cuzk_gpu_need;
+
+/* Fills *out for shape s. msm_scratch: the MSM scratch as the device sizes it (the
+ * backend passes cuzk/gpu.h's *_scratch_size); 0 = from the device MSM's layout with
+ * CUB's temporary storage bounded (a plan without a device). Staging buffers are counted
+ * at their smallest (256 MiB each). */
+void cuzk_prover_gpu_need(const cuzk_gpu_shape *s, uint64_t msm_scratch, cuzk_gpu_need *out);
+/* The working set's MSM scratch with windows of at most max_bits (4..22; the backend caps
+ * them on a card too small for the default windows), from the layout, CUB bounded. */
+uint64_t cuzk_prover_gpu_msm_scratch(const cuzk_gpu_shape *s, unsigned max_bits);
 
 #ifdef __cplusplus
 }

@@ -93,6 +93,7 @@ void cs_count_finish(cuzk_cs *cs, cuzk_circuit_counts *out)
     out->b_input_density = popcount_words(cs->dens_in[CUZK_R1CS_B].w, cs->dens_in[CUZK_R1CS_B].cap);
     out->b_aux_density = popcount_words(cs->dens_aux[CUZK_R1CS_B].w, cs->dens_aux[CUZK_R1CS_B].cap);
     out->n_bits = cs->n_bits;
+    out->n_coeff_values = 1 + cs->coeff_n;
 }
 
 /* dst = [ONE, inputs...] */

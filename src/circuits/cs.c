@@ -45,6 +45,8 @@ void cs_release(cuzk_cs *cs)
         free(cs->dens_in[k].w);
         free(cs->dens_aux[k].w);
     }
+    free(cs->coeff_vals);
+    free(cs->coeff_slots);
     free(cs->aux_is_bit.w);
     free(cs->in_val);
     free(cs->aux_val);
@@ -284,11 +286,63 @@ static void record_row(cuzk_cs *cs, cs_lc *m[3])
     }
 }
 
+/* The same mix as coeff_table.c's: Montgomery values look random, but small multiples of
+ * ONE and powers of two share limbs, so every limb goes in. */
+static uint64_t coeff_hash(const cuzk_fr *a)
+{
+    uint64_t h = a->l[0] * 0x9e3779b97f4a7c15ull ^ a->l[1] * 0xc2b2ae3d27d4eb4full ^
+                 a->l[2] * 0x165667b19e3779f9ull ^ a->l[3];
+    return h ^ (h >> 29);
+}
+
+/* Adds v (not ONE) to the set of distinct coefficients; failures go to cs_fail. */
+static void coeff_note(cuzk_cs *cs, const cuzk_fr *v)
+{
+    if (!cs->coeff_slots) {
+        cs->coeff_mask = 255;
+        if (!(cs->coeff_slots = calloc(cs->coeff_mask + 1, sizeof *cs->coeff_slots))) {
+            cs_fail(cs, CUZK_ERR_NOMEM, "circuit: out of memory");
+            return;
+        }
+    }
+    uint64_t j = coeff_hash(v) & cs->coeff_mask;
+    while (cs->coeff_slots[j]) {
+        if (!memcmp(&cs->coeff_vals[cs->coeff_slots[j] - 1], v, sizeof *v))
+            return;
+        j = (j + 1) & cs->coeff_mask;
+    }
+    if (cs->coeff_n + 1 >= UINT32_MAX ||
+        !grow(cs, (void **)&cs->coeff_vals, &cs->coeff_cap, cs->coeff_n + 1, sizeof *v))
+        return;
+    cs->coeff_vals[cs->coeff_n++] = *v;
+    cs->coeff_slots[j] = (uint32_t)cs->coeff_n;
+    if (cs->coeff_n * 2 <= cs->coeff_mask + 1)
+        return;
+    uint64_t cap = (cs->coeff_mask + 1) * 2;
+    uint32_t *s = calloc(cap, sizeof *s);
+    if (!s) {
+        cs_fail(cs, CUZK_ERR_NOMEM, "circuit: out of memory");
+        return;
+    }
+    for (uint64_t i = 0; i < cs->coeff_n; i++) {
+        uint64_t k = coeff_hash(&cs->coeff_vals[i]) & (cap - 1);
+        while (s[k])
+            k = (k + 1) & (cap - 1);
+        s[k] = (uint32_t)(i + 1);
+    }
+    free(cs->coeff_slots);
+    cs->coeff_slots = s;
+    cs->coeff_mask = cap - 1;
+}
+
 static void count_row(cuzk_cs *cs, cs_lc *m[3])
 {
     for (int k = 0; k < 3; k++) {
         cs->nnz[k] += m[k]->n;
         for (uint32_t i = 0; i < m[k]->n; i++) {
+            const cuzk_fr *c = &m[k]->t[i].coeff;
+            if (memcmp(c, &cs->one, sizeof *c) != 0)
+                coeff_note(cs, c);
             cs_var v = m[k]->t[i].var;
             uint32_t idx = (uint32_t)v;
             switch (v >> 32) {

@@ -95,6 +95,12 @@ struct cuzk_cs {
     /* COUNT */
     uint64_t nnz[CUZK_R1CS_MATRICES];
     cs_bits dens_in[CUZK_R1CS_MATRICES], dens_aux[CUZK_R1CS_MATRICES];
+    /* COUNT: the distinct coefficients other than ONE (what the coefficient table of
+     * cuzk_r1cs_coeff_table will hold besides ONE): an open-addressing set, linear
+     * probing, load <= 1/2; coeff_vals[coeff_n] in insertion order, slots hold index + 1 */
+    cuzk_fr *coeff_vals;
+    uint32_t *coeff_slots;
+    uint64_t coeff_n, coeff_cap, coeff_mask;
 };
 
 void cs_init(cuzk_cs *cs, cs_backend backend, bool compact);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cuzk/plan.h"
 #include "engine/engine_internal.h"
 
 bool engine_budget_try(cuzk_engine *e, uint64_t n)
@@ -32,15 +33,8 @@ void engine_budget_release(cuzk_engine *e, uint64_t n)
 
 uint64_t engine_budget_auto(uint64_t margin)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    unsigned long long kb = 0;
-    char line[256];
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    /* cuzk's fallback when detection fails */
-    uint64_t total = kb ? (uint64_t)kb * 1024 : (256ull << 30);
-    return total > margin ? total - margin : total / 2;
+    /* cuzk's fallback when detection fails; the rule is the plan's (cuzk/plan.h), so
+     * `cuzk plan` and the engine agree */
+    uint64_t total = cuzk_plan_host_memory();
+    return cuzk_plan_budget(total ? total : 256ull << 30, margin);
 }

@@ -322,7 +322,23 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, uint64_t *wait_ms, c
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
-uint64_t engine_key_estimate(const char *id, uint64_t file_size);
+uint64_t engine_key_estimate(const cuzk_engine *e, const char *id, uint64_t file_size);
 uint64_t engine_synthetic_key_bytes(unsigned log2n);
+
+/* kinds.c: what keys and circuits occupy in host memory, the one rule for the budget's
+ * charges (srs_key.bytes) and the plans made before loading (cuzk/plan.h). */
+uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk);
+uint64_t engine_pk_bytes_of(uint64_t n_ic, uint64_t n_h, uint64_t n_l, uint64_t n_a,
+                            uint64_t n_b_g1, uint64_t n_b_g2);
+uint64_t engine_r1cs_bytes(const cuzk_r1cs *r);
+/* values: 32-byte coefficients per term (a recorded circuit); n_table: the table of
+ * distinct coefficients with a 4-byte index per term (a mapped CSR cache), else 0 */
+uint64_t engine_r1cs_bytes_of(uint64_t rows, uint64_t n_vars, const uint64_t nnz[3],
+                              bool values, uint64_t n_table);
+uint64_t engine_wmap_bytes(uint64_t n_vars); /* a compact-witness map: is_bit + rank */
+/* A compact witness: the bits' bitmap and the other variables' dense values. */
+uint64_t engine_compact_witness_bytes(uint64_t n_vars, uint64_t n_bits);
+/* Any device on the CPU backend: partitions are then charged the CPU prover's memory. */
+bool engine_has_cpu_device(const cuzk_engine *e);
 
 #endif

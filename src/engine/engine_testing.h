@@ -31,4 +31,14 @@ void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes);
 /* Waits until the background releaser has run everything handed to it so far. */
 void cuzk_engine_release_drain(cuzk_engine *e);
 
+/* The dispatcher's admission rule for the first partition of a Filecoin job (kind,
+ * sector_size) whose key is not loaded: its partition and key estimates as the kind's plan
+ * and the key table make them, against the engine's budget. devices: -1 the engine's own,
+ * 0 as if every device were the CPU, 1 as if every one were a GPU (a test on a host
+ * without one). Nothing is loaded or allocated: a test can set a 128 GiB budget on a small
+ * machine. True when admitted (why: the numbers), else false with the refusal the job
+ * would fail with. */
+bool cuzk_engine_admission_check(cuzk_engine *e, cuzk_proof_kind kind, uint64_t sector_size,
+                                 int devices, char *why, size_t cap);
+
 #endif

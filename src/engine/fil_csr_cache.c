@@ -26,13 +26,21 @@
  * older cuzk are refused and re-recorded instead of proving a stale circuit. */
 #define FIL_CIRCUIT_REV 1
 
-bool fil_csr_cache_path(const cuzk_engine *e, const char *id, char *path, size_t cap)
+static const char *cache_dir(const cuzk_engine *e)
 {
     const char *dir = e->cfg.csr_cache_dir  ? e->cfg.csr_cache_dir
                       : e->cfg.dev_key_dir ? e->cfg.dev_key_dir
                                            : e->cfg.state_dir;
-    return dir && *dir && snprintf(path, cap, "%s/%s.csr", dir, id) < (int)cap;
+    return dir && *dir ? dir : NULL;
 }
+
+bool fil_csr_cache_path(const cuzk_engine *e, const char *id, char *path, size_t cap)
+{
+    const char *dir = cache_dir(e);
+    return dir && snprintf(path, cap, "%s/%s.csr", dir, id) < (int)cap;
+}
+
+bool fil_csr_cached(const cuzk_engine *e) { return cache_dir(e) != NULL; }
 
 cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_fn rec,
                                void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,

@@ -33,8 +33,6 @@
 #include "cuzk/snap.h"
 #include "engine/fil_keys.h"
 
-uint64_t engine_r1cs_bytes(const cuzk_r1cs *r);
-uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk);
 
 static const struct {
     uint64_t size;
@@ -78,7 +76,7 @@ bool fil_owns(const char *id)
     return fil_parse_id(id, &c, &s);
 }
 
-/* ---- shapes ------------------------------------------------------------------------------ */
+/* ---- sizes (the exact counts: fil_counts.c; what they take in memory: fil_plan.c) -------- */
 
 static size_t size_index(uint64_t sector_size)
 {
@@ -88,71 +86,10 @@ static size_t size_index(uint64_t sector_size)
     return 0;
 }
 
-/* Rows incl. input rows and the input count (ONE included) of one partition. PoRep: the
- * counts of filecoin.md §1.7 (asserted by test_porep_circuit); PoSt: cuzk/post.h's
- * per-sector formula 313 + challenges * (levels * 530 + 2) (asserted by test_post_circuit). */
-static void shape(fil_circuit c, uint64_t sector_size, uint64_t *rows, uint64_t *inputs)
-{
-    static const uint64_t porep_rows[N_SIZES] = {2687961, 3844969, 4423473, 130278869,
-                                                 131186177};
-    /* SnapDeals: cuzk_snap_circuit_counts plus the 5 input rows (asserted at 2 KiB and
-     * 8 MiB by test_snap_engine; the rest as `cuzk inspect circuit --kind snap` counts) */
-    static const uint64_t snap_rows[N_SIZES] = {1705044, 10007508, 57450484, 81049504,
-                                                85006106};
-    if (c == FIL_POREP) {
-        *rows = porep_rows[size_index(sector_size)];
-        *inputs = sector_size >= (32ull << 30) ? 328 : 40;
-        return;
-    }
-    if (c == FIL_SNAP) {
-        *rows = snap_rows[size_index(sector_size)];
-        *inputs = 5;
-        return;
-    }
-    cuzk_post_info in;
-    if (cuzk_post_info_get(c == FIL_WPOST ? CUZK_POST_WINDOW : CUZK_POST_WINNING, sector_size,
-                           &in, NULL) != CUZK_OK) {
-        *rows = *inputs = 1;
-        return;
-    }
-    uint64_t per = 313 + (uint64_t)in.challenges * (cuzk_post_info_levels(&in) * 530ull + 2);
-    *inputs = cuzk_post_info_n_inputs(&in) + 1;
-    *rows = in.sectors * per + *inputs;
-}
-
 unsigned fil_log2_domain(fil_circuit c, uint64_t sector_size)
 {
-    uint64_t rows, inputs;
-    shape(c, sector_size, &rows, &inputs);
-    unsigned k = 0;
-    while ((1ull << k) < rows)
-        k++;
-    return k;
-}
-
-/* Per row: the CSR (PoRep ~5.6 non-zeros a row, SnapDeals ~5.5, PoSt ~9.3; 36 bytes each,
- * 3 row pointers) and about 3.5 G1 points and 0.75 G2 points a row in the key (h over the
- * domain, l and a over aux, b over ~72 % of PoSt aux / ~26 % of PoRep and SnapDeals aux). */
-uint64_t fil_key_bytes(fil_circuit c, uint64_t sector_size)
-{
-    uint64_t rows, inputs;
-    shape(c, sector_size, &rows, &inputs);
-    uint64_t n = 1ull << fil_log2_domain(c, sector_size);
-    uint64_t csr = rows * ((c == FIL_POREP || c == FIL_SNAP ? 6 : 10) * 36ull + 24);
-    uint64_t pts = n * sizeof(cuzk_g1_affine) + rows * 3 * sizeof(cuzk_g1_affine) +
-                   rows * 3 / 4 * sizeof(cuzk_g2_affine);
-    return csr + pts + rows / 4 + (64u << 20);
-}
-
-/* The compact witness (PoRep ~1.6 % field values, SnapDeals ~1.5 %, PoSt ~99 %) and the
- * prover's scratch (a few field elements a domain point plus MSM buckets). */
-uint64_t fil_partition_bytes(fil_circuit c, uint64_t sector_size)
-{
-    uint64_t rows, inputs;
-    shape(c, sector_size, &rows, &inputs);
-    uint64_t n = 1ull << fil_log2_domain(c, sector_size);
-    uint64_t wit = c == FIL_POREP || c == FIL_SNAP ? rows / 8 + rows / 32 * 32 : rows * 32;
-    return wit + 256 * n + (64u << 20);
+    const cuzk_fil_counts *n = fil_counts(c, sector_size);
+    return n ? n->log2n : 0;
 }
 
 /* ---- Filecoin's file names ------------------------------------------------------------- */
@@ -213,8 +150,8 @@ static bool params_file(const char *dir, fil_circuit c, uint64_t size, char *pat
             return false;
         return access(path, R_OK) == 0;
     }
-    uint64_t rows, inputs;
-    shape(c, size, &rows, &inputs);
+    const cuzk_fil_counts *n = fil_counts(c, size);
+    uint64_t inputs = n ? n->inputs : 0;
     for (int f = 0; f < 2; f++) {
         if (snprintf(path, cap, "%s/%s.params", dir, k_post_files[i][f]) >= (int)cap)
             return false;
@@ -412,6 +349,6 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
     key->r1cs = r1cs;
     key->wmap = wm;
     key->bytes = engine_pk_bytes(&key->pk) + engine_r1cs_bytes(r1cs) +
-                 (uint64_t)(r1cs->n_vars / 64 + 1) * 12;
+                 engine_wmap_bytes(r1cs->n_vars);
     return CUZK_OK;
 }

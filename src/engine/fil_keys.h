@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/plan.h"
 #include "engine/engine_internal.h"
 
 typedef enum fil_circuit {
@@ -27,12 +28,22 @@ bool fil_circuit_id(fil_circuit c, uint64_t sector_size, char *out, size_t cap);
 bool fil_parse_id(const char *id, fil_circuit *c, uint64_t *sector_size);
 bool fil_owns(const char *id);
 
+/* The circuit's exact counts (fil_counts.c, cuzk/plan.h); NULL for an unsupported size. */
+const cuzk_fil_counts *fil_counts(fil_circuit c, uint64_t sector_size);
 /* log2 of the circuit's NTT domain (rows incl. input rows, rounded up to a power of 2). */
 unsigned fil_log2_domain(fil_circuit c, uint64_t sector_size);
-/* Upper bounds (bytes) for the plan: the key with its recorded circuit, and one
- * partition's compact witness plus the CPU prover's scratch. */
-uint64_t fil_key_bytes(fil_circuit c, uint64_t sector_size);
-uint64_t fil_partition_bytes(fil_circuit c, uint64_t sector_size);
+/* What admission charges (fil_plan.c, from the exact counts): the decoded key with its
+ * recorded circuit (mapped from the CSR cache when e has a cache directory, else as
+ * recorded in memory) and witness map; one partition's compact witness, plus, when e
+ * has a CPU device, its dense expansion and the CPU prover's scratch for e's pool. 0 for
+ * an unsupported size. */
+uint64_t fil_key_bytes(const cuzk_engine *e, fil_circuit c, uint64_t sector_size);
+uint64_t fil_partition_bytes(const cuzk_engine *e, fil_circuit c, uint64_t sector_size);
+/* The same for a partition proved on a GPU (gpu) or on the CPU. */
+uint64_t fil_partition_bytes_on(const cuzk_engine *e, fil_circuit c, uint64_t sector_size,
+                                bool gpu);
+/* The circuit of a Filecoin proof kind; false for the others. */
+bool fil_circuit_of(cuzk_proof_kind kind, fil_circuit *c);
 
 /* At submit: the key can be had (Filecoin's .params in param_dir, or dev keys allowed by
  * dev_key_dir), else CUZK_ERR_NOT_FOUND saying which file is missing where. */
@@ -55,6 +66,8 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
 /* <dir>/<id>.csr with dir = csr_cache_dir, else dev_key_dir, else state_dir; false when
  * none is set. */
 bool fil_csr_cache_path(const cuzk_engine *e, const char *id, char *path, size_t cap);
+/* Whether e has such a directory (circuits are then mapped from their caches). */
+bool fil_csr_cached(const cuzk_engine *e);
 
 /* The dev key's cache file for id in dir (written into path). */
 bool fil_dev_key_path(const char *dir, const char *id, char *path, size_t cap);

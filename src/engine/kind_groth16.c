@@ -17,8 +17,6 @@
 #include "engine/engine_internal.h"
 #include "formats/formats_export.h"
 
-uint64_t engine_r1cs_bytes(const cuzk_r1cs *r);
-uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk);
 
 static bool given(const char *path, const ebuf *b) { return (path && *path) || b->len; }
 

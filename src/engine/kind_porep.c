@@ -47,8 +47,8 @@ static cuzk_status porep_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p
         return st;
     }
     p->partitions = c1->info.partitions;
-    p->key_bytes = fil_key_bytes(FIL_POREP, c1->info.sector_size);
-    p->partition_bytes = fil_partition_bytes(FIL_POREP, c1->info.sector_size);
+    p->key_bytes = fil_key_bytes(e, FIL_POREP, c1->info.sector_size);
+    p->partition_bytes = fil_partition_bytes(e, FIL_POREP, c1->info.sector_size);
     p->parsed = c1;
     return CUZK_OK;
 }
@@ -77,7 +77,7 @@ cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment
     }
     out->ca = *ca;
     out->w = cuzk_witness_compact(key->wmap, ca->bits, ca->dense);
-    out->bytes = (uint64_t)(ca->n_bits / 64 + 1) * 8 + (uint64_t)(ca->n_vars - ca->n_bits) * 32;
+    out->bytes = engine_compact_witness_bytes(ca->n_vars, ca->n_bits);
     memset(ca, 0, sizeof *ca);
     return CUZK_OK;
 }

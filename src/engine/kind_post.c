@@ -94,8 +94,8 @@ static cuzk_status post_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
         return st;
     }
     p->partitions = 1;
-    p->key_bytes = fil_key_bytes(c, job->info.sector_size);
-    p->partition_bytes = fil_partition_bytes(c, job->info.sector_size);
+    p->key_bytes = fil_key_bytes(e, c, job->info.sector_size);
+    p->partition_bytes = fil_partition_bytes(e, c, job->info.sector_size);
     p->parsed = job;
     return CUZK_OK;
 }

@@ -121,8 +121,8 @@ static cuzk_status snap_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
         return st;
     }
     p->partitions = job->n_partitions;
-    p->key_bytes = fil_key_bytes(FIL_SNAP, job->info.sector_size);
-    p->partition_bytes = fil_partition_bytes(FIL_SNAP, job->info.sector_size);
+    p->key_bytes = fil_key_bytes(e, FIL_SNAP, job->info.sector_size);
+    p->partition_bytes = fil_partition_bytes(e, FIL_SNAP, job->info.sector_size);
     p->parsed = job;
     return CUZK_OK;
 }

@@ -26,22 +26,54 @@ void esynth_free(esynth *s)
     memset(s, 0, sizeof *s);
 }
 
-uint64_t engine_r1cs_bytes(const cuzk_r1cs *r);
-uint64_t engine_r1cs_bytes(const cuzk_r1cs *r)
+/* Per matrix: row_ptr, col, the coefficients (32-byte values, or 4-byte indices into the
+ * table of distinct values: a mapped CSR cache, cuzk/r1cs.h "Coefficients"), the density
+ * bitmap; then the table. */
+uint64_t engine_r1cs_bytes_of(uint64_t rows, uint64_t n_vars, const uint64_t nnz[3],
+                              bool values, uint64_t n_table)
 {
-    uint64_t b = sizeof *r;
+    uint64_t b = sizeof(cuzk_r1cs) + n_table * sizeof(cuzk_fr);
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
-        b += (r->n_constraints + 1) * 8 + r->m[m].nnz * (4 + sizeof(cuzk_fr)) +
-             ((uint64_t)r->n_vars + 63) / 64 * 8;
+        b += (rows + 1) * 8 + nnz[m] * (4 + (values ? sizeof(cuzk_fr) : 0) + (n_table ? 4 : 0)) +
+             (n_vars + 63) / 64 * 8;
     return b;
 }
 
-uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk);
+uint64_t engine_r1cs_bytes(const cuzk_r1cs *r)
+{
+    const uint64_t nnz[3] = {r->m[0].nnz, r->m[1].nnz, r->m[2].nnz};
+    bool values = false;
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++)
+        values = values || r->m[m].coeff;
+    return engine_r1cs_bytes_of(r->n_constraints, r->n_vars, nnz, values,
+                                r->coeff_values ? r->n_coeff_values : 0);
+}
+
+uint64_t engine_wmap_bytes(uint64_t n_vars) { return (n_vars / 64 + 1) * 12; }
+
+uint64_t engine_compact_witness_bytes(uint64_t n_vars, uint64_t n_bits)
+{
+    return (n_bits / 64 + 1) * 8 + (n_vars - n_bits) * sizeof(cuzk_fr);
+}
+
+uint64_t engine_pk_bytes_of(uint64_t n_ic, uint64_t n_h, uint64_t n_l, uint64_t n_a,
+                            uint64_t n_b_g1, uint64_t n_b_g2)
+{
+    return sizeof(cuzk_groth16_pk) + n_ic * sizeof(cuzk_g1_affine) +
+           (n_h + n_l + n_a + n_b_g1) * sizeof(cuzk_g1_affine) + n_b_g2 * sizeof(cuzk_g2_affine);
+}
+
 uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk)
 {
-    return sizeof *pk + pk->vk.n_ic * sizeof(cuzk_g1_affine) +
-           (pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(cuzk_g1_affine) +
-           pk->n_b_g2 * sizeof(cuzk_g2_affine);
+    return engine_pk_bytes_of(pk->vk.n_ic, pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
+}
+
+bool engine_has_cpu_device(const cuzk_engine *e)
+{
+    for (unsigned d = 0; d < e->n_devs; d++)
+        if (!e->devs[d].is_gpu)
+            return true;
+    return false;
 }
 
 /* ---- SYNTHETIC -------------------------------------------------------------------------- */
@@ -110,10 +142,7 @@ static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_pla
      * (synthetic_synthesize); its host memory is the prover's scratch: on a CPU device
      * ~10 field elements a domain point plus MSM buckets per thread (900 n), on a GPU the
      * pinned staging and results only, the working set being on the device. */
-    bool cpu = false;
-    for (unsigned d = 0; d < e->n_devs; d++)
-        if (!e->devs[d].is_gpu)
-            cpu = true;
+    bool cpu = engine_has_cpu_device(e);
     p->key_bytes = engine_synthetic_key_bytes(q->log2n);
     p->partition_bytes = (cpu ? 900 * n : 16 * n) + (64u << 20);
     return CUZK_OK;

@@ -18,6 +18,7 @@
 #include "cuzk/formats.h"
 #include "engine/engine_internal.h"
 #include "engine/engine_testing.h"
+#include "engine/fil_keys.h"
 #include "engine/releaser.h"
 
 static bool part_before(const epart *a, const epart *b)
@@ -203,6 +204,43 @@ static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu, unsigned ms)
     pthread_cond_timedwait(cv, mu, &ts);
 }
 
+/* Whether a partition of `part` bytes whose key still needs `key` bytes can ever be
+ * admitted under the budget; else why, saying what is short (for the Filecoin kinds the
+ * numbers are the exact counts' of cuzk/plan.h, which `cuzk plan` prints). */
+static bool admissible(const cuzk_engine *e, const char *id, uint64_t part, uint64_t key,
+                       char *m, size_t cap)
+{
+    if (part + key <= e->budget)
+        return true;
+    snprintf(m, cap,
+             "%.48s does not fit the memory budget: its key and circuit (%.1f MiB) and one "
+             "partition (%.1f MiB) need %.1f MiB, the budget is %.1f MiB: %.1f MiB short",
+             id, key / 1048576.0, part / 1048576.0, (part + key) / 1048576.0,
+             e->budget / 1048576.0, (part + key - e->budget) / 1048576.0);
+    return false;
+}
+
+bool cuzk_engine_admission_check(cuzk_engine *e, cuzk_proof_kind kind, uint64_t sector_size,
+                                 int devices, char *why, size_t cap)
+{
+    fil_circuit c;
+    char id[64];
+    if (!fil_circuit_of(kind, &c) || !fil_circuit_id(c, sector_size, id, sizeof id)) {
+        snprintf(why, cap, "not a Filecoin kind and size");
+        return false;
+    }
+    pthread_mutex_lock(&e->mu);
+    bool gpu = devices < 0 ? !engine_has_cpu_device(e) : devices == 1;
+    uint64_t part = fil_partition_bytes_on(e, c, sector_size, gpu);
+    uint64_t key = engine_key_estimate(e, id, 0);
+    bool ok = admissible(e, id, part, key, why, cap);
+    if (ok)
+        snprintf(why, cap, "%s: key and circuit %.1f MiB + a partition %.1f MiB in %.1f MiB",
+                 id, key / 1048576.0, part / 1048576.0, e->budget / 1048576.0);
+    pthread_mutex_unlock(&e->mu);
+    return ok;
+}
+
 void *engine_dispatcher_main(void *arg)
 {
     cuzk_engine *e = arg;
@@ -229,12 +267,8 @@ void *engine_dispatcher_main(void *arg)
         uint64_t part = j->plan.partition_bytes;
         uint64_t key = s->tier != CUZK_SRS_HOT && !s->loading && !s->pending_charge
                            ? s->est_bytes : 0;
-        if (part + key > e->budget) {
-            char m[CUZK_ERROR_MSG_MAX];
-            snprintf(m, sizeof m,
-                     "a partition needs %.1f MiB (key %.1f MiB) but the memory budget is "
-                     "%.1f MiB",
-                     part / 1048576.0, key / 1048576.0, e->budget / 1048576.0);
+        char m[CUZK_ERROR_MSG_MAX];
+        if (!admissible(e, j->plan.circuit_id, part, key, m, sizeof m)) {
             if (s->refs == 0 && s->job_own) {
                 s->refs++;
                 engine_srs_unref(e, s);
@@ -344,10 +378,16 @@ void *engine_synth_main(void *arg)
                    : j->kind->synthesize(e, j->req, &j->plan, key, p->idx, e->pool, &p->syn, &err);
         p->t_synth1 = engine_now_ms();
         const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
-        uint64_t scratch = st == CUZK_OK && circuit
-                               ? cuzk_groth16_prove_scratch_size(&key->pk, circuit,
-                                                                 cuzk_pool_nthreads(e->pool))
-                               : 0;
+        /* on the CPU backend a partition also holds the prover's scratch and, for a
+         * compact witness, its dense expansion (backend_cpu.c); on a GPU they are device
+         * memory, not the budget's (an engine with both is charged as the CPU) */
+        uint64_t scratch = 0;
+        if (st == CUZK_OK && circuit && engine_has_cpu_device(e)) {
+            scratch = cuzk_groth16_prove_scratch_size(&key->pk, circuit,
+                                                      cuzk_pool_nthreads(e->pool));
+            if (p->syn.w.kind == CUZK_WITNESS_COMPACT)
+                scratch += (uint64_t)circuit->n_vars * sizeof(cuzk_fr);
+        }
         etimeline_event(e->timeline, wa->track, "synthesize", p->t_synth0, p->t_synth1, j->id,
                         (int)p->idx);
 

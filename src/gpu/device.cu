@@ -1,5 +1,6 @@
 /*
- * device.cu — device discovery for the rest of cuzk (cuzk_gpu_device_count).
+ * device.cu — device discovery for the rest of cuzk (cuzk_gpu_device_count,
+ * cuzk_gpu_device_memory).
  * Threading: stateless; safe from any thread.
  */
 #include <cuda_runtime.h>
@@ -14,4 +15,15 @@ extern "C" int cuzk_gpu_device_count(void)
         return 0;
     }
     return n;
+}
+
+extern "C" uint64_t cuzk_gpu_device_memory(int device)
+{
+    cudaDeviceProp prop;
+    if (device < 0 || device >= cuzk_gpu_device_count() ||
+        cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return (uint64_t)prop.totalGlobalMem;
 }

@@ -12,25 +12,7 @@
 
 #include "gpu/msm_pippenger.cuh"
 
-typedef struct msm_bitmap_plan {
-    size_t n, nw, cap_b;
-    size_t off_a, off_b, off_res, total;
-} msm_bitmap_plan;
-
-static void msm_bitmap_plan_make(msm_bitmap_plan *pl, size_t n, size_t xyzz_bytes)
-{
-    pl->n = n;
-    pl->nw = msm_div_up(n, 64);
-    pl->cap_b = msm_div_up(pl->nw, MSM_CHUNK);
-    size_t off = 0;
-    pl->off_a = off;
-    off += msm_align_up(pl->nw * xyzz_bytes);
-    pl->off_b = off;
-    off += msm_align_up(pl->cap_b * xyzz_bytes);
-    pl->off_res = off;
-    off += msm_align_up(xyzz_bytes);
-    pl->total = off + MSM_SCRATCH_ALIGN;
-}
+/* msm_bitmap_plan and its layout: msm_plan.h. */
 
 template <class F>
 __global__ void msm_bitmap_word_kernel(gpu_xyzz<F> *out, const gpu_aff<F> *points,

@@ -44,176 +44,27 @@
 #include "cuzk/status.h"
 #include "gpu/ec.cuh"
 #include "gpu/gpu_check.cuh"
+#include "gpu/msm_plan.h"
 #include "gpu/msm_scalar.cuh"
 #include "gpu/prof.cuh"
 
-/* Pairs per thread in the bucket accumulation (at least; see msm_chunk), and entries per
- * thread in tree reductions. */
-#define MSM_CHUNK 32u
-/* The accumulation's chunk grows with the batch, up to MSM_CHUNK_MAX pairs, as long as
- * the batch still gives MSM_ACC_THREADS threads (a few times what the device holds at
- * once): every chunk whose bucket runs past its borders costs two slot additions in the
- * "cut runs" passes, which at 32 pairs per chunk and 2^27 pairs were ~10% of the MSM. */
-#define MSM_CHUNK_MAX 256u
-#define MSM_ACC_THREADS ((size_t)1 << 17)
-/* Entries per thread in the passes over cut runs (see the file comment). */
-#define MSM_CHUNK2 8u
-/* Bucket groups per window in the reduction: at least 2048 (with ~16 windows, ~32K
- * threads) and at most 64 buckets per group, so each thread's running sum (2 XYZZ
- * additions per bucket, a dependent chain) stays short. */
-#define MSM_MIN_GROUPS 2048u
-#define MSM_GROUP_LEN 64u
-/* Sorted pairs per window batch: 4 arrays of 4-byte keys/values, 1 GiB at most. */
-#define MSM_BATCH_PAIRS ((size_t)1 << 26)
-/* Threads per block of the window-sum tree (a power of two). */
-#define MSM_TREE 256u
-#define MSM_SCRATCH_ALIGN 256u
-#define MSM_MIN_C 4u
-#define MSM_MAX_C 22u
+static_assert(sizeof(msm_scalar) == MSM_SCALAR_BYTES, "msm_plan.h sizes canonical scalars");
 
-static inline size_t msm_align_up(size_t x)
-{
-    return (x + MSM_SCRATCH_ALIGN - 1) & ~(size_t)(MSM_SCRATCH_ALIGN - 1);
-}
-
-static inline size_t msm_div_up(size_t a, size_t b) { return (a + b - 1) / b; }
-
-static inline unsigned msm_gpu_num_windows(unsigned c) { return (256u + c - 1) / c; }
-
-/* Pairs per accumulation thread for a batch of m pairs: MSM_CHUNK doubled while m still
- * leaves more than MSM_ACC_THREADS threads, at most MSM_CHUNK_MAX. A function of m only. */
-static inline unsigned msm_chunk(size_t m)
-{
-    unsigned t = MSM_CHUNK;
-    while (t < MSM_CHUNK_MAX && m / (2 * t) >= MSM_ACC_THREADS)
-        t *= 2;
-    return t;
-}
-
-/* Slots (2 per chunk) that any batch of m <= cap pairs can need. With t = msm_chunk(m):
- * chunks = ceil(m / t) <= ceil(cap / MSM_CHUNK); when t < MSM_CHUNK_MAX the doubling stopped
- * because m / (2t) < MSM_ACC_THREADS, so chunks <= 2 MSM_ACC_THREADS + 2; when
- * t = MSM_CHUNK_MAX, chunks <= ceil(cap / MSM_CHUNK_MAX). Not monotone in m, hence the
- * bound rather than msm_chunk(cap). */
-static inline size_t msm_slots_cap(size_t cap)
-{
-    size_t grow = msm_div_up(cap, MSM_CHUNK);
-    size_t lim = 2 * MSM_ACC_THREADS + 2;
-    size_t a = grow < lim ? grow : lim;
-    size_t b = msm_div_up(cap, MSM_CHUNK_MAX);
-    return 2 * (a > b ? a : b);
-}
-
-/* Window width for n points: minimises W(c) * (n + 4 * 2^(c-1)), the sorted pairs plus
- * the bucket reduction. The weight 4 is measured (H200, G1, 2^27 random scalars): a pair
- * costs 0.45 ns in the accumulation, a bucket 1.65 ns in the reduction (two XYZZ
- * additions in a dependent chain); with it 2^27 takes c = 22 (W = 12), 4.6 % faster than
- * c = 20 (W = 13), which the weight 8 chose. Capped at 22 bits (W = 12): the buckets of all
- * windows, W 2^(c-1) XYZZ points, are 4.8 GiB there for G1, and wider windows cannot lower
- * W below 11. */
-static inline unsigned msm_gpu_window_bits(size_t n, unsigned max_c = MSM_MAX_C)
-{
-    unsigned best = MSM_MIN_C;
-    double best_cost = 0;
-    for (unsigned c = MSM_MIN_C; c <= max_c; c++) {
-        double cost = (double)msm_gpu_num_windows(c) *
-                      ((double)n + 4.0 * (double)((size_t)1 << (c - 1)));
-        if (c == MSM_MIN_C || cost < best_cost) {
-            best = c;
-            best_cost = cost;
-        }
-    }
-    return best;
-}
-
-/* The run parameters for n points, and the scratch layout (offsets in bytes from the
- * aligned base), which depends only on cap_n >= n: a layout made for cap_n serves every
- * n <= cap_n (the 0/1 split runs its tail MSM in scratch sized for all the points). */
-typedef struct msm_plan {
-    size_t n, nb, groups, pairs, cub_bytes, cap_a, cap_b;
-    unsigned c, nwin, wpb, key_bits; /* wpb: windows per batch */
-    unsigned max_c;                  /* the cap the plan was made under */
-    size_t off_kc, off_ka, off_kb, off_va, off_vb, off_cub, off_bk, off_ida, off_pa, off_idb,
-        off_pb, off_gs, off_tree, off_ws, off_res, total;
-} msm_plan;
-
-static inline size_t msm_groups(size_t nb)
-{
-    size_t g = nb < MSM_MIN_GROUPS ? nb : MSM_MIN_GROUPS;
-    return nb / MSM_GROUP_LEN > g ? nb / MSM_GROUP_LEN : g;
-}
-
-/* Sorted-pair capacity planned for cap_n points: all windows at once when that is at most
- * MSM_BATCH_PAIRS, else batches (one window at a time when n alone exceeds it). */
-static inline size_t msm_pairs_cap(size_t cap_n, unsigned max_c)
-{
-    size_t all = cap_n * msm_gpu_num_windows(msm_gpu_window_bits(cap_n, max_c));
-    size_t p = all < MSM_BATCH_PAIRS ? all : MSM_BATCH_PAIRS;
-    return p > cap_n ? p : cap_n;
-}
-
-/* Fills the plan for 1 <= n <= cap_n < 2^31 with windows of at most max_c bits; false
- * when CUB cannot size its sort (no device). xyzz_bytes: size of one XYZZ point. */
+/* The plan for 1 <= n <= cap_n < 2^31 with windows of at most max_c bits (msm_plan.h),
+ * CUB's sort sized by CUB; false when CUB cannot size its sort (no device). xyzz_bytes:
+ * size of one XYZZ point. */
 static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_bytes,
                           unsigned max_c = MSM_MAX_C)
 {
-    pl->n = n;
-    pl->max_c = max_c;
-    pl->c = msm_gpu_window_bits(n, max_c);
-    pl->nwin = msm_gpu_num_windows(pl->c);
-    pl->nb = (size_t)1 << (pl->c - 1);
-    pl->groups = msm_groups(pl->nb);
-    size_t pairs_cap = msm_pairs_cap(cap_n, max_c);
-    size_t wpb = pairs_cap / n;
-    pl->wpb = wpb < 1 ? 1u : wpb > pl->nwin ? pl->nwin : (unsigned)wpb;
-    pl->pairs = n * pl->wpb;
-    size_t max_key = (size_t)pl->wpb * (pl->nb + 1) - 1;
-    pl->key_bits = 1;
-    while ((max_key >> pl->key_bits) != 0)
-        pl->key_bits++;
-
-    /* layout: from cap_n only */
-    pl->cap_a = msm_slots_cap(pairs_cap);
-    pl->cap_b = 2 * msm_div_up(pl->cap_a, MSM_CHUNK2);
     cub::DoubleBuffer<uint32_t> kd(NULL, NULL), vd(NULL, NULL);
     size_t cub_bytes = 0;
     /* 32 key bits: an upper bound for every key width a run may sort */
-    if (cub::DeviceRadixSort::SortPairs(NULL, cub_bytes, kd, vd, (int)pairs_cap, 0, 32) !=
-        cudaSuccess) {
+    if (cub::DeviceRadixSort::SortPairs(NULL, cub_bytes, kd, vd,
+                                        (int)msm_pairs_cap(cap_n, max_c), 0, 32) != cudaSuccess) {
         (void)cudaGetLastError();
         return false;
     }
-    pl->cub_bytes = cub_bytes;
-    size_t bk_max = 0, gs_max = 0;
-    for (unsigned c = MSM_MIN_C; c <= msm_gpu_window_bits(cap_n, max_c); c++) {
-        size_t nb = (size_t)1 << (c - 1), w = msm_gpu_num_windows(c);
-        bk_max = w * (nb + 1) > bk_max ? w * (nb + 1) : bk_max;
-        gs_max = w * msm_groups(nb) > gs_max ? w * msm_groups(nb) : gs_max;
-    }
-    const size_t max_windows = msm_gpu_num_windows(MSM_MIN_C);
-    size_t off = 0;
-#define MSM_TAKE(field, bytes)                                                            \
-    do {                                                                                  \
-        pl->field = off;                                                                  \
-        off += msm_align_up(bytes);                                                       \
-    } while (0)
-    MSM_TAKE(off_kc, cap_n * sizeof(msm_scalar));
-    MSM_TAKE(off_ka, pairs_cap * sizeof(uint32_t));
-    MSM_TAKE(off_kb, pairs_cap * sizeof(uint32_t));
-    MSM_TAKE(off_va, pairs_cap * sizeof(uint32_t));
-    MSM_TAKE(off_vb, pairs_cap * sizeof(uint32_t));
-    MSM_TAKE(off_cub, cub_bytes);
-    MSM_TAKE(off_bk, bk_max * xyzz_bytes);
-    MSM_TAKE(off_ida, pl->cap_a * sizeof(uint32_t));
-    MSM_TAKE(off_pa, pl->cap_a * xyzz_bytes);
-    MSM_TAKE(off_idb, pl->cap_b * sizeof(uint32_t));
-    MSM_TAKE(off_pb, pl->cap_b * xyzz_bytes);
-    MSM_TAKE(off_gs, gs_max * xyzz_bytes);
-    MSM_TAKE(off_tree, max_windows * MSM_TREE * xyzz_bytes);
-    MSM_TAKE(off_ws, max_windows * xyzz_bytes);
-    MSM_TAKE(off_res, xyzz_bytes);
-#undef MSM_TAKE
-    pl->total = off + MSM_SCRATCH_ALIGN; /* room to realign the caller's pointer */
+    msm_plan_layout(pl, n, cap_n, xyzz_bytes, max_c, cub_bytes);
     return true;
 }
 

@@ -21,57 +21,22 @@
 #include "cuzk/msm.h"
 #include "gpu/msm_bitmap.cuh"
 
-typedef struct msm_auto_plan {
-    size_t n, nw, sel_bytes, sub_bytes;
-    unsigned max_c; /* window cap of the tail / plain MSM (msm_plan_make) */
-    size_t off_bitmap, off_cnt, off_idx, off_iota, off_flags, off_sel, off_res_a, off_res_b,
-        off_sub, total;
-} msm_auto_plan;
-
-/* Device counters read back in step 3. */
-typedef struct msm_split_counts {
-    unsigned long long ones;
-    int tail;
-    int pad;
-} msm_split_counts;
-
+/* The split's plan (msm_plan.h), CUB's sort and select sized by CUB; false when CUB
+ * cannot size them (no device). */
 static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t xyzz_bytes,
                                unsigned max_c = MSM_MAX_C)
 {
-    msm_plan mp;
-    msm_bitmap_plan bp;
-    if (!msm_plan_make(&mp, n, n, xyzz_bytes, max_c))
-        return false;
-    pl->max_c = max_c;
-    msm_bitmap_plan_make(&bp, n, xyzz_bytes);
-    size_t sel = 0;
+    cub::DoubleBuffer<uint32_t> kd(NULL, NULL), vd(NULL, NULL);
+    size_t sort = 0, sel = 0;
     int *nsel = NULL;
-    if (cub::DeviceSelect::Flagged(NULL, sel, (const uint32_t *)NULL, (const uint8_t *)NULL,
+    if (cub::DeviceRadixSort::SortPairs(NULL, sort, kd, vd, (int)msm_pairs_cap(n, max_c), 0,
+                                        32) != cudaSuccess ||
+        cub::DeviceSelect::Flagged(NULL, sel, (const uint32_t *)NULL, (const uint8_t *)NULL,
                                    (uint32_t *)NULL, nsel, (int)n) != cudaSuccess) {
         (void)cudaGetLastError();
         return false;
     }
-    pl->n = n;
-    pl->nw = msm_div_up(n, 64);
-    pl->sel_bytes = sel;
-    pl->sub_bytes = mp.total > bp.total ? mp.total : bp.total;
-    size_t off = 0;
-#define MSM_TAKE(field, bytes)                                                            \
-    do {                                                                                  \
-        pl->field = off;                                                                  \
-        off += msm_align_up(bytes);                                                       \
-    } while (0)
-    MSM_TAKE(off_bitmap, pl->nw * sizeof(uint64_t));
-    MSM_TAKE(off_cnt, sizeof(msm_split_counts));
-    MSM_TAKE(off_idx, n * sizeof(uint32_t));
-    MSM_TAKE(off_iota, n * sizeof(uint32_t));
-    MSM_TAKE(off_flags, n);
-    MSM_TAKE(off_sel, sel);
-    MSM_TAKE(off_res_a, xyzz_bytes);
-    MSM_TAKE(off_res_b, xyzz_bytes);
-    MSM_TAKE(off_sub, pl->sub_bytes);
-#undef MSM_TAKE
-    pl->total = off + MSM_SCRATCH_ALIGN;
+    msm_auto_plan_layout(pl, n, xyzz_bytes, max_c, sort, sel);
     return true;
 }
 

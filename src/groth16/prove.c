@@ -74,6 +74,14 @@ size_t cuzk_groth16_prove_scratch_size(const cuzk_groth16_pk *pk, const cuzk_r1c
     return L.total;
 }
 
+size_t cuzk_groth16_prove_scratch_size_for(const cuzk_groth16_pk *sizes, size_t nthreads)
+{
+    layout L;
+    if (!sizes || !make_layout(&L, sizes, nthreads ? nthreads : 1))
+        return 0;
+    return L.total;
+}
+
 /* The aligned base of the caller's scratch (the domain sits there). */
 static uint8_t *scratch_base(void *scratch)
 {

@@ -188,13 +188,15 @@ static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, run *R, bool admi
     pthread_mutex_unlock(&cp->cache_mu);
 }
 
-/* The MSM scratch of a partition with windows of at most `bits` (cuzk/gpu.h; ~0u: the
- * default windows). */
-static size_t msm_scratch(const cuzk_groth16_pk *pk, size_t g_len, unsigned bits)
+/* The MSM scratch of a partition (the MSMs of gpu_msm_sizes) with windows of at most
+ * `bits` (cuzk/gpu.h; ~0u: the default windows). */
+static size_t msm_scratch(const cuzk_gpu_shape *s, unsigned bits)
 {
-    return max2(max2(cuzk_gpu_g1s_msm_scratch_size_capped(pk->n_h, bits),
-                     cuzk_gpu_g1s_msm_auto_scratch_size_capped(max2(pk->n_l, g_len), bits)),
-                cuzk_gpu_g2s_msm_auto_scratch_size_capped(pk->n_b_g2, bits));
+    size_t h, g1, g2;
+    gpu_msm_sizes(s, &h, &g1, &g2);
+    return max2(max2(cuzk_gpu_g1s_msm_scratch_size_capped(h, bits),
+                     cuzk_gpu_g1s_msm_auto_scratch_size_capped(g1, bits)),
+                cuzk_gpu_g2s_msm_auto_scratch_size_capped(g2, bits));
 }
 
 /* A card too small for the working set with the default MSM windows proves with narrower
@@ -205,7 +207,7 @@ static size_t msm_scratch(const cuzk_groth16_pk *pk, size_t g_len, unsigned bits
  * cap is logged when it changes. (Measured on the H200 with CUZK_GPU_MEM_LIMIT=24G: the
  * scratch goes from 11.75 to 7.18 GiB at the narrowest windows; what is left is the
  * canonical scalars, the sorted pairs and the split's index lists.) */
-static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t g_len,
+static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_gpu_shape *shape,
                                   size_t *scratch, size_t *need, size_t stream_need,
                                   cuzk_error *err)
 {
@@ -224,7 +226,7 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, si
     size_t base = *need - *scratch, sc = *scratch;
     unsigned bits;
     for (bits = 21; bits >= 4; bits--) {
-        sc = msm_scratch(pk, g_len, bits);
+        sc = msm_scratch(shape, bits);
         if (base + sc + stream_need + HEADROOM_BYTES <= could)
             break;
     }
@@ -238,7 +240,7 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_groth16_pk *pk, si
         cuda_log(cp, true, "gpu:%d: MSM windows capped at %u bits for 2^%u: the working set "
                  "needs %.2f GiB with the default windows and %.2f GiB of %.2f GiB can be "
                  "freed on the device (MSM scratch %.2f -> %.2f GiB)", cp->dev, bits,
-                 pk->log2n, (double)(*need + stream_need) / (1u << 30),
+                 shape->log2n, (double)(*need + stream_need) / (1u << 30),
                  (double)could / (1u << 30), (double)total_b / (1u << 30),
                  (double)*scratch / (1u << 30), (double)sc / (1u << 30));
     *need = base + sc;
@@ -307,38 +309,30 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     dev_key *k = NULL;
     dev_circuit *c = NULL;
     cuzk_gpu_domain *gd = NULL;
-    size_t n = (size_t)1 << pk->log2n;
-    size_t wbytes = (size_t)r1cs->n_vars * sizeof(cuzk_fr);
-    /* compact witnesses (one kind and map per batch: prover.c checks) cross PCIe as
-     * bitmap + dense values and are expanded on the device */
-    bool compact = job->ws[0].kind == CUZK_WITNESS_COMPACT;
-    size_t n_bits = compact ? job->ws[0].map->n_bits : 0;
-    size_t up_bytes[2] = {compact ? (n_bits + 63) / 64 * 8 : wbytes,
-                          compact ? (r1cs->n_vars - n_bits) * sizeof(cuzk_fr) : 0};
     double t0 = cuzk_prover_now_ms(), t_lock = 0, t_unlock = 0;
 
     /* The working set, known before anything is allocated: key_get weighs it against the
-     * key to decide between a resident and a streamed key. */
-    size_t g_len = max2(pk->n_a, pk->n_b_g1);
-    R.scratch_size = msm_scratch(pk, g_len, ~0u);
-    /* the density gathers run after H, when b (and c) are dead */
-    const bool snarkjs = pk->flavour == CUZK_GROTH16_SNARKJS;
-    const size_t nvec = snarkjs ? 3 : 2; /* a, b (, c): see prove_one */
-    bool g_in_bc = g_len <= (nvec - 1) * n;
-    size_t slots = job->n > 1 ? 2 : 1;
-    size_t need = slots * (up_bytes[0] + up_bytes[1]) + (compact ? wbytes : 0) +
-                  nvec * n * sizeof(cuzk_fr) + (g_in_bc ? 0 : g_len * sizeof(cuzk_fr)) +
-                  R.scratch_size + job->n * sizeof(cuzk_groth16_msm_results);
-    size_t g1_max = max2(max2(pk->n_h, pk->n_l), g_len);
+     * key to decide between a resident and a streamed key. Its pieces are gpu_ws_plan's
+     * (gpu_need.c), the rule a memory plan counts with (cuzk_prover_gpu_need): compact
+     * witnesses (one kind and map per batch: prover.c checks) cross PCIe as bitmap + dense
+     * values and are expanded on the device; the density gathers run after H, in b (and c)
+     * when they fit there. */
+    cuzk_gpu_shape shape;
+    gpu_shape_of(&shape, pk, r1cs, &job->ws[0], job->n);
+    gpu_ws ws;
+    gpu_ws_plan(&ws, &shape);
+    const bool compact = shape.compact;
+    R.scratch_size = msm_scratch(&shape, ~0u);
+    size_t need = ws.base + R.scratch_size;
     /* what streaming would add, at the smallest staging, for key_get's decision */
-    size_t stream_need = stage_plan(&R, job, g1_max,
+    size_t stream_need = stage_plan(&R, job, ws.g1_max,
                                     cp->stage_bytes_req ? cp->stage_bytes_req : STAGE_BYTES_MIN);
 
     if (cp->broken)
         return cuzk_error_set(err, CUZK_ERR_CUDA, "gpu:%d is out of service after: %s",
                               cp->dev, cp->broken_msg);
     CUZK_CUDA_TRY(err, cudaSetDevice(cp->dev));
-    if ((st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, stream_need, err)) != CUZK_OK)
+    if ((st = msm_window_cap(cp, &shape, &R.scratch_size, &need, stream_need, err)) != CUZK_OK)
         goto fail;
 
 
@@ -383,7 +377,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                    : spare < STAGE_BYTES_MIN ? STAGE_BYTES_MIN
                                              : spare;
         }
-        stream_need = stage_plan(&R, job, g1_max, want, csr_max);
+        stream_need = stage_plan(&R, job, ws.g1_max, want, csr_max);
     }
     if (R.streamed)
         need += stream_need;
@@ -402,8 +396,8 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     R.reg = (void **)calloc(2 * job->n, sizeof *R.reg);
     R.compact = compact;
     R.circ = c;
-    R.up_bytes[0] = up_bytes[0];
-    R.up_bytes[1] = up_bytes[1];
+    R.up_bytes[0] = ws.up_bytes[0];
+    R.up_bytes[1] = ws.up_bytes[1];
     if (!R.stage_ev || !R.reg) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: out of host memory");
         goto fail;
@@ -435,7 +429,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             cuda_log(cp, true, "gpu:%d: the proof's working set (%.2f GiB) does not fit the "
                      "card as planned: MSM windows planned again", cp->dev,
                      (double)need / (1u << 30));
-            st = msm_window_cap(cp, pk, g_len, &R.scratch_size, &need, 0, err);
+            st = msm_window_cap(cp, &shape, &R.scratch_size, &need, 0, err);
             pthread_mutex_lock(&cp->cache_mu);
             if (st != CUZK_OK)
                 break;
@@ -444,8 +438,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             cp->admitted++;
             cp->admitted_bytes += need;
             admitted = true;
-            st = alloc_working_set(&R, job, slots, nvec * n * sizeof(cuzk_fr),
-                                   g_in_bc ? 0 : g_len * sizeof(cuzk_fr), compact ? wbytes : 0,
+            st = alloc_working_set(&R, job, ws.slots, ws.abc_bytes, ws.g_bytes, ws.w_bytes,
                                    err);
         }
         pthread_mutex_unlock(&cp->cache_mu);
@@ -459,9 +452,9 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         const void *part[2];
         witness_parts(&job->ws[i], part);
         for (int k = 0; k < 2; k++) {
-            if (!up_bytes[k])
+            if (!ws.up_bytes[k])
                 continue;
-            if (host_pin_take(part[k], up_bytes[k]))
+            if (host_pin_take(part[k], ws.up_bytes[k]))
                 R.reg[R.n_reg++] = (void *)part[k];
         }
     }

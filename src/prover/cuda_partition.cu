@@ -30,16 +30,12 @@ cuzk_status cuda_fault(const char *where, cuzk_error *err)
 size_t stage_plan(run *R, const cuzk_prove_job *job, size_t g1_max, size_t want,
                   size_t csr_max)
 {
-    const cuzk_groth16_pk *pk = job->pk;
-    size_t vec_max = max2(g1_max * sizeof(cuzk_g1_affine), pk->n_b_g2 * sizeof(cuzk_g2_affine));
-    vec_max = max2(vec_max, csr_max + sizeof(cuzk_g2_affine));
-    size_t sb = want < vec_max ? want : vec_max;
-    sb = sb / sizeof(cuzk_g2_affine) * sizeof(cuzk_g2_affine);
-    R->stage_bytes = sb > sizeof(cuzk_g2_affine) ? sb : sizeof(cuzk_g2_affine);
-    R->maxc1 = chunks(g1_max, R->stage_bytes / sizeof(cuzk_g1_affine));
-    R->maxc2 = chunks(pk->n_b_g2, R->stage_bytes / sizeof(cuzk_g2_affine));
-    return 2 * R->stage_bytes +
-           job->n * (4 * R->maxc1 * sizeof(cuzk_g1_jac) + R->maxc2 * sizeof(cuzk_g2_jac));
+    gpu_stage g;
+    gpu_stage_plan(&g, g1_max, job->pk->n_b_g2, job->n, want, csr_max);
+    R->stage_bytes = g.stage_bytes;
+    R->maxc1 = g.maxc1;
+    R->maxc2 = g.maxc2;
+    return g.bytes;
 }
 
 /* Partial results of partition i's G1 MSM w (0 H, 1 L, 2 A, 3 B_G1); NULL unless streamed. */

@@ -230,8 +230,7 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
                               MAX_RESIDENT);
     key_release(&cp->keys[slot]);
     dev_key *k = &cp->keys[slot];
-    size_t bytes = (pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(cuzk_g1_affine) +
-                   pk->n_b_g2 * sizeof(cuzk_g2_affine);
+    size_t bytes = gpu_key_bytes(pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
     size_t free_b = 0, total_b = 0;
     cuzk_status st = device_free(cp, true, &free_b, &total_b, err);
     if (st != CUZK_OK)
@@ -329,11 +328,9 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
             ci[m] = cidx[m];
     }
     const int n_mat = bell ? CUZK_R1CS_MATRICES : CUZK_R1CS_C;
-    size_t bytes = (size_t)n_table * sizeof(cuzk_fr), mat_bytes = 0;
-    for (int m = 0; m < n_mat; m++)
-        mat_bytes += (r1cs->n_constraints + 1) * 8 + r1cs->m[m].nnz * 8;
-    if (bell)
-        bytes += 2 * (size_t)r1cs->n_vars * 4;
+    const uint64_t nnz[CUZK_R1CS_MATRICES] = {r1cs->m[0].nnz, r1cs->m[1].nnz, r1cs->m[2].nnz};
+    size_t bytes = gpu_csr_tables_bytes(n_table, r1cs->n_vars, bell);
+    size_t mat_bytes = gpu_csr_matrix_bytes(r1cs->n_constraints, nnz, bell);
     if (st == CUZK_OK) {
         size_t free_b = 0, total_b = 0;
         st = device_free(cp, true, &free_b, &total_b, err);
@@ -437,7 +434,7 @@ cuzk_status map_get(cuda_prover *cp, dev_circuit *c, const cuzk_witness_map *map
     c->d_rank = NULL;
     c->map = NULL;
     size_t words = ((size_t)map->n_vars + 63) / 64;
-    cuzk_status st = check_fits(cp, words * 12, "the witness map", err);
+    cuzk_status st = check_fits(cp, gpu_map_bytes(map->n_vars), "the witness map", err);
     if (st == CUZK_OK)
         st = upload(&c->d_is_bit, map->is_bit, words, err);
     if (st == CUZK_OK)

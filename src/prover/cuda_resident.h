@@ -15,12 +15,11 @@
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "cuzk/r1cs.h"
+#include "prover/prover_internal.h"
 
 #define MAX_RESIDENT 4
-/* Device memory left free after our allocations: the CUDA context, CUB's and the
- * stream-ordered pool's own bookkeeping need headroom, and another process may share the
- * card. */
-#define HEADROOM_BYTES ((size_t)1 << 30)
+/* HEADROOM_BYTES (left free on the device): prover_internal.h, with the other rules the
+ * memory plan shares (gpu_need.c). */
 
 /* Residency bookkeeping shared by keys and circuits (the first member of both). */
 typedef struct dev_slot {

@@ -48,22 +48,17 @@ typedef struct run {
     cuzk_g2_jac *d_pg2, *h_pg2;   /* [partition][maxc2] */
 } run;
 
-/* Staging buffers of a streamed key (two of them): 1 GiB each, less when the device has
- * less to spare (at least 256 MiB). At 2^27 on the H200 the L and A MSMs (12.5 GiB of
- * points each) are bound by the host-to-device copy, whose rate differed between the lent
- * hosts (~37 GB/s on one, ~13 GB/s on others) more than between 1 GiB and 4 GiB buffers
- * (6.0 s a partition with either on the same kind of host); 1 GiB keeps the footprint small. */
-#define STAGE_BYTES_MIN ((size_t)256 << 20)
-#define STAGE_BYTES_MAX ((size_t)1 << 30)
+/* STAGE_BYTES_MIN / STAGE_BYTES_MAX (a streamed key's staging buffers): prover_internal.h,
+ * shared with the memory plan (gpu_need.c). */
 
 static inline size_t max2(size_t a, size_t b) { return a > b ? a : b; }
 static inline size_t chunks(size_t n, size_t chunk) { return (n + chunk - 1) / chunk; }
 
 /* CUZK_GPU_FAULT=where ("alloc" or "kernel"): the injected failure of that point. */
 cuzk_status cuda_fault(const char *where, cuzk_error *err);
-/* Sizes R's staging (whole G1 and G2 points per buffer: multiples of 192 bytes, at most the
- * longest vector, or the largest streamed matrix: csr_max) and its chunk counts; returns
- * the device bytes streaming adds. */
+/* Sizes R's staging (gpu_stage_plan: whole G1 and G2 points per buffer, multiples of 192
+ * bytes, at most the longest vector, or the largest streamed matrix: csr_max) and its chunk
+ * counts; returns the device bytes streaming adds. */
 size_t stage_plan(run *R, const cuzk_prove_job *job, size_t g1_max, size_t want,
                   size_t csr_max = 0);
 /* The kernels of partition i, all on R->compute. */

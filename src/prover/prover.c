@@ -116,6 +116,16 @@ unsigned cuzk_prover_gpu_count(void)
 #endif
 }
 
+uint64_t cuzk_prover_gpu_memory(unsigned device)
+{
+#ifdef CUZK_HAVE_CUDA
+    return cuzk_gpu_device_memory((int)device);
+#else
+    (void)device;
+    return 0;
+#endif
+}
+
 void cuzk_prover_close(cuzk_prover *p)
 {
     if (!p)

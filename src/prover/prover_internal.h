@@ -70,6 +70,66 @@ const char *cuzk_prover_fault_name(cuzk_prover_fault_point at);
 /* Monotonic milliseconds, for stage timings. */
 double cuzk_prover_now_ms(void);
 
+/* ---- the CUDA backend's device memory rules (gpu_need.c), shared by the backend and the
+ * plan of cuzk_prover_gpu_need so that both count the same bytes ---- */
+
+/* Device memory left free after our allocations: the CUDA context, CUB's and the
+ * stream-ordered pool's own bookkeeping need headroom, and another process may share the
+ * card. */
+#define HEADROOM_BYTES ((size_t)1 << 30)
+/* Staging buffers of a streamed key (two of them): 1 GiB each, less when the device has
+ * less to spare (at least 256 MiB). At 2^27 on the H200 the L and A MSMs (12.5 GiB of
+ * points each) are bound by the host-to-device copy, whose rate differed between the lent
+ * hosts (~37 GB/s on one, ~13 GB/s on others) more than between 1 GiB and 4 GiB buffers
+ * (6.0 s a partition with either on the same kind of host); 1 GiB keeps the footprint small. */
+#define STAGE_BYTES_MIN ((size_t)256 << 20)
+#define STAGE_BYTES_MAX ((size_t)1 << 30)
+
+/* The shape of a start: pk's vectors, r1cs's counts, the witnesses' kind (the first one's:
+ * a batch has one kind and map). n_coeff_values is r1cs's table when it carries one, else
+ * 0 (the backend builds the table at upload). */
+void gpu_shape_of(cuzk_gpu_shape *s, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
+                  const cuzk_witness *w0, size_t batch);
+
+/* One start's working set without its MSM scratch, in the pieces the backend allocates. */
+typedef struct gpu_ws {
+    size_t up_bytes[2]; /* one witness upload: dense values, or bits and dense values */
+    size_t slots;       /* upload slots: 2 when a batch has more partitions (double buffering) */
+    size_t w_bytes;     /* the compact witness expanded on the device (0: dense) */
+    size_t nvec;        /* n-vectors of the quotient: a, b (bellperson), a, b, c (snarkjs) */
+    size_t abc_bytes;
+    size_t g_len;       /* the longest density gather (A or B_G1 scalars) */
+    size_t g_bytes;     /* the gathers' own buffer when they do not fit in b (, c); else 0 */
+    size_t res_bytes;   /* the MSM results of the batch */
+    size_t g1_max;      /* the longest G1 vector (streaming chunks) */
+    size_t base;        /* the sum of the above */
+} gpu_ws;
+void gpu_ws_plan(gpu_ws *w, const cuzk_gpu_shape *s);
+
+/* The MSMs of one partition whose scratch the working set holds: H (plain, n_h points),
+ * the 0/1-split G1 MSMs over the longest of L and the gathers, B_G2 (split). The scratch is
+ * the largest of their scratch sizes. */
+void gpu_msm_sizes(const cuzk_gpu_shape *s, size_t *h, size_t *g1_split, size_t *g2_split);
+
+/* A streamed key's or constraint system's staging (two buffers of whole G1 and G2 points,
+ * at most the longest vector or the largest streamed matrix, csr_max) and its chunk
+ * counts; bytes is what streaming adds on the device. */
+typedef struct gpu_stage {
+    size_t stage_bytes, maxc1, maxc2, bytes;
+} gpu_stage;
+void gpu_stage_plan(gpu_stage *g, size_t g1_max, size_t n_b_g2, size_t batch, size_t want,
+                    size_t csr_max);
+
+/* Device bytes of a resident key's vectors, of a constraint system's tables (coefficient
+ * table; bellperson: the A and B density lists, counted at n_vars each) and matrices
+ * (row_ptr, col, coefficient index: snarkjs keys never evaluate C), and of a compact
+ * witness map. */
+size_t gpu_key_bytes(size_t n_h, size_t n_l, size_t n_a, size_t n_b_g1, size_t n_b_g2);
+size_t gpu_csr_tables_bytes(size_t n_table, size_t n_vars, bool bellperson);
+size_t gpu_csr_matrix_bytes(uint64_t rows, const uint64_t nnz[CUZK_R1CS_MATRICES],
+                            bool bellperson);
+size_t gpu_map_bytes(size_t n_vars);
+
 /* Backend constructors: fill p->ops, p->impl, p->desc. */
 cuzk_status cuzk_prover_cpu_init(cuzk_prover *p, cuzk_error *err);
 #ifdef CUZK_HAVE_CUDA

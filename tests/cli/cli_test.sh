@@ -18,6 +18,10 @@
 #   backend      --backend cpu proves through the prover interface; an unknown backend,
 #                or gpu:N past the devices present (every N on a machine without a GPU), is
 #                exit 2 with the reason and nothing written
+#   plan         `cuzk plan`: on a 128 GiB host with a 141 GiB GPU every kind fits at 32 GiB
+#                (and PoRep at 64 GiB), exit 0; a 40 GiB host or a 16 GiB card does not,
+#                exit 1 with what is short; --json has the fields scripts read; sizes in
+#                bytes; bad arguments are exit 2 naming what is wrong
 #
 #   usage: cli_test.sh GROUP CUZK_BIN FIXTURE_BIN WORK_DIR
 # The fixture (cuzk_cli_fixture) draws its circuit and keys from the test RNG and prints
@@ -485,8 +489,94 @@ group_circuit() {
   says "the proof has 100 bytes"
 }
 
+# stdout_has WORDS: the last command's stdout contains WORDS.
+stdout_has() {
+  if grep -qF -- "$1" last.out; then ok "output says '$1'"; else
+    bad "output does not say '$1': $(head -c 600 last.out)"
+  fi
+}
+
+group_plan() {
+  local h200=(--memory 128GiB --devices gpu --device-memory 141GiB) k
+  for k in porep window-post winning-post snap; do
+    expect 0 "plan $k 32GiB, 128 GiB host, 141 GiB GPU" "$CUZK" plan --kind "$k" \
+      --sector-size 32GiB "${h200[@]}"
+    stdout_has "fits: host: key "
+  done
+  expect 0 "plan porep 64GiB" "$CUZK" plan --kind porep --sector-size 64GiB "${h200[@]}"
+  stdout_has "10 partition(s)"
+  stdout_has "budget 123.00 GiB"
+  cp last.out g64.out
+  expect 0 "sector size in bytes" "$CUZK" plan --kind porep --sector-size 68719476736 \
+    --memory 137438953472 --devices gpu --device-memory 141GiB
+  if cmp -s g64.out last.out; then ok "68719476736 = 64GiB"; else bad "bytes differ from GiB"; fi
+  expect 0 "plan porep 32GiB --json" "$CUZK" plan --kind porep --sector-size 32GiB \
+    "${h200[@]}" --json
+  local f
+  for f in '"fits": true' '"reason": "host: key 44.12 GiB' '"key_host_bytes": ' \
+    '"key_device_bytes": ' '"circuit_host_bytes": ' '"partition_host_bytes": ' \
+    '"partition_device_bytes": ' '"partitions_in_flight": 10' '"constraints": 130278541' \
+    '"inputs": 328' '"aux": 130169893' '"log2n": 27' '"devices": "gpu"'; do
+    stdout_has "$f"
+  done
+  if command -v python3 >/dev/null; then
+    python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["fits"] and d["counts"]["bits"] == 128470791' \
+      <last.out && ok "--json parses" || bad "--json does not parse: $(head -c 300 last.out)"
+  fi
+  expect 0 "plan porep 32GiB on the CPU" "$CUZK" plan --kind porep --sector-size 32GiB \
+    --memory 128GiB --devices cpu
+  stdout_has "the CPU"
+  # does not fit: exit 1, the reason says what is short
+  expect 1 "plan porep 32GiB, 40 GiB host" "$CUZK" plan --kind porep --sector-size 32GiB \
+    --memory 40GiB --devices gpu --device-memory 141GiB
+  stdout_has "does not fit: "
+  stdout_has "the memory budget is 35.00 GiB"
+  stdout_has "GiB short"
+  expect 1 "--json, does not fit" "$CUZK" plan --kind porep --sector-size 32GiB \
+    --memory 40GiB --devices gpu --device-memory 141GiB --json
+  stdout_has '"fits": false'
+  stdout_has '"partitions_in_flight": 0'
+  expect 1 "plan porep 32GiB, 16 GiB card" "$CUZK" plan --kind porep --sector-size 32GiB \
+    --memory 128GiB --devices gpu --device-memory 16GiB
+  stdout_has "device: one working set"
+  stdout_has "GiB short"
+  # bad arguments: exit 2, nothing on stdout
+  expect 2 "unknown kind" "$CUZK" plan --kind nope --sector-size 32GiB
+  says "unknown kind 'nope'"
+  expect 2 "missing --sector-size" "$CUZK" plan --kind porep
+  says "missing --sector-size"
+  expect 2 "unsupported size" "$CUZK" plan --kind porep --sector-size 4KiB
+  says "bad sector size '4KiB'"
+  expect 2 "bad --memory" "$CUZK" plan --kind porep --sector-size 2KiB --memory 12XB
+  says "bad --memory '12XB'"
+  expect 2 "bad --devices" "$CUZK" plan --kind porep --sector-size 2KiB --devices tpu
+  says "bad --devices 'tpu'"
+  expect 2 "--device-memory on the CPU" "$CUZK" plan --kind porep --sector-size 2KiB \
+    --devices cpu --device-memory 16GiB
+  says "--device-memory is for --devices gpu"
+  expect 2 "unknown option" "$CUZK" plan --kind porep --sector-size 2KiB --budget 1
+  says "unknown option '--budget'"
+  expect 2 "option without its value" "$CUZK" plan --kind porep --sector-size
+  says "--sector-size needs a value"
+  [ -s last.out ] && bad "bad arguments printed a plan" || ok "nothing on stdout"
+  # a GPU plan on a machine without one needs the card's memory
+  "$CUZK" plan --kind porep --sector-size 2KiB --memory 128GiB --devices gpu >last.out 2>last.err
+  local rc=$?
+  case $rc in
+  0 | 1) ok "a GPU here: measured" ;;
+  2) says "give --device-memory" ;;
+  *) bad "gpu without --device-memory: exit $rc" ;;
+  esac
+  expect 0 "help plan" "$CUZK" help plan
+  grep -q "usage: cuzk plan --kind KIND --sector-size SIZE" last.out && ok "usage" ||
+    bad "$(cat last.out)"
+  expect 0 "plan --help" "$CUZK" plan --help
+  grep -q "Exit: 0 fits, 1 does not fit, 2 bad arguments." last.out && ok "exit codes" ||
+    bad "$(cat last.out)"
+}
+
 case "$GROUP" in
-unsatisfied | selfcheck | outputs | messages | inspect | backend | circuit) "group_$GROUP" ;;
+unsatisfied | selfcheck | outputs | messages | inspect | backend | circuit | plan) "group_$GROUP" ;;
 *) echo "unknown group $GROUP"; exit 1 ;;
 esac
 finish

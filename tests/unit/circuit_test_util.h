@@ -1,7 +1,8 @@
 /*
  * circuit_test_util.h — runs one circuit function on every backend of cuzk/circuits.h and
  * checks them against each other: the counting backend's numbers equal the recorded
- * R1CS's (rows, inputs, aux, non-zeros, densities) and the recorded map's bit count; the
+ * R1CS's (rows, inputs, aux, non-zeros, densities, distinct coefficients) and the recorded
+ * map's bit count; the
  * compact assignment expands to the dense one; every marked variable is 0 or 1; the
  * recorded R1CS is satisfied by the witness-only backend's assignment.
  * Header-only (static functions) so each cmocka test links it without CMake changes.
@@ -79,6 +80,16 @@ static inline void ct_run(cuzk_circuit_fn fn, const void *ctx, ct_result *r)
     assert_int_equal(c->b_input_density, cuzk_r1cs_density_count(m, CUZK_R1CS_B, 0, first_aux));
     assert_int_equal(c->b_aux_density, cuzk_r1cs_density_count(m, CUZK_R1CS_B, first_aux, m->n_vars));
     assert_int_equal(c->n_bits, r->map.n_bits);
+    {
+        cuzk_fr *vals = NULL;
+        uint32_t n_vals = 0, *idx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL};
+        if (cuzk_r1cs_coeff_table(m, &vals, &n_vals, idx, &e) != CUZK_OK)
+            fail_msg("coefficient table: %s", e.msg);
+        assert_int_equal(c->n_coeff_values, n_vals);
+        free(vals);
+        for (int k = 0; k < CUZK_R1CS_MATRICES; k++)
+            free(idx[k]);
+    }
     assert_int_equal(r->n_vars, m->n_vars);
     assert_int_equal(ca.n_vars, m->n_vars);
     assert_int_equal(ca.n_bits, r->map.n_bits);

@@ -488,6 +488,10 @@ static void test_keys(void **state)
     cuzk_job_result res = await_job(e, id, 0);
     assert_int_equal(res.state, CUZK_JOB_FAILED);
     assert_int_equal(res.error_code, CUZK_ERR_NOMEM);
+    /* the refusal says what is short */
+    assert_non_null(strstr(res.error, "does not fit the memory budget"));
+    assert_non_null(strstr(res.error, "16.0 MiB"));
+    assert_non_null(strstr(res.error, "short"));
     cuzk_engine_destroy(e);
 }
 
