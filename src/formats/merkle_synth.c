@@ -238,7 +238,38 @@ fail:
 
 /* ---- cells ------------------------------------------------------------------------------- */
 
-bool ms_tree_cells(ms_tree *t, const ms_shape *s, uint32_t cell_bits, const ms_dom *cell_leaf)
+typedef struct level_job {
+    ms_tree *t;
+    uint32_t l;
+    _Atomic int failed;
+} level_job;
+
+/* nodes [begin, end) of level l: a cell's value one level up, or a node above the cells */
+static void level_range(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    level_job *j = ctx;
+    ms_tree *t = j->t;
+    uint32_t l = j->l;
+    unsigned a = t->s.arity[l - 1];
+    for (size_t i = begin; i < end && !j->failed; i++) {
+        bool ok;
+        if (cell_level(t, l)) {
+            ms_dom ch[8];
+            for (unsigned c = 0; c < a; c++)
+                memcpy(ch[c], t->uni[l - 1][i], 32);
+            ok = ms_hash(t->uni[l][i], (const ms_dom *)ch, a, t->s.sha);
+        } else {
+            t->lv[l][i].pos = i;
+            ok = hash_up(t, l - 1, i, t->lv[l][i].v);
+        }
+        if (!ok)
+            j->failed = 1;
+    }
+}
+
+bool ms_tree_cells(ms_tree *t, const ms_shape *s, uint32_t cell_bits, const ms_dom *cell_leaf,
+                   cuzk_pool *pool)
 {
     if (!init(t, s) || cell_bits > t->bits[s->levels])
         return false;
@@ -246,32 +277,23 @@ bool ms_tree_cells(ms_tree *t, const ms_shape *s, uint32_t cell_bits, const ms_d
     t->cell_bits = cell_bits;
     uint32_t top = s->levels;
     size_t cells = (size_t)1 << (t->bits[top] - cell_bits);
-    for (uint32_t l = 0; l <= top; l++) {
+    if (!(t->uni[0] = malloc(cells * sizeof(ms_dom))))
+        goto fail;
+    memcpy(t->uni[0], cell_leaf, cells * sizeof(ms_dom));
+    for (uint32_t l = 1; l <= top; l++) {
+        size_t n = cells;
         if (cell_level(t, l)) {
             if (!(t->uni[l] = malloc(cells * sizeof(ms_dom))))
                 goto fail;
-            for (size_t c = 0; c < cells; c++) {
-                if (l == 0) {
-                    memcpy(t->uni[0][c], cell_leaf[c], 32);
-                    continue;
-                }
-                ms_dom ch[8];
-                for (unsigned j = 0; j < s->arity[l - 1]; j++)
-                    memcpy(ch[j], t->uni[l - 1][c], 32);
-                if (!ms_hash(t->uni[l][c], (const ms_dom *)ch, s->arity[l - 1], s->sha))
-                    goto fail;
-            }
-            continue;
-        }
-        size_t n = (size_t)1 << (t->bits[top] - t->bits[l]);
-        if (!(t->lv[l] = malloc(n * sizeof(ms_node))))
-            goto fail;
-        t->len[l] = n;
-        for (size_t i = 0; i < n; i++) {
-            t->lv[l][i].pos = i;
-            if (!hash_up(t, l - 1, i, t->lv[l][i].v))
+        } else {
+            n = (size_t)1 << (t->bits[top] - t->bits[l]);
+            if (!(t->lv[l] = malloc(n * sizeof(ms_node))))
                 goto fail;
+            t->len[l] = n;
         }
+        level_job j = {t, l, 0};
+        if (cuzk_pool_for(pool, n, level_range, &j, 64) != CUZK_OK || j.failed)
+            goto fail;
     }
     return true;
 fail:

@@ -20,7 +20,8 @@
  * Internal to the formats layer. SHA-256 is OpenSSL's: without CUZK_HAVE_OPENSSL a SHA-256
  * tree fails to build.
  *
- * Threading: a tree is built by one thread, then read-only (any number of readers).
+ * Threading: a tree is built by one call (a cells tree may use a pool), then read-only (any
+ * number of readers).
  */
 #ifndef CUZK_FORMATS_MERKLE_SYNTH_H
 #define CUZK_FORMATS_MERKLE_SYNTH_H
@@ -30,6 +31,7 @@
 #include <stdint.h>
 
 #include "cuzk/c1.h"
+#include "cuzk/pool.h"
 
 typedef uint8_t ms_dom[32];
 
@@ -82,9 +84,11 @@ typedef struct ms_tree {
 bool ms_tree_sparse(ms_tree *t, const ms_shape *s, uint64_t seed, uint64_t what,
                     const ms_node *leaves, size_t n);
 /* A complete tree whose leaves are cell_leaf[c] over cell c = [c << cell_bits,
- * (c + 1) << cell_bits); (leaves >> cell_bits) cells, cell_bits < the tree's bits.
- * false on failure: the tree is freed. */
-bool ms_tree_cells(ms_tree *t, const ms_shape *s, uint32_t cell_bits, const ms_dom *cell_leaf);
+ * (c + 1) << cell_bits); (leaves >> cell_bits) cells, cell_bits <= the tree's bits. Each
+ * level's hashes are spread over the pool (NULL: the calling thread). false on failure:
+ * the tree is freed. */
+bool ms_tree_cells(ms_tree *t, const ms_shape *s, uint32_t cell_bits, const ms_dom *cell_leaf,
+                   cuzk_pool *pool);
 void ms_tree_free(ms_tree *t); /* zeroed after */
 
 void ms_tree_node(const ms_tree *t, uint32_t level, uint64_t pos, ms_dom out);
