@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "cuzk/circuits.h"
 #include "cuzk/porep.h"
@@ -156,28 +157,6 @@ void cmd_inspect_circuit_usage(FILE *out)
         fprintf(out, "  %-12s %s\n", k_kinds[i].name, k_kinds[i].summary);
 }
 
-/* "2KiB", "2 KiB", "32GiB", "2048": bytes; false for anything else. */
-static bool parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!s || !isdigit((unsigned char)*s))
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (*end == ' ')
-        end++;
-    static const struct { const char *suffix; unsigned shift; } units[] = {
-        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-        if (strcasecmp(end, units[i].suffix) != 0)
-            continue;
-        if (v == 0 || v > (UINT64_MAX >> units[i].shift))
-            return false;
-        *out = (uint64_t)v << units[i].shift;
-        return true;
-    }
-    return false;
-}
-
 static unsigned log2_ceil(uint64_t n)
 {
     unsigned k = 0;
@@ -229,7 +208,7 @@ int cmd_inspect_circuit(int argc, char **argv)
         return CUZK_EXIT_USAGE;
     }
     uint64_t size;
-    if (!parse_size(size_arg, &size)) {
+    if (!cli_parse_size(size_arg, &size)) {
         fprintf(stderr, "cuzk inspect circuit: bad sector size '%s' (e.g. 2KiB, 32GiB or bytes)\n",
                 size_arg);
         return CUZK_EXIT_USAGE;
