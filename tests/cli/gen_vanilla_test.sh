@@ -103,7 +103,8 @@ grep -q "the path proves leaf .* but the randomness challenges leaf" bad.err ||
 [ -e bad.bin ] && fail "bad.bin written"
 bump snap.json comm_d_new bad-s.json
 prove snap-prove bad-s.json bad.bin >/dev/null 2>bad.err && fail "a damaged comm_d_new proved"
-grep -q "tree D-new root differs from comm_d_new" bad.err || fail "damaged comm_d_new: $(cat bad.err)"
+grep -q "tree D-new root differs from comm_d_new" bad.err ||
+    fail "damaged comm_d_new: $(cat bad.err)"
 [ -e bad.bin ] && fail "bad.bin written"
 echo "3. damaged randomness and comm_d_new refused before proving"
 
