@@ -7,7 +7,8 @@
  * cuzk_post_job_write / cuzk_snap_job_write): what `cuzk window-post | winning-post |
  * snap-prove --vanilla FILE` and cuzkd (`cuzk remote-prove --kind K --vanilla FILE`) take.
  * Before writing, the document goes through the check the provers apply to every job
- * (cuzk_post_partition_check / cuzk_snap_partition_check); --no-check skips it. --public
+ * (cuzk_post_partition_check / cuzk_snap_partition_check, over the pool: slices of a
+ * WindowPoSt partition, SnapDeals partitions); --no-check skips it. --public
  * writes the public inputs a verifier derives from the document (cuzk_post_public_inputs /
  * cuzk_snap_public_inputs) as snarkjs's public.json, for `cuzk verify` of a one-partition
  * proof. The outputs are judged before any work and written all or nothing (outputs.h).
@@ -17,6 +18,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +173,86 @@ static const char *human(double bytes, char *buf, size_t cap)
     return buf;
 }
 
+/* ---- the provers' check, spread over the pool ----------------------------------------- */
+
+/* WindowPoSt V1_2 and WinningPoSt challenges do not depend on a sector's position in the
+ * partition (API 1.2; WinningPoSt has one sector), so slices of the partition are checked
+ * as partitions of their own, and only a failure is checked again whole, for the message
+ * naming the sector as the prover would. */
+#define CHECK_SLICE 32u
+
+typedef struct post_check_ctx {
+    const cuzk_post_job *job;
+    _Atomic int failed;
+} post_check_ctx;
+
+static void post_check_range(void *arg, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    post_check_ctx *c = arg;
+    const cuzk_post_job *job = c->job;
+    for (size_t s = begin; s < end && !c->failed; s++) {
+        uint32_t first = (uint32_t)s * CHECK_SLICE;
+        uint32_t n = job->n_sectors - first < CHECK_SLICE ? job->n_sectors - first : CHECK_SLICE;
+        cuzk_post_partition p = {job->info, job->partition_index, n, job->sectors + first};
+        if (cuzk_post_partition_check(&p, job->randomness, NULL) != CUZK_OK ||
+            (first && job->sectors[first].sector_id <= job->sectors[first - 1].sector_id))
+            c->failed = 1;
+    }
+}
+
+static cuzk_status post_check(const cuzk_post_job *job, cuzk_pool *pool, cuzk_error *err)
+{
+    cuzk_post_partition whole = cuzk_post_job_partition(job);
+    if (job->info.api != CUZK_POST_API_1_2 && job->info.kind != CUZK_POST_WINNING)
+        return cuzk_post_partition_check(&whole, job->randomness, err);
+    post_check_ctx c = {job, 0};
+    size_t slices = (job->n_sectors + CHECK_SLICE - 1) / CHECK_SLICE;
+    if (cuzk_pool_for(pool, slices, post_check_range, &c, 1) == CUZK_OK && !c.failed)
+        return CUZK_OK;
+    cuzk_status st = cuzk_post_partition_check(&whole, job->randomness, err);
+    return st != CUZK_OK ? st : cuzk_error_set(err, CUZK_ERR_INTERNAL, "PoSt check: inconsistent");
+}
+
+typedef struct snap_check_ctx {
+    const cuzk_snap_job *job;
+    cuzk_status *st;
+    cuzk_error *err;
+} snap_check_ctx;
+
+static void snap_check_range(void *arg, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    snap_check_ctx *c = arg;
+    for (size_t k = begin; k < end; k++) {
+        cuzk_snap_partition p = cuzk_snap_job_partition(c->job, (uint32_t)k);
+        c->st[k] = cuzk_snap_partition_check(&p, &c->err[k]);
+    }
+}
+
+/* every partition, the first failure's message */
+static cuzk_status snap_check(const cuzk_snap_job *job, cuzk_pool *pool, cuzk_error *err)
+{
+    uint32_t n = job->n_partitions;
+    cuzk_status *st = calloc(n, sizeof *st);
+    cuzk_error *e = calloc(n, sizeof *e);
+    cuzk_status r = CUZK_OK;
+    if (!st || !e)
+        r = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    snap_check_ctx c = {job, st, e};
+    if (r == CUZK_OK && cuzk_pool_for(pool, n, snap_check_range, &c, 1) != CUZK_OK)
+        r = cuzk_error_set(err, CUZK_ERR_INTERNAL, "SnapDeals check: the pool failed");
+    for (uint32_t k = 0; r == CUZK_OK && k < n; k++)
+        if (st[k] != CUZK_OK) {
+            r = st[k];
+            if (err)
+                *err = e[k];
+        }
+    free(st);
+    free(e);
+    return r;
+}
+
 /* Generates, checks and writes the document into f; fills the summary line and, with
  * --public, *pub: the public inputs of the document's (one) partition as public.json text
  * (malloc'd). */
@@ -186,10 +268,8 @@ static cuzk_status run(const opts *o, cuzk_pool *pool, FILE *f, char **pub, char
             (st = cuzk_snap_job_synth(&in, 0, o->seed, pool, &job, err)))
             return st;
         t[0] = now_s() - t0;
-        for (uint32_t k = 0; o->check && k < job->n_partitions && !st; k++) {
-            cuzk_snap_partition p = cuzk_snap_job_partition(job, k);
-            st = cuzk_snap_partition_check(&p, err);
-        }
+        if (o->check)
+            st = snap_check(job, pool, err);
         t[1] = now_s() - t0 - t[0];
         if (!st)
             st = cuzk_snap_job_write(job, o->form, f, err);
@@ -216,7 +296,7 @@ static cuzk_status run(const opts *o, cuzk_pool *pool, FILE *f, char **pub, char
         t[0] = now_s() - t0;
         cuzk_post_partition p = cuzk_post_job_partition(job);
         if (o->check)
-            st = cuzk_post_partition_check(&p, job->randomness, err);
+            st = post_check(job, pool, err);
         t[1] = now_s() - t0 - t[0];
         if (!st)
             st = cuzk_post_job_write(job, o->form, f, err);
