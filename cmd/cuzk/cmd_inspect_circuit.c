@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "cuzk/circuits.h"
 #include "cuzk/porep.h"

@@ -44,6 +44,9 @@ int cmd_gen_c1(int argc, char **argv);
 void cmd_gen_c1_usage(FILE *out);
 int cmd_verify_seal(int argc, char **argv); /* also `verify-porep` */
 void cmd_verify_seal_usage(FILE *out);
+/* synthetic PoSt / SnapDeals job documents (cmd_gen_vanilla.c) */
+int cmd_gen_vanilla(int argc, char **argv);
+void cmd_gen_vanilla_usage(FILE *out);
 int cmd_window_post(int argc, char **argv);
 void cmd_window_post_usage(FILE *out);
 int cmd_winning_post(int argc, char **argv);

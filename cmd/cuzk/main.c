@@ -39,6 +39,8 @@ static const cuzk_command k_commands[] = {
     {"verify-porep", "alias of verify-seal", cmd_verify_seal, cmd_verify_seal_usage},
     {"gen-c1", "SYNTHETIC TEST DATA: a consistent PoRep C1 output (not a sealed sector)",
      cmd_gen_c1, cmd_gen_c1_usage},
+    {"gen-vanilla", "SYNTHETIC TEST DATA: a consistent PoSt / SnapDeals job (no stored sector)",
+     cmd_gen_vanilla, cmd_gen_vanilla_usage},
     {"window-post", "WindowPoSt partition from vanilla proofs, locally", cmd_window_post,
      cmd_window_post_usage},
     {"winning-post", "WinningPoSt from vanilla proofs, locally", cmd_winning_post,

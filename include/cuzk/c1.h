@@ -121,6 +121,15 @@ static inline uint64_t cuzk_c1_challenge(const cuzk_c1_challenge_proof *p)
 /* Node index a flattened path proves. */
 uint64_t cuzk_c1_merkle_node(const cuzk_c1_merkle_proof *m);
 
+/* How the PoSt and SnapDeals job documents (cuzk/post.h, cuzk/snap.h) carry each vanilla
+ * proof when cuzk writes them: the JSON object serde_json writes, or a base64 string of its
+ * bincode bytes (the []byte lotus and curio pass to filecoin-ffi; ~2.5x smaller, and much
+ * cheaper to parse). The parsers read both. */
+typedef enum cuzk_vanilla_form {
+    CUZK_VANILLA_JSON = 0,
+    CUZK_VANILLA_BINCODE = 1,
+} cuzk_vanilla_form;
+
 /* Parses the C1 JSON (or the base64 wrapper) strictly: every field present with the right
  * type, every count as the registered proof implies, every value a canonical Fr, every
  * index in range. Allocation is bounded by the input size. *out is NULL on error.

@@ -40,6 +40,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cuzk/c1.h"
 #include "cuzk/circuits.h"
@@ -212,6 +213,17 @@ typedef struct cuzk_post_job {
 cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **out,
                                 cuzk_error *err);
 void cuzk_post_job_free(cuzk_post_job *job); /* NULL: no-op */
+
+/* Writes job as the document above (the inverse of cuzk_post_job_parse: parse(write(j))
+ * gives j's values), each vanilla proof in `form`; compact, one line. To a stream, or to
+ * path all or nothing (a temporary beside it, renamed once complete: cuzk/outfiles.h).
+ * Streamed with stdio: needs no jansson (src/formats/post_write.c). The job must have a
+ * registered proof's name and pass cuzk_post_partition_check_shape (else INVALID_ARG,
+ * UNSUPPORTED); write errors are IO. */
+cuzk_status cuzk_post_job_write(const cuzk_post_job *job, cuzk_vanilla_form form, FILE *f,
+                                cuzk_error *err);
+cuzk_status cuzk_post_job_write_file(const cuzk_post_job *job, cuzk_vanilla_form form,
+                                     const char *path, cuzk_error *err);
 
 /* The job's partition (a view into job). */
 static inline cuzk_post_partition cuzk_post_job_partition(const cuzk_post_job *job)

@@ -49,6 +49,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cuzk/c1.h"
 #include "cuzk/circuits.h"
@@ -204,6 +205,16 @@ typedef struct cuzk_snap_job {
 cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **out,
                                 cuzk_error *err);
 void cuzk_snap_job_free(cuzk_snap_job *job); /* NULL: no-op */
+
+/* Writes job as the document above (the inverse of cuzk_snap_job_parse), each partition
+ * proof in `form`; compact, one line. To a stream, or to path all or nothing
+ * (cuzk/outfiles.h). Needs no jansson (src/formats/snap_write.c). Every partition must pass
+ * cuzk_snap_partition_check_shape and there must be info.partitions of them (else
+ * INVALID_ARG); write errors are IO. */
+cuzk_status cuzk_snap_job_write(const cuzk_snap_job *job, cuzk_vanilla_form form, FILE *f,
+                                cuzk_error *err);
+cuzk_status cuzk_snap_job_write_file(const cuzk_snap_job *job, cuzk_vanilla_form form,
+                                     const char *path, cuzk_error *err);
 
 /* Partition k of the job (a view into job). */
 static inline cuzk_snap_partition cuzk_snap_job_partition(const cuzk_snap_job *job, uint32_t k)

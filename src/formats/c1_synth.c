@@ -1,8 +1,8 @@
 /*
  * c1_synth.c — TEST DATA: consistent C1 outputs of any sector size (cuzk/c1_synth.h) with
- * sparse Merkle trees. A tree is kept as its touched nodes per level (sorted by position);
- * every other node is a pseudo-random value of (seed, tree, level, position), so hashing
- * the touched leaves' paths bottom-up yields one root that every generated path reaches.
+ * sparse Merkle trees (formats/merkle_synth.h): only the touched leaves' paths are hashed,
+ * every other node is a pseudo-random value of (seed, tree, level, position), so every
+ * generated path reaches its tree's one root.
  *
  * Threading: pure; each call owns its scratch. SHA-256 is OpenSSL's (libcrypto): without it
  * (CUZK_HAVE_OPENSSL undefined) the generator returns UNSUPPORTED.
@@ -14,6 +14,7 @@
 #include "cuzk/c1_synth.h"
 #include "cuzk/circuits.h"
 #include "cuzk/ff.h"
+#include "formats/merkle_synth.h"
 
 #ifdef CUZK_HAVE_OPENSSL
 #include <openssl/evp.h>
@@ -60,26 +61,6 @@ static void arena_free(arena *a)
     free(a);
 }
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-/* A pseudo-random node value of (seed, what, level, pos), < 2^254 < r. */
-static void prf(dom out, uint64_t seed, uint64_t what, uint64_t level, uint64_t pos)
-{
-    uint64_t s = mix(seed ^ mix(what ^ mix(level ^ mix(pos))));
-    for (int w = 0; w < 4; w++) {
-        s = mix(s + (uint64_t)w);
-        for (int b = 0; b < 8; b++)
-            out[8 * w + b] = (uint8_t)(s >> (8 * b));
-    }
-    out[31] &= 0x3f;
-}
-
 enum { W_DATA = 1, W_COL = 2, W_TREE_D = 3, W_TREE_R = 4, W_TREE_C = 5, W_ID = 6 };
 
 static bool sha(dom out, const uint8_t *in, size_t n)
@@ -97,111 +78,6 @@ static bool poseidon(dom out, const dom *in, unsigned arity)
     if (cuzk_poseidon_hash(&h, x, arity, NULL) != CUZK_OK)
         return false;
     cuzk_fr_to_bytes_le(out, &h);
-    return true;
-}
-
-/* ---- sparse trees ---- */
-typedef struct knode {
-    uint64_t pos;
-    dom v;
-} knode;
-
-typedef struct stree {
-    unsigned levels, arity[CUZK_C1_MAX_LEVELS];
-    bool sha; /* tree D */
-    uint64_t what;
-    knode *lv[CUZK_C1_MAX_LEVELS + 1];
-    size_t len[CUZK_C1_MAX_LEVELS + 1];
-} stree;
-
-static int knode_cmp(const void *x, const void *y)
-{
-    uint64_t a = ((const knode *)x)->pos, b = ((const knode *)y)->pos;
-    return (a > b) - (a < b);
-}
-
-static void node_at(const stree *t, uint64_t seed, unsigned l, uint64_t pos, dom out)
-{
-    size_t lo = 0, hi = t->len[l];
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (t->lv[l][mid].pos < pos)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < t->len[l] && t->lv[l][lo].pos == pos)
-        memcpy(out, t->lv[l][lo].v, 32);
-    else
-        prf(out, seed, t->what, l, pos);
-}
-
-/* Hashes the touched leaves (t->lv[0], t->len[0], any order, duplicates equal) up. */
-static bool stree_build(stree *t, uint64_t seed)
-{
-    qsort(t->lv[0], t->len[0], sizeof(knode), knode_cmp);
-    size_t u = 0;
-    for (size_t i = 0; i < t->len[0]; i++)
-        if (u == 0 || t->lv[0][u - 1].pos != t->lv[0][i].pos)
-            t->lv[0][u++] = t->lv[0][i];
-    t->len[0] = u;
-    for (unsigned l = 0; l < t->levels; l++) {
-        unsigned ar = t->arity[l];
-        t->lv[l + 1] = malloc((t->len[l] ? t->len[l] : 1) * sizeof(knode));
-        if (!t->lv[l + 1])
-            return false;
-        size_t n = 0;
-        for (size_t i = 0; i < t->len[l]; i++) {
-            uint64_t parent = t->lv[l][i].pos / ar;
-            if (n && t->lv[l + 1][n - 1].pos == parent)
-                continue;
-            dom ch[8];
-            for (unsigned j = 0; j < ar; j++)
-                node_at(t, seed, l, parent * ar + j, ch[j]);
-            knode *k = &t->lv[l + 1][n++];
-            k->pos = parent;
-            if (t->sha) {
-                if (!sha(k->v, ch[0], 64))
-                    return false;
-                k->v[31] &= 0x3f;
-            } else if (!poseidon(k->v, (const dom *)ch, ar)) {
-                return false;
-            }
-        }
-        t->len[l + 1] = n;
-    }
-    return true;
-}
-
-static void stree_free(stree *t)
-{
-    for (unsigned l = 0; l <= t->levels; l++)
-        free(t->lv[l]);
-}
-
-static bool stree_path(const stree *t, uint64_t seed, uint64_t leaf, cuzk_c1_merkle_proof *m,
-                       arena *a)
-{
-    size_t nsib = 0;
-    for (unsigned l = 0; l < t->levels; l++)
-        nsib += t->arity[l] - 1;
-    m->siblings = arena_alloc(a, nsib * 32);
-    if (!m->siblings)
-        return false;
-    m->n_levels = t->levels;
-    node_at(t, seed, 0, leaf, m->leaf);
-    memcpy(m->root, t->lv[t->levels][0].v, 32);
-    uint64_t pos = leaf;
-    size_t k = 0;
-    for (unsigned l = 0; l < t->levels; l++) {
-        unsigned ar = t->arity[l];
-        m->arity[l] = (uint8_t)ar;
-        m->index[l] = (uint8_t)(pos % ar);
-        for (unsigned j = 0; j < ar; j++)
-            if (j != pos % ar)
-                node_at(t, seed, l, pos / ar * ar + j, m->siblings[k++]);
-        pos /= ar;
-    }
     return true;
 }
 
@@ -232,7 +108,7 @@ static void col(const gen *g, uint64_t node, unsigned l, dom out)
             memcpy(out, g->labels[i][l], 32);
             return;
         }
-    prf(out, g->seed, W_COL, l, node);
+    ms_prf(out, g->seed, W_COL, l, node);
 }
 
 static void fr_add_dom(dom out, const dom x, const dom y)
@@ -289,7 +165,7 @@ static uint64_t mod_le256(const uint8_t h[32], uint64_t m)
 static bool derive_challenges(gen *g, cuzk_c1_output *o)
 {
     for (uint64_t attempt = 0; attempt < 1000; attempt++) {
-        prf(o->seed, g->seed, W_ID, 1, attempt);
+        ms_prf(o->seed, g->seed, W_ID, 1, attempt);
         uint8_t buf[68];
         memcpy(buf, o->replica_id, 32);
         memcpy(buf + 32, o->seed, 32);
@@ -310,26 +186,23 @@ static bool derive_challenges(gen *g, cuzk_c1_output *o)
     return false;
 }
 
-static void tree_shape(stree *t, const cuzk_porep_info *in, bool d, uint64_t what)
+static ms_shape tree_shape(const cuzk_porep_info *in, bool d)
 {
-    memset(t, 0, sizeof *t);
-    t->what = what;
-    t->sha = d;
-    if (d) {
-        t->levels = in->tree_d_levels;
-        for (unsigned l = 0; l < t->levels; l++)
-            t->arity[l] = 2;
-        return;
-    }
-    for (unsigned l = 0; l < in->base_levels; l++)
-        t->arity[t->levels++] = in->base_arity;
-    if (in->sub_arity)
-        t->arity[t->levels++] = in->sub_arity;
-    if (in->top_arity)
-        t->arity[t->levels++] = in->top_arity;
+    return d ? ms_shape_sha256(in->tree_d_levels)
+             : ms_shape_poseidon(in->base_levels, in->base_arity, in->sub_arity, in->top_arity);
 }
 
-static bool column_proof(const gen *g, const stree *tc, uint64_t node, cuzk_c1_column_proof *cp,
+/* m's path in t, its siblings in the arena */
+static bool tree_path(const ms_tree *t, uint64_t leaf, cuzk_c1_merkle_proof *m, arena *a)
+{
+    ms_dom *sib = arena_alloc(a, ms_shape_siblings(&t->s) * 32);
+    if (!sib)
+        return false;
+    ms_tree_path(t, leaf, m, sib);
+    return true;
+}
+
+static bool column_proof(const gen *g, const ms_tree *tc, uint64_t node, cuzk_c1_column_proof *cp,
                          arena *a)
 {
     cp->index = (uint32_t)node;
@@ -338,7 +211,7 @@ static bool column_proof(const gen *g, const stree *tc, uint64_t node, cuzk_c1_c
         return false;
     for (unsigned l = 0; l < g->in->layers; l++)
         col(g, node, l, cp->rows[l]);
-    return stree_path(tc, g->seed, node, &cp->proof, a);
+    return tree_path(tc, node, &cp->proof, a);
 }
 
 static cuzk_status build(gen *g, cuzk_c1_output *o, arena *a, cuzk_error *err)
@@ -347,12 +220,12 @@ static cuzk_status build(gen *g, cuzk_c1_output *o, arena *a, cuzk_error *err)
     const unsigned layers = in->layers;
     if (!derive_challenges(g, o))
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "c1 synth: no seed gives distinct challenges");
-    uint64_t s = mix(g->seed ^ 0x5eed);
+    uint64_t s = ms_mix(g->seed ^ 0x5eed);
     for (size_t c = 0; c < g->n_chal; c++)
         for (unsigned j = 0; j < 14; j++) {
             uint64_t p;
             do {
-                s = mix(s);
+                s = ms_mix(s);
                 p = s % in->nodes;
             } while (is_chal(g, p));
             g->par[c][j] = (uint32_t)p;
@@ -360,32 +233,29 @@ static cuzk_status build(gen *g, cuzk_c1_output *o, arena *a, cuzk_error *err)
     if (!make_labels(g))
         return cuzk_error_set(err, CUZK_ERR_INTERNAL, "c1 synth: SHA-256 failed");
 
-    stree td, tr, tc;
-    tree_shape(&td, in, true, W_TREE_D);
-    tree_shape(&tr, in, false, W_TREE_R);
-    tree_shape(&tc, in, false, W_TREE_C);
+    ms_tree td = {0}, tr = {0}, tc = {0};
+    ms_shape sd = tree_shape(in, true), sr = tree_shape(in, false);
     cuzk_status st = CUZK_OK;
     size_t ncol = g->n_chal * 15;
-    td.lv[0] = malloc(g->n_chal * sizeof(knode));
-    tr.lv[0] = malloc(g->n_chal * sizeof(knode));
-    tc.lv[0] = malloc(ncol * sizeof(knode));
-    if (!td.lv[0] || !tr.lv[0] || !tc.lv[0]) {
+    ms_node *ld = malloc(g->n_chal * sizeof *ld), *lr = malloc(g->n_chal * sizeof *lr);
+    ms_node *lc = malloc(ncol * sizeof *lc);
+    if (!ld || !lr || !lc) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "c1 synth: out of memory");
         goto out;
     }
     for (size_t c = 0; c < g->n_chal; c++) {
         uint64_t x = g->chal[c];
         dom data;
-        prf(data, g->seed, W_DATA, 0, x);
-        td.lv[0][c].pos = tr.lv[0][c].pos = x;
-        memcpy(td.lv[0][c].v, data, 32);
-        fr_add_dom(tr.lv[0][c].v, g->labels[c][layers - 1], data);
+        ms_prf(data, g->seed, W_DATA, 0, x);
+        ld[c].pos = lr[c].pos = x;
+        memcpy(ld[c].v, data, 32);
+        fr_add_dom(lr[c].v, g->labels[c][layers - 1], data);
         for (unsigned j = 0; j < 15; j++) {
             uint64_t node = j == 0 ? x : g->par[c][j - 1];
             dom rows[11];
             for (unsigned l = 0; l < layers; l++)
                 col(g, node, l, rows[l]);
-            knode *k = &tc.lv[0][c * 15 + j];
+            ms_node *k = &lc[c * 15 + j];
             k->pos = node;
             if (!poseidon(k->v, (const dom *)rows, layers)) {
                 st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "c1 synth: Poseidon failed");
@@ -393,17 +263,14 @@ static cuzk_status build(gen *g, cuzk_c1_output *o, arena *a, cuzk_error *err)
             }
         }
     }
-    td.len[0] = tr.len[0] = g->n_chal;
-    tc.len[0] = ncol;
-    if (!stree_build(&td, g->seed) || !stree_build(&tr, g->seed) || !stree_build(&tc, g->seed)) {
+    if (!ms_tree_sparse(&td, &sd, g->seed, W_TREE_D, ld, g->n_chal) ||
+        !ms_tree_sparse(&tr, &sr, g->seed, W_TREE_R, lr, g->n_chal) ||
+        !ms_tree_sparse(&tc, &sr, g->seed, W_TREE_C, lc, ncol)) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "c1 synth: tree building failed");
         goto out;
     }
-    memcpy(o->comm_d, td.lv[td.levels][0].v, 32);
-    dom pair[2];
-    memcpy(pair[0], tc.lv[tc.levels][0].v, 32);
-    memcpy(pair[1], tr.lv[tr.levels][0].v, 32);
-    if (!poseidon(o->comm_r, (const dom *)pair, 2)) {
+    memcpy(o->comm_d, ms_tree_root(&td), 32);
+    if (!ms_comm_r(o->comm_r, ms_tree_root(&tc), ms_tree_root(&tr))) {
         st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "c1 synth: Poseidon failed");
         goto out;
     }
@@ -411,8 +278,8 @@ static cuzk_status build(gen *g, cuzk_c1_output *o, arena *a, cuzk_error *err)
     for (size_t c = 0; c < g->n_chal && o->proofs; c++) {
         cuzk_c1_challenge_proof *p = &o->proofs[c];
         uint64_t x = g->chal[c];
-        bool ok = stree_path(&td, g->seed, x, &p->comm_d_proof, a) &&
-                  stree_path(&tr, g->seed, x, &p->comm_r_last_proof, a) &&
+        bool ok = tree_path(&td, x, &p->comm_d_proof, a) &&
+                  tree_path(&tr, x, &p->comm_r_last_proof, a) &&
                   column_proof(g, &tc, x, &p->c_x, a);
         for (unsigned j = 0; j < 6 && ok; j++)
             ok = column_proof(g, &tc, g->par[c][j], &p->drg_parents[j], a);
@@ -435,9 +302,12 @@ static cuzk_status build(gen *g, cuzk_c1_output *o, arena *a, cuzk_error *err)
     if (a->failed || !o->proofs)
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "c1 synth: out of memory");
 out:
-    stree_free(&td);
-    stree_free(&tr);
-    stree_free(&tc);
+    free(ld);
+    free(lr);
+    free(lc);
+    ms_tree_free(&td);
+    ms_tree_free(&tr);
+    ms_tree_free(&tc);
     return st;
 }
 
@@ -489,8 +359,8 @@ cuzk_status cuzk_c1_synth(uint64_t sector_size, unsigned partitions, uint64_t se
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "c1 synth: out of memory");
         goto fail;
     }
-    prf(o->replica_id, seed, W_ID, 2, 0);
-    prf(o->ticket, seed, W_ID, 3, 0);
+    ms_prf(o->replica_id, seed, W_ID, 2, 0);
+    ms_prf(o->ticket, seed, W_ID, 3, 0);
     g.replica_id = o->replica_id;
     if ((st = build(&g, o, a, err)))
         goto fail;

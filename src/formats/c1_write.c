@@ -17,79 +17,22 @@
 #include <string.h>
 
 #include "cuzk/c1.h"
-#include "cuzk/outfiles.h"
+#include "formats/serde_out.h"
 
-static void put_dom(FILE *f, const uint8_t d[32])
-{
-    fputc('[', f);
-    for (int i = 0; i < 32; i++)
-        fprintf(f, i ? ",%u" : "%u", d[i]);
-    fputc(']', f);
-}
-
-static void put_doms(FILE *f, const uint8_t (*d)[32], size_t n)
-{
-    fputc('[', f);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', f);
-        put_dom(f, d[i]);
-    }
-    fputc(']', f);
-}
-
-/* InclusionPath{path:[PathElement{hashes,index}]} over levels [from, to) of m; *sib walks
- * m->siblings. */
-static void put_path(FILE *f, const char *key, const cuzk_c1_merkle_proof *m, uint32_t from,
-                     uint32_t to, size_t *sib)
-{
-    fprintf(f, "\"%s\":{\"path\":[", key);
-    for (uint32_t l = from; l < to; l++) {
-        fputs(l > from ? ",{\"hashes\":" : "{\"hashes\":", f);
-        put_doms(f, (const uint8_t(*)[32])m->siblings + *sib, m->arity[l] - 1u);
-        *sib += m->arity[l] - 1u;
-        fprintf(f, ",\"index\":%u}", m->index[l]);
-    }
-    fputs("]}", f);
-}
-
-/* MerkleProof{data:{Single{root,leaf,path} | Sub{base_proof,sub_proof,root,leaf} |
- * Top{base_proof,sub_proof,top_proof,root,leaf}}}; tree D is always Single. */
+/* "key":MerkleProof; tree D is always Single */
 static void put_merkle(FILE *f, const char *key, const cuzk_c1_merkle_proof *m,
                        const cuzk_porep_info *in, int tree_d)
 {
-    size_t sib = 0;
-    fprintf(f, "\"%s\":{\"data\":", key);
-    if (tree_d || !in->sub_arity) {
-        fputs("{\"Single\":{\"root\":", f);
-        put_dom(f, m->root);
-        fputs(",\"leaf\":", f);
-        put_dom(f, m->leaf);
-        fputc(',', f);
-        put_path(f, "path", m, 0, m->n_levels, &sib);
-        fputs("}}}", f);
-        return;
-    }
-    uint32_t base = in->base_levels;
-    fputs(in->top_arity ? "{\"Top\":{" : "{\"Sub\":{", f);
-    put_path(f, "base_proof", m, 0, base, &sib);
-    fputc(',', f);
-    put_path(f, "sub_proof", m, base, base + 1, &sib);
-    if (in->top_arity) {
-        fputc(',', f);
-        put_path(f, "top_proof", m, base + 1, base + 2, &sib);
-    }
-    fputs(",\"root\":", f);
-    put_dom(f, m->root);
-    fputs(",\"leaf\":", f);
-    put_dom(f, m->leaf);
-    fputs("}}}", f);
+    so_shape s = tree_d ? so_shape_single(m->n_levels)
+                        : so_shape_of(in->base_levels, in->sub_arity, in->top_arity);
+    fprintf(f, "\"%s\":", key);
+    so_merkle_json(f, &s, m);
 }
 
 static void put_column(FILE *f, const cuzk_c1_column_proof *c, const cuzk_porep_info *in)
 {
     fprintf(f, "{\"column\":{\"index\":%u,\"rows\":", c->index);
-    put_doms(f, (const uint8_t(*)[32])c->rows, in->layers);
+    so_doms(f, (const uint8_t(*)[32])c->rows, in->layers);
     fputs(",\"_h\":null},", f);
     put_merkle(f, "inclusion_proof", &c->proof, in, 0);
     fputc('}', f);
@@ -110,7 +53,7 @@ static void put_columns(FILE *f, const char *key, const cuzk_c1_column_proof *c,
 static void put_labeling(FILE *f, const cuzk_c1_labeling_proof *l)
 {
     fputs("{\"parents\":", f);
-    put_doms(f, (const uint8_t(*)[32])l->parents, l->n_parents);
+    so_doms(f, (const uint8_t(*)[32])l->parents, l->n_parents);
     fprintf(f, ",\"layer_index\":%u,\"node\":%" PRIu64 "}", l->layer_index, l->node);
 }
 
@@ -152,15 +95,15 @@ static void put_doc(FILE *f, const cuzk_c1_output *c1)
         fputc(']', f);
     }
     fputs("]},\"comm_r\":", f);
-    put_dom(f, c1->comm_r);
+    so_dom(f, c1->comm_r);
     fputs(",\"comm_d\":", f);
-    put_dom(f, c1->comm_d);
+    so_dom(f, c1->comm_d);
     fputs(",\"replica_id\":", f);
-    put_dom(f, c1->replica_id);
+    so_dom(f, c1->replica_id);
     fputs(",\"seed\":", f);
-    put_dom(f, c1->seed);
+    so_dom(f, c1->seed);
     fputs(",\"ticket\":", f);
-    put_dom(f, c1->ticket);
+    so_dom(f, c1->ticket);
     fputs("}\n", f);
 }
 
@@ -184,6 +127,11 @@ static cuzk_status check_shape(const cuzk_c1_output *c1, cuzk_error *err)
     return CUZK_OK;
 }
 
+static void put_doc_fn(FILE *f, const void *c1)
+{
+    put_doc(f, c1);
+}
+
 cuzk_status cuzk_c1_write_json(const cuzk_c1_output *c1, const char *path, cuzk_error *err)
 {
     if (!c1 || !path)
@@ -191,31 +139,5 @@ cuzk_status cuzk_c1_write_json(const cuzk_c1_output *c1, const char *path, cuzk_
     cuzk_status st = check_shape(c1, err);
     if (st)
         return st;
-    cuzk_outfiles *set = NULL;
-    size_t idx = 0;
-    const char *tmp = NULL;
-    if ((st = cuzk_outfiles_create(&set, err)) || (st = cuzk_outfiles_add(set, path, &idx, err)) ||
-        (st = cuzk_outfiles_temp_path(set, idx, &tmp, err))) {
-        cuzk_outfiles_destroy(set);
-        return st;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        st = cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
-        cuzk_outfiles_destroy(set);
-        return st;
-    }
-    put_doc(f, c1);
-    int bad = ferror(f);
-    int e = errno;
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        e = errno;
-    }
-    if (bad)
-        st = cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", path, strerror(e));
-    else
-        st = cuzk_outfiles_commit(set, err);
-    cuzk_outfiles_destroy(set);
-    return st;
+    return so_write_file(path, put_doc_fn, c1, err);
 }

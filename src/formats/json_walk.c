@@ -14,30 +14,6 @@
 #include "cuzk/ff.h"
 #include "formats/json_walk.h"
 
-/* ---- arena: chunks freed together ------------------------------------------------------ */
-
-typedef struct chunk { struct chunk *next; max_align_t data[]; } chunk;
-
-void *jw_arena_alloc(void **arena, size_t n)
-{
-    chunk *c = malloc(sizeof(chunk) + (n ? n : 1));
-    if (!c)
-        return NULL;
-    c->next = *arena;
-    *arena = c;
-    memset(c->data, 0, n);
-    return c->data;
-}
-
-void jw_arena_free(void *arena)
-{
-    for (chunk *c = arena; c;) {
-        chunk *next = c->next;
-        free(c);
-        c = next;
-    }
-}
-
 /* ---- parse context: the JSON path of the value being read ------------------------------ */
 
 

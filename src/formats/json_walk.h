@@ -20,9 +20,8 @@
 
 #include "cuzk/c1.h"
 #include "cuzk/status.h"
+#include "formats/jw_arena.h" /* the arena that owns the parsed arrays */
 
-void *jw_arena_alloc(void **arena, size_t n); /* zeroed; NULL on failure */
-void jw_arena_free(void *arena);
 
 typedef struct jw_ctx {
     char path[200];

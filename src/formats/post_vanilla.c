@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cuzk/post.h"
+#include "formats/jw_arena.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include "formats/bincode_walk.h"
@@ -215,6 +216,9 @@ cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **ou
 
 void cuzk_post_job_free(cuzk_post_job *job)
 {
+    if (!job)
+        return;
+    jw_arena_free(job->arena_); /* a generated job (cuzk/vanilla_synth.h) */
     free(job);
 }
 

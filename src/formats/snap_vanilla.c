@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cuzk/snap.h"
+#include "formats/jw_arena.h"
 
 #ifdef CUZK_HAVE_JANSSON
 #include "formats/bincode_walk.h"
@@ -217,6 +218,9 @@ cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **ou
 
 void cuzk_snap_job_free(cuzk_snap_job *job)
 {
+    if (!job)
+        return;
+    jw_arena_free(job->arena_); /* a generated job (cuzk/vanilla_synth.h) */
     free(job);
 }
 

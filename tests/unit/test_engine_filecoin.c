@@ -35,7 +35,7 @@
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
 #include "engine/engine_testing.h"
-#include "post_fixture.h"
+#include "vanilla_fixture.h"
 
 static char g_keys[4096];
 
@@ -56,22 +56,24 @@ static void verify(const cuzk_groth16_pvk *pvk, const cuzk_job_result *res, cons
 
 /* ---- PoSt -------------------------------------------------------------------------------- */
 
-static void window_set(pf_set *s)
+static cuzk_post_job *window_set(void)
 {
     cuzk_post_info info;
     assert_int_equal(cuzk_post_info_get(CUZK_POST_WINDOW, 2048, &info, NULL), CUZK_OK);
-    assert_int_equal(pf_make(s, &info, 0, 2, 1000 + test_rng_u64() % 1000), 0);
+    cuzk_post_job *s = vf_post(&info, 0, 2, 1000 + test_rng_u64() % 1000);
+    assert_non_null(s);
+    return s;
 }
 
 /* The cuzk.v1 form of s: per-sector JSON (owned by *doc), abi number, randomness. */
-static cuzk_job_request fields_req(const pf_set *s, json_t **doc, cuzk_bytes *vps)
+static cuzk_job_request fields_req(const cuzk_post_job *s, json_t **doc, cuzk_bytes *vps)
 {
-    char *txt = pf_job_json(s, 0);
+    char *txt = vf_post_doc(s, 0);
     *doc = json_loads(txt, 0, NULL);
     free(txt);
     assert_non_null(*doc);
     json_t *arr = json_object_get(*doc, "vanilla_proofs");
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < s->n_sectors; i++) {
         char *one = json_dumps(json_array_get(arr, i), JSON_COMPACT);
         vps[i] = (cuzk_bytes){(const uint8_t *)one, strlen(one)};
     }
@@ -80,7 +82,7 @@ static cuzk_job_request fields_req(const pf_set *s, json_t **doc, cuzk_bytes *vp
     r.registered_proof = 10; /* Go abi StackedDrgWindow2KiBV1_1 = rust V1_2 */
     r.randomness = (cuzk_bytes){s->randomness, 32};
     r.vanilla_proofs = vps;
-    r.n_vanilla_proofs = s->n;
+    r.n_vanilla_proofs = s->n_sectors;
     return r;
 }
 
@@ -95,17 +97,16 @@ static void test_window_post(void **state)
 {
     (void)state;
     cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
-    pf_set s;
-    window_set(&s);
-    cuzk_post_partition p = pf_partition(&s);
-    size_t n = cuzk_post_info_n_inputs(&s.info);
+    cuzk_post_job *s = window_set();
+    cuzk_post_partition p = cuzk_post_job_partition(s);
+    size_t n = cuzk_post_info_n_inputs(&s->info);
     cuzk_fr *x = calloc(n, sizeof *x);
-    assert_int_equal(cuzk_post_public_inputs(&p, s.randomness, x, n, NULL), CUZK_OK);
+    assert_int_equal(cuzk_post_public_inputs(&p, s->randomness, x, n, NULL), CUZK_OK);
     json_t *doc;
     cuzk_bytes vps[2];
-    cuzk_job_request r = fields_req(&s, &doc, vps);
+    cuzk_job_request r = fields_req(s, &doc, vps);
     cuzk_job_result res = efx_run(e, &r);
-    free_fields(doc, vps, s.n);
+    free_fields(doc, vps, s->n_sectors);
     assert_int_equal(res.priority, CUZK_PRIORITY_HIGH);
     assert_int_equal(res.partitions, 1);
     cuzk_groth16_vk vk;
@@ -115,7 +116,7 @@ static void test_window_post(void **state)
     cuzk_job_result_free(&res);
 
     /* the job document form, bincode vanilla proofs; other randomness does not verify */
-    char *txt = pf_job_json(&s, 1);
+    char *txt = vf_post_doc(s, 1);
     cuzk_job_request d = {0};
     d.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
     d.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
@@ -123,14 +124,14 @@ static void test_window_post(void **state)
     free(txt);
     verify(&pvk, &res, x, n, CUZK_OK);
     uint8_t other[32];
-    memcpy(other, s.randomness, 32);
+    memcpy(other, s->randomness, 32);
     other[0] ^= 1;
     assert_int_equal(cuzk_post_public_inputs(&p, other, x, n, NULL), CUZK_OK);
     verify(&pvk, &res, x, n, CUZK_ERR_INVALID_PROOF);
     cuzk_job_result_free(&res);
     cuzk_groth16_vk_free(&vk);
     free(x);
-    pf_free(&s);
+    cuzk_post_job_free(s);
     cuzk_engine_destroy(e);
 }
 
@@ -138,18 +139,17 @@ static void test_post_reject(void **state)
 {
     (void)state;
     cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
-    pf_set s;
-    window_set(&s);
+    cuzk_post_job *s = window_set();
     json_t *doc;
     cuzk_bytes vps[2];
-    cuzk_job_request r = fields_req(&s, &doc, vps);
+    cuzk_job_request r = fields_req(s, &doc, vps);
 
     uint8_t rnd[32];
-    memcpy(rnd, s.randomness, 32);
+    memcpy(rnd, s->randomness, 32);
     rnd[5] ^= 0x10;
     r.randomness = (cuzk_bytes){rnd, 32};
     efx_expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "challenge");
-    r.randomness = (cuzk_bytes){s.randomness, 32};
+    r.randomness = (cuzk_bytes){s->randomness, 32};
     r.sector_size = 8u << 20;
     efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "sector_size 8388608");
     r.sector_size = 0;
@@ -158,11 +158,11 @@ static void test_post_reject(void **state)
     r.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
     r.randomness = (cuzk_bytes){0};
     efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "randomness (32 bytes) is required");
-    r.randomness = (cuzk_bytes){s.randomness, 32};
+    r.randomness = (cuzk_bytes){s->randomness, 32};
     /* one hash of a path changed: it misses its root */
-    s.sectors[1].proofs[3].siblings[0][4] ^= 1;
-    free_fields(doc, vps, s.n);
-    r = fields_req(&s, &doc, vps);
+    s->sectors[1].proofs[3].siblings[0][4] ^= 1;
+    free_fields(doc, vps, s->n_sectors);
+    r = fields_req(s, &doc, vps);
     efx_expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "sector");
     /* two sector proofs in one element are not spliced as two: it is taken as bincode */
     char both[1 << 16];
@@ -172,15 +172,16 @@ static void test_post_reject(void **state)
     r.vanilla_proofs = (cuzk_bytes[]){{(const uint8_t *)both, (size_t)m}};
     r.n_vanilla_proofs = 1;
     efx_expect_refused(e, &r, CUZK_ERR_LENGTH, "PoSt .vanilla_proofs[0]: (bincode)");
-    free_fields(doc, vps, s.n);
-    pf_free(&s);
+    free_fields(doc, vps, s->n_sectors);
+    cuzk_post_job_free(s);
 
     /* WinningPoSt: CRITICAL by default (held in the queue, then cancelled) */
     cuzk_engine_pause(e, true);
     cuzk_post_info wi;
     assert_int_equal(cuzk_post_info_get(CUZK_POST_WINNING, 2048, &wi, NULL), CUZK_OK);
-    assert_int_equal(pf_make(&s, &wi, 0, 1, 77), 0);
-    char *txt = pf_job_json(&s, 0);
+    s = vf_post(&wi, 0, 1, 77);
+    assert_non_null(s);
+    char *txt = vf_post_doc(s, 0);
     cuzk_job_request w = {0};
     w.kind = CUZK_PROOF_WINNING_POST;
     w.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
@@ -195,7 +196,7 @@ static void test_post_reject(void **state)
     cuzk_job_result_free(&info);
     assert_int_equal(cuzk_engine_cancel(e, t.job_id, NULL, &err), CUZK_OK);
     free(txt);
-    pf_free(&s);
+    cuzk_post_job_free(s);
     cuzk_engine_destroy(e);
 }
 

@@ -30,7 +30,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/param_digest.h"
 #include "cuzk/post.h"
-#include "post_fixture.h"
+#include "vanilla_fixture.h"
 #include "test_rng.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -66,7 +66,7 @@ static cuzk_engine *make(const char *param_dir, const char *dev_dir)
     return e;
 }
 
-static pf_set g_set;
+static cuzk_post_job *g_set;
 static char *g_job;
 
 /* One WindowPoSt job on a fresh engine over the parameter directory. */
@@ -127,9 +127,9 @@ static int setup(void **state)
     (void)state;
     cuzk_post_info info;
     if (cuzk_post_info_get(CUZK_POST_WINDOW, 2048, &info, NULL) != CUZK_OK ||
-        pf_make(&g_set, &info, 0, 2, 1000 + test_rng_u64() % 1000) != 0)
+        !(g_set = vf_post(&info, 0, 2, 1000 + test_rng_u64() % 1000)))
         return -1;
-    g_job = pf_job_json(&g_set, 0);
+    g_job = vf_post_doc(g_set, 0);
     const char *kd = getenv("CUZK_DEV_KEY_DIR");
     if (kd && *kd) {
         snprintf(g_keys, sizeof g_keys, "%s", kd);
@@ -178,7 +178,7 @@ static int teardown(void **state)
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_pdir);
     free(g_key);
     free(g_job);
-    pf_free(&g_set);
+    cuzk_post_job_free(g_set);
     return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -217,10 +217,10 @@ static void test_match(void **state)
     cuzk_groth16_pvk pvk;
     assert_int_equal(cuzk_groth16_vk_from_bellperson(&vk, g_key, g_vk_len, NULL, NULL), CUZK_OK);
     assert_int_equal(cuzk_groth16_pvk_prepare(&pvk, &vk), CUZK_OK);
-    cuzk_post_partition p = pf_partition(&g_set);
-    size_t n = cuzk_post_info_n_inputs(&g_set.info);
+    cuzk_post_partition p = cuzk_post_job_partition(g_set);
+    size_t n = cuzk_post_info_n_inputs(&g_set->info);
     cuzk_fr *x = calloc(n, sizeof *x);
-    assert_int_equal(cuzk_post_public_inputs(&p, g_set.randomness, x, n, NULL), CUZK_OK);
+    assert_int_equal(cuzk_post_public_inputs(&p, g_set->randomness, x, n, NULL), CUZK_OK);
     cuzk_groth16_proof proof;
     assert_int_equal(res.proof_len, CUZK_GROTH16_PROOF_BYTES);
     assert_int_equal(cuzk_groth16_proof_from_bellperson(&proof, res.proof, res.proof_len, NULL),

@@ -6,12 +6,12 @@
  * = 266,665; TestConstraintSystem counts exclude the input rows) and filecoin-proofs'
  * constants.rs note that one 32 GiB WindowPoSt partition (2349 sectors) has 125,279,217
  * constraints, checked through the per-sector formula 313 + challenges * (530 levels + 2)
- * that the counted shapes confirm. Witnesses come from tests/support/post_fixture.c (sparse
+ * that the counted shapes confirm. Witnesses come from cuzk_post_job_synth (sparse
  * trees, challenges derived from the randomness) and must satisfy the recorded R1CS; the
  * witness's public inputs must equal cuzk_post_public_inputs (what a verifier computes).
  */
 #include "circuit_test_util.h"
-#include "post_fixture.h"
+#include "vanilla_fixture.h"
 #include "test_rng.h"
 
 static void test_counts_rust_targets(void **state)
@@ -90,11 +90,11 @@ static void test_counts_filecoin_shapes(void **state)
 /* all backends agree, the witness satisfies, and its inputs are the verifier's */
 static void run_fixture(const cuzk_post_info *in, uint32_t k, uint32_t n)
 {
-    pf_set s;
-    assert_int_equal(pf_make(&s, in, k, n, 1000 + test_rng_u64() % 1000000), 0);
-    cuzk_post_partition p = pf_partition(&s);
+    cuzk_post_job *s = vf_post(in, k, n, 1000 + test_rng_u64() % 1000000);
+    assert_non_null(s);
+    cuzk_post_partition p = cuzk_post_job_partition(s);
     cuzk_error e;
-    if (cuzk_post_partition_check(&p, s.randomness, &e) != CUZK_OK)
+    if (cuzk_post_partition_check(&p, s->randomness, &e) != CUZK_OK)
         fail_msg("check: %s", e.msg);
     ct_result r;
     ct_run(cuzk_post_circuit, &p, &r);
@@ -103,13 +103,13 @@ static void run_fixture(const cuzk_post_info *in, uint32_t k, uint32_t n)
     assert_int_equal(r.r1cs->n_public, ni);
     cuzk_fr *pub = malloc(ni * sizeof *pub);
     assert_non_null(pub);
-    if (cuzk_post_public_inputs(&p, s.randomness, pub, ni, &e) != CUZK_OK)
+    if (cuzk_post_public_inputs(&p, s->randomness, pub, ni, &e) != CUZK_OK)
         fail_msg("public inputs: %s", e.msg);
     assert_memory_equal(pub, r.w + 1, ni * sizeof *pub);
     free(pub);
 
     /* a wrong comm_c: the witness backend still runs, the R1CS is not satisfied */
-    s.sectors[n - 1].comm_c[0] ^= 1;
+    s->sectors[n - 1].comm_c[0] ^= 1;
     cuzk_fr *w;
     uint32_t nv;
     assert_int_equal(cuzk_circuit_witness_dense(cuzk_post_circuit, &p, &w, &nv, &e), CUZK_OK);
@@ -118,7 +118,7 @@ static void run_fixture(const cuzk_post_info *in, uint32_t k, uint32_t n)
     uint64_t bad;
     assert_false(ct_satisfied(&r, &bad));
     ct_free(&r);
-    pf_free(&s);
+    cuzk_post_job_free(s);
 }
 
 static void test_window_2k(void **state)

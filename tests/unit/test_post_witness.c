@@ -18,7 +18,7 @@
 
 #include "cuzk/fil_synth.h"
 #include "cuzk/post.h"
-#include "post_fixture.h"
+#include "vanilla_fixture.h"
 #include "test_rng.h"
 
 static void same_as_plain(const cuzk_post_partition *p)
@@ -50,12 +50,12 @@ static void test_fixtures(void **state)
     for (int i = 0; i < 2; i++) {
         cuzk_post_info in;
         assert_int_equal(cuzk_post_info_from_name(names[i], &in, NULL), CUZK_OK);
-        pf_set s;
         /* WindowPoSt: one sector given for a partition of two (the last one repeats) */
-        assert_int_equal(pf_make(&s, &in, 0, 1, 10 + test_rng_u64() % 1000), 0);
-        cuzk_post_partition p = pf_partition(&s);
+        cuzk_post_job *s = vf_post(&in, 0, 1, 10 + test_rng_u64() % 1000);
+        assert_non_null(s);
+        cuzk_post_partition p = cuzk_post_job_partition(s);
         same_as_plain(&p);
-        pf_free(&s);
+        cuzk_post_job_free(s);
     }
 }
 

@@ -1,8 +1,8 @@
 /*
  * test_snap_engine.c — the engine's SNAP_DEALS_UPDATE kind at 2 KiB on CPU devices, with a
  * dev key (made by the engine in CUZK_DEV_KEY_DIR, or a fresh temporary directory; the test
- * reads the verifying key back from that file). Vanilla proofs from tests/support/
- * snap_fixture.c (full trees, consistent).
+ * reads the verifying key back from that file). Vanilla proofs from cuzk_snap_job_synth
+ * (tests/support/vanilla_fixture.h; at 2 KiB full trees of random leaves, consistent).
  *   snap_shape    the key's circuit id and the planned domain agree with the circuit's
  *                 counts (fil_keys.c's row table) at 2 KiB and 8 MiB;
  *   snap_reject   malformed inputs are refused at submit with the parser's message, before
@@ -41,7 +41,7 @@
 #include "cuzk/snap.h"
 #include "engine/engine_testing.h"
 #include "engine/fil_keys.h"
-#include "snap_fixture.h"
+#include "vanilla_fixture.h"
 #include "test_rng.h"
 
 static char g_keys[4096];
@@ -49,11 +49,13 @@ static char g_keys[4096];
 
 
 
-static void set_2k(sf_set *s)
+static cuzk_snap_job *set_2k(void)
 {
     cuzk_snap_info in;
     assert_int_equal(cuzk_snap_info_get(2048, CUZK_SNAP_MAIN, &in, NULL), CUZK_OK);
-    assert_int_equal(sf_make(s, &in), 0);
+    cuzk_snap_job *s = vf_snap(&in);
+    assert_non_null(s);
+    return s;
 }
 
 static int b64v(char c)
@@ -92,15 +94,15 @@ static uint8_t *unbase64(const char *s, size_t *n)
 /* The cuzk.v1 fields form of s: Go abi number, the commitments and the partition proofs;
  * bincode: as filecoin-ffi's PartitionProofBytes (owned by vps[i].data), else each as its
  * serde JSON object. */
-static cuzk_job_request fields_req(const sf_set *s, int bincode, cuzk_bytes *vps)
+static cuzk_job_request fields_req(const cuzk_snap_job *s, int bincode, cuzk_bytes *vps)
 {
-    char *txt = sf_job_json(s, bincode);
+    char *txt = vf_snap_doc(s, bincode);
     json_t *doc = json_loads(txt, 0, NULL);
     free(txt);
     assert_non_null(doc);
     json_t *arr = json_object_get(doc, "vanilla_proofs");
-    assert_int_equal(json_array_size(arr), s->n);
-    for (size_t i = 0; i < s->n; i++) {
+    assert_int_equal(json_array_size(arr), s->n_partitions);
+    for (size_t i = 0; i < s->n_partitions; i++) {
         json_t *v = json_array_get(arr, i);
         if (bincode) {
             size_t n = 0;
@@ -119,7 +121,7 @@ static cuzk_job_request fields_req(const sf_set *s, int bincode, cuzk_bytes *vps
     r.comm_r_new = (cuzk_bytes){s->comm_r_new, 32};
     r.comm_d_new = (cuzk_bytes){s->comm_d_new, 32};
     r.vanilla_proofs = vps;
-    r.n_vanilla_proofs = s->n;
+    r.n_vanilla_proofs = s->n_partitions;
     return r;
 }
 
@@ -161,10 +163,9 @@ static void test_snap_reject(void **state)
 {
     (void)state;
     cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
-    sf_set s;
-    set_2k(&s);
+    cuzk_snap_job *s = set_2k();
     cuzk_bytes vps[1];
-    cuzk_job_request r = fields_req(&s, 1, vps);
+    cuzk_job_request r = fields_req(s, 1, vps);
 
     cuzk_job_request m = r;
     m.comm_r_old = (cuzk_bytes){0};
@@ -181,7 +182,7 @@ static void test_snap_reject(void **state)
     efx_expect_refused(e, &m, CUZK_ERR_UNSUPPORTED, "unknown registered update proof number 9");
     /* another comm_r_new: the challenges it derives are not the paths' */
     uint8_t other[32];
-    memcpy(other, s.comm_r_new, 32);
+    memcpy(other, s->comm_r_new, 32);
     other[0] ^= 1;
     m = r;
     m.comm_r_new = (cuzk_bytes){other, 32};
@@ -196,7 +197,7 @@ static void test_snap_reject(void **state)
     free(longer);
 
     /* the job document form: with fields it must agree with, and not with vanilla_proofs */
-    char *doc = sf_job_json(&s, 0);
+    char *doc = vf_snap_doc(s, 0);
     cuzk_job_request d = {0};
     d.kind = CUZK_PROOF_SNAP_DEALS_UPDATE;
     d.vanilla_proof = (cuzk_bytes){(const uint8_t *)doc, strlen(doc)};
@@ -209,7 +210,7 @@ static void test_snap_reject(void **state)
     efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "comm_d_new differs from the job document's");
     /* a well-formed document is accepted: NORMAL priority, one partition (then cancelled) */
     cuzk_engine_pause(e, true);
-    d.comm_d_new = (cuzk_bytes){s.comm_d_new, 32};
+    d.comm_d_new = (cuzk_bytes){s->comm_d_new, 32};
     cuzk_job_ticket t;
     cuzk_error err = {0};
     if (cuzk_engine_submit(e, &d, &t, &err) != CUZK_OK)
@@ -223,16 +224,16 @@ static void test_snap_reject(void **state)
     free(doc);
 
     /* one hash of a tree R-old path changed: it misses its root */
-    s.parts[0].challenges[3].r_old.siblings[0][4] ^= 1;
+    s->partitions[0].challenges[3].r_old.siblings[0][4] ^= 1;
     free_vps(vps, 1);
-    r = fields_req(&s, 0, vps);
+    r = fields_req(s, 0, vps);
     efx_expect_refused(e, &r, CUZK_ERR_INVALID_PROOF, "challenge 3");
     cuzk_engine_destroy(e);
 
     /* no params and no dev keys: refused at submit, naming the file Filecoin names */
-    s.parts[0].challenges[3].r_old.siblings[0][4] ^= 1;
+    s->partitions[0].challenges[3].r_old.siblings[0][4] ^= 1;
     free_vps(vps, 1);
-    r = fields_req(&s, 0, vps);
+    r = fields_req(s, 0, vps);
     char empty[] = "/tmp/cuzk-params-XXXXXX";
     assert_non_null(mkdtemp(empty));
     e = efx_make(empty, NULL, efx_quiet);
@@ -242,7 +243,7 @@ static void test_snap_reject(void **state)
     cuzk_engine_destroy(e);
     rmdir(empty);
     free_vps(vps, 1);
-    sf_free(&s);
+    cuzk_snap_job_free(s);
 }
 
 
@@ -254,14 +255,13 @@ static void test_snap_prove(void **state)
         printf("CUZK_POREP_PROVE=0: skipped\n");
         skip();
     }
-    sf_set s;
-    set_2k(&s);
-    cuzk_snap_partition p = sf_partition(&s, 0);
+    cuzk_snap_job *s = set_2k();
+    cuzk_snap_partition p = cuzk_snap_job_partition(s, 0);
     cuzk_fr x[4];
     assert_int_equal(cuzk_snap_public_inputs(&p, x, NULL), CUZK_OK);
     cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
     cuzk_bytes vps[1];
-    cuzk_job_request r = fields_req(&s, 1, vps);
+    cuzk_job_request r = fields_req(s, 1, vps);
     r.sector_size = 2048;
     cuzk_job_ticket t;
     cuzk_error err = {0};
@@ -290,7 +290,7 @@ static void test_snap_prove(void **state)
     cuzk_groth16_vk_free(&vk);
     cuzk_engine_destroy(e);
     free_vps(vps, 1);
-    sf_free(&s);
+    cuzk_snap_job_free(s);
 }
 
 int main(void)

@@ -11,10 +11,10 @@
 
 #include "circuit_test_util.h"
 #include "cuzk/snap.h"
-#include "snap_fixture.h"
+#include "vanilla_fixture.h"
 #include "test_rng.h"
 
-static sf_set g_set;
+static cuzk_snap_job *g_set;
 
 static int setup(void **state)
 {
@@ -23,13 +23,14 @@ static int setup(void **state)
     cuzk_snap_info in;
     if (cuzk_snap_info_get(2048, CUZK_SNAP_MAIN, &in, NULL) != CUZK_OK)
         return -1;
-    return sf_make(&g_set, &in);
+    g_set = vf_snap(&in);
+    return g_set ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    sf_free(&g_set);
+    cuzk_snap_job_free(g_set);
     return 0;
 }
 
@@ -61,17 +62,17 @@ static void test_parse_forms(void **state)
 {
     (void)state;
     for (int bin = 0; bin < 2; bin++) {
-        char *doc = sf_job_json(&g_set, bin);
+        char *doc = vf_snap_doc(g_set, bin);
         cuzk_snap_job *job = NULL;
         cuzk_error e = {0};
         if (cuzk_snap_job_parse(doc, strlen(doc), &job, &e) != CUZK_OK)
             fail_msg("parse (bincode %d): %s", bin, e.msg);
         assert_int_equal(job->n_partitions, 1);
-        assert_int_equal(job->h, g_set.h);
-        assert_memory_equal(job->comm_r_old, g_set.comm_r_old, 32);
-        assert_memory_equal(job->comm_d_new, g_set.comm_d_new, 32);
-        assert_memory_equal(job->comm_r_new, g_set.comm_r_new, 32);
-        same_proof(&job->partitions[0], &g_set.parts[0]);
+        assert_int_equal(job->h, g_set->h);
+        assert_memory_equal(job->comm_r_old, g_set->comm_r_old, 32);
+        assert_memory_equal(job->comm_d_new, g_set->comm_d_new, 32);
+        assert_memory_equal(job->comm_r_new, g_set->comm_r_new, 32);
+        same_proof(&job->partitions[0], &g_set->partitions[0]);
         if (bin) { /* the parsed job proves */
             cuzk_snap_partition p = cuzk_snap_job_partition(job, 0);
             ct_result r;
@@ -88,7 +89,7 @@ typedef void (*mod_fn)(json_t *doc);
 
 static void expect_reject(mod_fn fn, int bincode, cuzk_status code, const char *part)
 {
-    char *text = sf_job_json(&g_set, bincode);
+    char *text = vf_snap_doc(g_set, bincode);
     json_t *doc = json_loads(text, 0, NULL);
     free(text);
     assert_non_null(doc);
@@ -174,7 +175,7 @@ static void test_malformed(void **state)
     expect_reject(m_abi, 0, CUZK_ERR_UNSUPPORTED, "unknown registered update proof number 5");
     expect_reject(m_noncanonical, 0, CUZK_ERR_NONCANONICAL, "comm_r_old");
     /* the fixture's challenges 0 and 1 name different nodes unless the digest repeats */
-    cuzk_snap_partition p = sf_partition(&g_set, 0);
+    cuzk_snap_partition p = cuzk_snap_job_partition(g_set, 0);
     if (memcmp(p.proof->challenges[0].r_old.index, p.proof->challenges[1].r_old.index, 2))
         expect_reject(m_swap, 0, CUZK_ERR_INVALID_PROOF, "path proves node");
 }
@@ -188,20 +189,20 @@ static void test_check_partitions(void **state)
     for (int i = 0; i < 2; i++) {
         cuzk_snap_info in;
         assert_int_equal(cuzk_snap_info_get(sizes[i], CUZK_SNAP_MAIN, &in, NULL), CUZK_OK);
-        sf_set s;
-        assert_int_equal(sf_make(&s, &in), 0);
+        cuzk_snap_job *s = vf_snap(&in);
+        assert_non_null(s);
         cuzk_error e = {0};
         for (uint32_t k = 0; k < 2; k++) {
-            cuzk_snap_partition p = sf_partition(&s, k);
+            cuzk_snap_partition p = cuzk_snap_job_partition(s, k);
             if (cuzk_snap_partition_check(&p, &e) != CUZK_OK)
                 fail_msg("%llu partition %u: %s", (unsigned long long)sizes[i], k, e.msg);
         }
-        cuzk_snap_partition p = sf_partition(&s, 0);
-        p.proof = &s.parts[1];
+        cuzk_snap_partition p = cuzk_snap_job_partition(s, 0);
+        p.proof = &s->partitions[1];
         assert_int_equal(cuzk_snap_partition_check(&p, &e), CUZK_ERR_INVALID_PROOF);
         p.k = 2;
         assert_int_equal(cuzk_snap_partition_check(&p, &e), CUZK_ERR_INVALID_ARG);
-        sf_free(&s);
+        cuzk_snap_job_free(s);
     }
 }
 

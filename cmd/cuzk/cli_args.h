@@ -1,0 +1,18 @@
+/*
+ * cli_args.h — option values the CLI's commands share: sector sizes ("2KiB", "2 KiB",
+ * "32GiB", "2048") and 64-bit seeds (decimal or 0x hex).
+ * Threading: pure functions.
+ */
+#ifndef CUZK_CMD_CLI_ARGS_H
+#define CUZK_CMD_CLI_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* bytes: a positive integer with an optional unit B, KiB, MiB, GiB, TiB (any case, a space
+ * allowed before it); false for anything else or an overflow. */
+bool cli_parse_size(const char *s, uint64_t *out);
+/* a whole decimal number or 0x and hex digits, fitting 64 bits; false otherwise. */
+bool cli_parse_u64(const char *s, uint64_t *out);
+
+#endif
