@@ -26,7 +26,7 @@
 #include "cuzk/post.h"
 #include "cuzk/snap.h"
 #include "progress.h"
-#include "sizes.h"
+#include "cli_args.h"
 
 /* Counts one partition of the kind for the sector size; desc gets one line about it. */
 typedef cuzk_status (*count_fn)(uint64_t sector_size, cuzk_circuit_counts *out, char *desc,

@@ -21,7 +21,7 @@
 #include "commands.h"
 #include "cuzk/plan.h"
 #include "progress.h"
-#include "sizes.h"
+#include "cli_args.h"
 
 #define GIB 1073741824.0
 
