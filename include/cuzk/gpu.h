@@ -208,18 +208,19 @@ typedef struct cuzk_gpu_fixed_base_opts {
      * (G1: 320 B, G2: 608 B; 2^22: 2.5 / 4.8 GiB), pinned host memory 2 chunks x (32 +
      * one affine point) bytes. */
     size_t chunk;
-    /* Table window width in bits, 8..22 (0: 20): ceil(256/w) windows of 2^(w-1) affine
-     * multiples of B (w = 20: 13 windows, 624 MiB for G1, 1.2 GiB for G2), so a point
-     * costs at most ceil(256/w) - 1 additions and no doublings. */
+    /* Table window width in bits, 8..22 (0: the environment's CUZK_GPU_FIXED_BASE_WINDOW,
+     * else 20): ceil(256/w) windows of 2^(w-1) affine multiples of B (w = 20: 13 windows,
+     * 624 MiB for G1, 1.2 GiB for G2; w = 8: 32 windows, 384 KiB), so a point costs at most
+     * ceil(256/w) - 1 additions and no doublings. */
     unsigned window;
     /* Host threads for the staging copies (NULL: the calling thread); it must outlive the
      * context. */
     cuzk_pool *pool;
 } cuzk_gpu_fixed_base_opts;
 
-/* A context on CUDA device `device` (opts NULL: all defaults). Allocates nothing on the
- * device yet (the first multiplication does). Errors: INVALID_ARG (no such device, bad
- * options, a malformed CUZK_GPU_FIXED_BASE_CHUNK), CUDA, NOMEM. */
+/* A context on CUDA device `device` (opts NULL: all defaults). Allocates no device memory
+ * yet (the first multiplication does). Errors: INVALID_ARG (no such device, bad options, a
+ * malformed CUZK_GPU_FIXED_BASE_CHUNK or _WINDOW), CUDA, NOMEM. */
 cuzk_status cuzk_gpu_fixed_base_create(cuzk_gpu_fixed_base **out, int device,
                                        const cuzk_gpu_fixed_base_opts *opts, cuzk_error *err);
 /* Waits for the device, wipes the scalar staging, frees everything (NULL is a no-op). */

@@ -560,8 +560,16 @@ extern "C" cuzk_status cuzk_gpu_fixed_base_create(cuzk_gpu_fixed_base **out, int
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "gpu fixed-base: gpu:%d: %d CUDA device(s) present", device,
                               count);
-    if (o.window == 0)
-        o.window = FB_DEFAULT_W;
+    if (o.window == 0) {
+        const char *v = getenv("CUZK_GPU_FIXED_BASE_WINDOW");
+        char *end = NULL;
+        unsigned long x = v && *v ? strtoul(v, &end, 10) : FB_DEFAULT_W;
+        if (v && *v && (*end || x < FB_MIN_W || x > FB_MAX_W))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "CUZK_GPU_FIXED_BASE_WINDOW=%s: want %u..%u bits", v,
+                                  FB_MIN_W, FB_MAX_W);
+        o.window = (unsigned)x;
+    }
     if (o.window < FB_MIN_W || o.window > FB_MAX_W)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "gpu fixed-base: window %u bits outside %u..%u", o.window,

@@ -21,7 +21,10 @@
  *              the synthetic PoRep-shaped circuit (2^12, both flavours, one seed): the same
  *              bytes as the CPU setup; the hook refuses a CPU prover.
  * Prints one PASS / FAIL line per case. Exits 77 (skipped) without a CUDA device.
- * Runs in a few seconds (the CPU reference dominates).
+ * Runs in a few seconds (the CPU reference dominates). With CUZK_GPU_TEST_MAX_LOG2 set (the
+ * sanitizer runs of bench/gpu.sh) every table is 8-bit (CUZK_GPU_FIXED_BASE_WINDOW=8 for
+ * the contexts that take the default, the prover's hook among them), sizes stop at 600
+ * and the setup is 2^min(12, that log2): the sanitizers slow kernels down 10-100x.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +39,8 @@
 #include "gpu_test.h"
 
 static cuzk_pool *g_pool;
+static bool g_small;      /* CUZK_GPU_TEST_MAX_LOG2 set: sanitizer-sized */
+static unsigned g_setup_log2 = 12;
 
 static double now_s(void)
 {
@@ -268,7 +273,7 @@ static cuzk_gpu_fixed_base *make(size_t chunk, unsigned window)
 /* Every size and the edges on one context, G1 and G2, base b1 / b2 (NULL: generators). */
 static void run_context(cuzk_gpu_fixed_base *fb, const char *name, const cpu_ref *ref,
                         const cuzk_g1_affine *b1, const cuzk_g2_affine *b2, const size_t *sizes,
-                        size_t nsizes, size_t g2_max)
+                        size_t nsizes, size_t g2_max, bool edges = true)
 {
     char what[64];
     size_t maxn = 0;
@@ -278,11 +283,17 @@ static void run_context(cuzk_gpu_fixed_base *fb, const char *name, const cpu_ref
     if (!k)
         exit(1);
     for (size_t i = 0; i < nsizes; i++) {
+        if (g_small && sizes[i] > 600)
+            continue;
         random_scalars(k, sizes[i]);
         snprintf(what, sizeof what, "%s random", name);
         check_g1(fb, ref, b1, k, sizes[i], what);
         if (sizes[i] <= g2_max)
             check_g2(fb, ref, b2, k, sizes[i], what);
+    }
+    if (!edges) {
+        free(k);
+        return;
     }
     size_t ne = edge_scalars(k);
     snprintf(what, sizeof what, "%s edges", name);
@@ -343,6 +354,17 @@ static void errors(cuzk_gpu_fixed_base *fb)
         GPU_CHECK(cuzk_gpu_fixed_base_create(&x, 0, NULL, &e) == CUZK_ERR_INVALID_ARG && !x,
                   "CUZK_GPU_FIXED_BASE_CHUNK=%s accepted", bad[i]);
     }
+    const char *badw[] = {"7", "23", "x", "12x"};
+    const char *keep = getenv("CUZK_GPU_FIXED_BASE_WINDOW");
+    for (size_t i = 0; i < sizeof badw / sizeof badw[0]; i++) {
+        setenv("CUZK_GPU_FIXED_BASE_WINDOW", badw[i], 1);
+        GPU_CHECK(cuzk_gpu_fixed_base_create(&x, 0, NULL, &e) == CUZK_ERR_INVALID_ARG && !x,
+                  "CUZK_GPU_FIXED_BASE_WINDOW=%s accepted", badw[i]);
+    }
+    if (keep)
+        setenv("CUZK_GPU_FIXED_BASE_WINDOW", "8", 1);
+    else
+        unsetenv("CUZK_GPU_FIXED_BASE_WINDOW");
     setenv("CUZK_GPU_FIXED_BASE_CHUNK", "3K", 1);
     GPU_CHECK(cuzk_gpu_fixed_base_create(&x, 0, NULL, &e) == CUZK_OK && x,
               "CUZK_GPU_FIXED_BASE_CHUNK=3K: %s", e.msg);
@@ -399,7 +421,7 @@ static void whole_setup(void)
         return;
     }
     cuzk_synthetic syn;
-    if (cuzk_synthetic_porep(&syn, 12, test_rng_u64(), g_pool, &e) != CUZK_OK) {
+    if (cuzk_synthetic_porep(&syn, g_setup_log2, test_rng_u64(), g_pool, &e) != CUZK_OK) {
         GPU_CHECK(false, "synthetic: %s", e.msg);
         return;
     }
@@ -423,8 +445,9 @@ static void whole_setup(void)
         bool same = sa == CUZK_OK && sb == CUZK_OK && keys_same(&a, &b);
         GPU_CHECK(same, "%s key: the GPU setup's bytes differ from the CPU's",
                   fl == CUZK_GROTH16_BELLPERSON ? "bellperson" : "snarkjs");
-        printf("%s setup 2^12 %s key: GPU hook (%s) %.2f s, CPU %.2f s, %s\n",
-               same ? "PASS" : "FAIL", fl == CUZK_GROTH16_BELLPERSON ? "bellperson" : "snarkjs",
+        printf("%s setup 2^%u %s key: GPU hook (%s) %.2f s, CPU %.2f s, %s\n",
+               same ? "PASS" : "FAIL", g_setup_log2,
+               fl == CUZK_GROTH16_BELLPERSON ? "bellperson" : "snarkjs",
                hook->name, t2 - t1, t1 - t0, same ? "byte-identical" : "DIFFERENT");
         if (sa == CUZK_OK)
             cuzk_groth16_pk_free(&a);
@@ -440,6 +463,13 @@ static void whole_setup(void)
 int main(void)
 {
     GPU_TEST_BEGIN("test_gpu_fixed_base");
+    const char *cap = getenv("CUZK_GPU_TEST_MAX_LOG2");
+    if (cap && *cap) {
+        unsigned c = (unsigned)atoi(cap);
+        g_small = true;
+        g_setup_log2 = c >= 4 && c < 12 ? c : 12;
+        setenv("CUZK_GPU_FIXED_BASE_WINDOW", "8", 1);
+    }
     if (cuzk_pool_create(&g_pool, 0) != CUZK_OK) {
         printf("no pool\n");
         return 1;
@@ -462,14 +492,15 @@ int main(void)
     ref_init(&gen, &CUZK_G1_GENERATOR, &CUZK_G2_GENERATOR);
     ref_init(&seven, &b1, &b2);
 
-    /* the default context: 20-bit windows, 2^22-point chunks (every size in one chunk) */
+    /* the default context: 20-bit windows (8 when small), 2^22-point chunks (every size in
+     * one chunk) */
     cuzk_gpu_fixed_base *fb = make(0, 0);
     const size_t sizes[] = {1, 2, 3, 17, 511, 513, 4099};
-    run_context(fb, "w20", &gen, NULL, NULL, sizes, sizeof sizes / sizeof *sizes, 1500);
+    run_context(fb, "default w", &gen, NULL, NULL, sizes, sizeof sizes / sizeof *sizes, 1500);
     /* another base, then the generator again (the table is rebuilt each time) */
     const size_t few[] = {5, 1000};
-    run_context(fb, "w20 base 7G", &seven, &b1, &b2, few, 2, 1000);
-    run_context(fb, "w20 generator again", &gen, &CUZK_G1_GENERATOR, &CUZK_G2_GENERATOR, few, 1,
+    run_context(fb, "default w, base 7G", &seven, &b1, &b2, few, 2, 1000);
+    run_context(fb, "default w, generator again", &gen, &CUZK_G1_GENERATOR, &CUZK_G2_GENERATOR, few, 1,
                 1000);
     errors(fb);
     cuzk_gpu_fixed_base_destroy(fb);
@@ -484,7 +515,7 @@ int main(void)
     /* 1-point chunks: every point is its own chunk */
     fb = make(1, 0);
     const size_t ones[] = {1, 2, 7};
-    run_context(fb, "w20 chunk 1", &gen, NULL, NULL, ones, 3, 7);
+    run_context(fb, "default w, chunk 1", &gen, NULL, NULL, ones, 3, 7, !g_small);
     cuzk_gpu_fixed_base_destroy(fb);
 
     whole_setup();
