@@ -514,11 +514,12 @@ static cuzk_status fb_run(cuzk_gpu_fixed_base *fb, typename fb_host<F>::aff *r,
         CUZK_CUDA_TRY(err, cudaEventSynchronize(fb->done[slot]));
         fb_memcpy(fb->pool, r + p, fb->h_out[slot], m * sizeof *r);
     }
-    /* the scalars are derived from a setup's toxic waste: leave none behind */
-    explicit_bzero(fb->h_k[0], fb->k_bytes);
-    explicit_bzero(fb->h_k[1], fb->k_bytes);
-    for (int i = 0; i < 2; i++)
-        CUZK_CUDA_TRY(err, cudaMemsetAsync(fb->d_k[i], 0, fb->k_bytes, fb->s[i]));
+    /* the scalars are derived from a setup's toxic waste: leave none behind (the bytes
+     * this call used of each slot) */
+    for (int i = 0; i < 2 && (size_t)i < nchunks; i++) {
+        explicit_bzero(fb->h_k[i], cap * sizeof *k);
+        CUZK_CUDA_TRY(err, cudaMemsetAsync(fb->d_k[i], 0, cap * sizeof *k, fb->s[i]));
+    }
     for (int i = 0; i < 2; i++)
         CUZK_CUDA_TRY(err, cudaStreamSynchronize(fb->s[i]));
     return CUZK_OK;
