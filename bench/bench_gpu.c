@@ -12,6 +12,10 @@
  *              --kind winning-post|window-post|snap --sector-size S: the real Filecoin
  *              partition circuit on shape-exact random data (cuzk/fil_synth.h), its
  *              compact witness timed, then the same device measurements
+ *   gpu-fixed-base  k[i] G for 2^k random scalars, host arrays in and out (the dev setup's
+ *              point multiplications, cuzk_gpu_g1s/g2s_fixed_mul), G1 and G2: points/s
+ *   gpu-setup  a whole dev setup (cuzk_groth16_setup_dev_ex) of the synthetic PoRep-shaped
+ *              circuit at 2^k with the GPU hook (--backend cpu: without), phases on stderr
  *
  * Timing: device work is timed with CUDA events around the call, after one warm-up run,
  * over at least max(--runs, 5) runs; best and median are reported. The proving rows time
@@ -747,8 +751,188 @@ static void run_prove(const bench_sized_opts *o)
         gpu_prove_group(o);
 }
 
+/* ---- gpu-fixed-base and gpu-setup -------------------------------------------------------- */
+
+typedef struct fb_ctx {
+    cuzk_gpu_fixed_base *fb;
+    bool g2;
+    void *out;
+    const cuzk_fr *k;
+    size_t n;
+    char msg[CUZK_ERROR_MSG_MAX];
+} fb_ctx;
+
+static bool op_fixed_base(void *p)
+{
+    fb_ctx *x = p;
+    cuzk_error err = {0};
+    cuzk_status st = x->g2 ? cuzk_gpu_g2s_fixed_mul(x->fb, x->out, NULL, x->k, x->n, &err)
+                           : cuzk_gpu_g1s_fixed_mul(x->fb, x->out, NULL, x->k, x->n, &err);
+    if (st != CUZK_OK)
+        snprintf(x->msg, sizeof x->msg, "%s", err.msg);
+    return st == CUZK_OK;
+}
+
+/* k[i] G for 2^k random scalars, host arrays in and out (what a dev setup hands the GPU):
+ * wall time of the whole call, copies included; the warm-up builds the table and faults
+ * the output in. */
+static void gpu_fixed_base_group(const bench_sized_opts *o)
+{
+    static const unsigned def[] = {20, 24, 26};
+    unsigned ks[BENCH_SIZED_MAX_LIST];
+    size_t nk = log2_list(o, ks, def, sizeof def / sizeof def[0]);
+    cuzk_pool *pool = NULL;
+    bench_sized_pool(&pool, host_threads());
+    cuzk_gpu_fixed_base_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.pool = pool;
+    fb_ctx x;
+    memset(&x, 0, sizeof x);
+    cuzk_error err = {0};
+    if (cuzk_gpu_fixed_base_create(&x.fb, 0, &fo, &err) != CUZK_OK) {
+        bench_sized_fail(o, bench_sized_add("gpu", "fixed-base g1", 0, 1, 0), "%s", err.msg);
+        cuzk_pool_destroy(pool);
+        return;
+    }
+    for (size_t i = 0; i < nk; i++)
+        for (int g2 = 0; g2 < 2; g2++) {
+            unsigned k = ks[i];
+            size_t n = (size_t)1 << k;
+            if (g2 && !o->g2 && o->nlog2 && k > 24) /* G2 past 2^24 only with --g2 */
+                continue;
+            bench_sized_result *r =
+                bench_sized_add("gpu", g2 ? "fixed-base g2 (host in/out)" : "fixed-base g1 (host in/out)",
+                                k, host_threads(), n);
+            cuzk_fr *sc = malloc(n * sizeof *sc);
+            x.out = malloc(n * (g2 ? sizeof(cuzk_g2_affine) : sizeof(cuzk_g1_affine)));
+            if (!sc || !x.out) {
+                bench_sized_fail(o, r, "no host memory for 2^%u points", k);
+            } else {
+                fill_ctx f = {sc, 5 + k, 0};
+                cuzk_pool_for(pool, n, fill_fr, &f, 1 << 14);
+                x.g2 = g2;
+                x.k = sc;
+                x.n = n;
+                x.msg[0] = 0;
+                if (!bench_sized_time(o, r, op_fixed_base, &x)) {
+                    bench_sized_fail(o, r, "%s", x.msg);
+                } else {
+                    r->extra[0] = (double)n / (r->best_ms * 1e-3) / 1e6;
+                    r->extra_name[0] = "Mpoints/s";
+                    snprintf(r->note, sizeof r->note,
+                             "%.1f M points/s; the 32 GiB PoRep key's %s points: ~%.1f s",
+                             r->extra[0], g2 ? "33.1 M G2" : "427 M G1",
+                             (g2 ? 33.1 : 427.0) / r->extra[0]);
+                    bench_sized_done(o, r);
+                }
+                cuzk_gpu_profile_report(stderr, r->name, r->runs + 1);
+            }
+            free(sc);
+            free(x.out);
+            x.out = NULL;
+        }
+    cuzk_gpu_fixed_base_destroy(x.fb);
+    cuzk_pool_destroy(pool);
+}
+
+static void setup_log_line(void *ctx, const char *msg)
+{
+    (void)ctx;
+    fprintf(stderr, "  %s\n", msg);
+}
+
+/* A whole development setup of the synthetic PoRep-shaped circuit at 2^k (2^27: the 32 GiB
+ * PoRep partition's shape) with the point multiplications on GPU 0, once (at 2^27 about
+ * 100 GB of host memory: circuit ~30, key 47, scalars ~21); its phases go to stderr.
+ * --backend cpu times the CPU setup instead. */
+static void gpu_setup_group(const bench_sized_opts *o)
+{
+    static const unsigned def[] = {20, 24};
+    unsigned ks[BENCH_SIZED_MAX_LIST];
+    size_t nk = log2_list(o, ks, def, sizeof def / sizeof def[0]);
+    cuzk_pool *pool = NULL;
+    bench_sized_pool(&pool, host_threads());
+    bool cpu = o->backend && !strcmp(o->backend, "cpu");
+    cuzk_error err = {0};
+    cuzk_prover *p = NULL;
+    cuzk_groth16_fixed_base_hook *hook = NULL;
+    if (!cpu && (cuzk_prover_open(&p, o->backend ? o->backend : "gpu:0", pool, &err) != CUZK_OK ||
+                 cuzk_prover_fixed_base_hook_open(p, &hook, &err) != CUZK_OK)) {
+        bench_sized_fail(o, bench_sized_add("gpu", "setup", 0, 1, 0), "%s", err.msg);
+        cuzk_prover_close(p);
+        cuzk_pool_destroy(pool);
+        return;
+    }
+    for (size_t i = 0; i < nk; i++) {
+        unsigned k = ks[i];
+        bench_sized_result *r = bench_sized_add(
+            "gpu", cpu ? "dev setup, cpu (synthetic porep)" : "dev setup, gpu (synthetic porep)", k,
+            host_threads(), (size_t)1 << k);
+        cuzk_synthetic syn = {0};
+        double t0 = bench_now_ns();
+        if (cuzk_synthetic_porep(&syn, k, 1, pool, &err) != CUZK_OK) {
+            bench_sized_fail(o, r, "synthetic circuit: %s", err.msg);
+            cuzk_synthetic_free(&syn);
+            continue;
+        }
+        double t1 = bench_now_ns();
+        /* the witness is not needed: its memory goes before the key's */
+        free(syn.witness);
+        free(syn.bit_values);
+        free(syn.dense);
+        syn.witness = NULL;
+        syn.bit_values = NULL;
+        syn.dense = NULL;
+        fprintf(stderr, "gpu-setup 2^%u: circuit in %.1f s (%llu rows, %u variables)\n", k,
+                (t1 - t0) * 1e-9, (unsigned long long)syn.r1cs->n_constraints, syn.r1cs->n_vars);
+        cuzk_groth16_setup_opts so;
+        memset(&so, 0, sizeof so);
+        so.fixed_base = hook;
+        so.log = setup_log_line;
+        uint8_t seed[32];
+        memset(seed, 7, sizeof seed);
+        cuzk_groth16_pk pk;
+        double s0 = bench_now_ns();
+        cuzk_status st = cuzk_groth16_setup_dev_ex(&pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON,
+                                                   seed, pool, &so, &err);
+        double s1 = bench_now_ns();
+        if (st != CUZK_OK) {
+            bench_sized_fail(o, r, "setup: %s", err.msg);
+        } else {
+            r->runs = 1;
+            r->best_ms = r->median_ms = (s1 - s0) * 1e-6;
+            r->extra[0] = (double)(pk.n_h + pk.n_l + pk.n_a + pk.n_b_g1) / 1e6;
+            r->extra_name[0] = "M G1 points";
+            r->extra[1] = (double)pk.n_b_g2 / 1e6;
+            r->extra_name[1] = "M G2 points";
+            snprintf(r->note, sizeof r->note, "%.1f M G1 + %.1f M G2 points in %.1f s (%s)",
+                     r->extra[0], r->extra[1], (s1 - s0) * 1e-9,
+                     hook ? hook->name : "cpu");
+            bench_sized_done(o, r);
+            cuzk_groth16_pk_free(&pk);
+        }
+        cuzk_synthetic_free(&syn);
+    }
+    cuzk_prover_fixed_base_hook_close(hook);
+    cuzk_prover_close(p);
+    cuzk_pool_destroy(pool);
+}
+
+static void run_fixed_base(const bench_sized_opts *o)
+{
+    if (have_device(o, "fixed-base"))
+        gpu_fixed_base_group(o);
+}
+static void run_setup(const bench_sized_opts *o)
+{
+    if ((o->backend && !strcmp(o->backend, "cpu")) || have_device(o, "setup"))
+        gpu_setup_group(o);
+}
+
 const bench_sized_group bench_group_gpu_ntt = {"gpu-ntt", run_ntt, true};
 const bench_sized_group bench_group_gpu_msm = {"gpu-msm", run_msm, true};
 const bench_sized_group bench_group_gpu_prove = {"gpu-prove", run_prove, true};
+const bench_sized_group bench_group_gpu_fixed_base = {"gpu-fixed-base", run_fixed_base, true};
+const bench_sized_group bench_group_gpu_setup = {"gpu-setup", run_setup, true};
 
 #endif /* CUZK_HAVE_CUDA */

@@ -90,6 +90,8 @@ extern const bench_sized_group bench_group_csr;      /* bench_csr.c, explicit-on
 extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu.c */
 extern const bench_sized_group bench_group_gpu_msm;
 extern const bench_sized_group bench_group_gpu_prove;
+extern const bench_sized_group bench_group_gpu_fixed_base;
+extern const bench_sized_group bench_group_gpu_setup;
 #endif
 
 /* Defaults: runs 3, ones 0.9, flavour bellperson, no sizes/threads (group defaults). */

@@ -7,9 +7,12 @@
 #   env:   GPU_NTT_LOG2 / GPU_MSM_LOG2 / GPU_PROVE_LOG2 / GPU_POST_LOG2 / GPU_PIPE_LOG2
 #          size lists (GPU_POST_LOG2: gpu-prove with a dense random witness)
 #          (comma-separated; the pipeline bench: the engine, 10-partition jobs)
+#          GPU_FB_LOG2 / GPU_SETUP_LOG2  sizes of gpu-fixed-base (the dev setup's point
+#                      multiplications, G1 and G2) and gpu-setup (a whole dev setup of the
+#                      synthetic PoRep-shaped circuit on the GPU; 2^27: the 32 GiB PoRep key)
 #          GPU_RUNS    timed runs per item (default 5)
 #          GPU_BENCH   which benches the bench stage runs (default: all of
-#                      ntt,msm,g2,prove,dense,pipeline,cards), so a device lent with a
+#                      ntt,msm,g2,prove,dense,pipeline,fixedbase,setup,cards), so a device lent with a
 #                      per-command time limit can take the stage in several calls
 #          GPU_SMALL_CARDS  device sizes the bench stage rehearses with CUZK_GPU_MEM_LIMIT
 #                      (default 48G,32G,24G; empty: none): one 2^27 partition each, whose
@@ -95,7 +98,7 @@ stage_sanitize() {
 # The benches run with CUZK_GPU_PROFILE=1: each prints the device time per phase (MSM
 # digits / sort / accumulate / ..., NTT passes, SpMV) next to its row.
 stage_bench() {
-  local b="$BUILD/cuzk" opts=(--runs "$RUNS") want=",${GPU_BENCH:-ntt,msm,g2,prove,dense,pipeline,cards},"
+  local b="$BUILD/cuzk" opts=(--runs "$RUNS") want=",${GPU_BENCH:-ntt,msm,g2,prove,dense,pipeline,fixedbase,setup,cards},"
   on() { [[ $want == *",$1,"* ]]; }
   export CUZK_GPU_PROFILE=1
   if on ntt; then
@@ -121,6 +124,14 @@ stage_bench() {
   if on pipeline; then
     CUZK_TRACE="$OUT/timeline" "$b" bench pipeline --backend gpu --log2 "${GPU_PIPE_LOG2:-27}" \
       --runs 1 --threads "$(nproc)" 2>&1 | tee "$OUT/bench-pipeline.txt" >&2 || return 1
+  fi
+  if on fixedbase; then
+    "$b" bench gpu-fixed-base --g2 --log2 "${GPU_FB_LOG2:-20,24,26}" --runs 2 \
+      2>&1 | tee "$OUT/bench-fixed-base.txt" >&2 || return 1
+  fi
+  if on setup; then # ~100 GB of host memory at 2^27 (circuit, key, scalars)
+    "$b" bench gpu-setup --log2 "${GPU_SETUP_LOG2:-27}" \
+      2>&1 | tee "$OUT/bench-setup.txt" >&2 || return 1
   fi
   # smaller cards: a failure to fit is a finding, not a failed stage (the row says why)
   local lim

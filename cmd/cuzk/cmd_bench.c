@@ -35,6 +35,8 @@ static const bench_sized_group *const k_sized[] = {&bench_group_msm, &bench_grou
 #ifdef CUZK_HAVE_CUDA
                                                    &bench_group_gpu_ntt, &bench_group_gpu_msm,
                                                    &bench_group_gpu_prove,
+                                                   &bench_group_gpu_fixed_base,
+                                                   &bench_group_gpu_setup,
 #endif
 };
 #define NSIZED (sizeof k_sized / sizeof k_sized[0])
@@ -58,8 +60,11 @@ void cmd_bench_usage(FILE *out)
             "and proofs. GROUP is field, curve, pairing, msm, ntt or prove; none means all\n"
             "six, in that order. pipeline (N synthetic jobs through the engine against a\n"
             "bare prover loop: s/proof, overhead, stage busy ratios, peak RSS) and, in CUDA\n"
-            "builds, gpu-ntt, gpu-msm and gpu-prove run only when named (CUZK_TRACE=PREFIX\n"
-            "writes gpu-prove's two-worker timeline and the pipeline's engine timeline).\n"
+            "builds, gpu-ntt, gpu-msm, gpu-prove, gpu-fixed-base (the dev setup's point\n"
+            "multiplications, G1 and G2 points/s) and gpu-setup (a whole dev setup of the\n"
+            "synthetic PoRep-shaped circuit on the GPU; --backend cpu: on the CPU) run only\n"
+            "when named (CUZK_TRACE=PREFIX writes gpu-prove's two-worker timeline and the\n"
+            "pipeline's engine timeline).\n"
             "synth (a Filecoin circuit's record, plain and fast witness, A.w/B.w/C.w and\n"
             "peak memory per partition: --kind porep|window-post|winning-post|snap\n"
             "--sector-size S) and csr (a PoRep partition's CSR cache: record, write, load at\n"

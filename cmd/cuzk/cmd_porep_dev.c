@@ -112,7 +112,8 @@ void cmd_verify_seal_usage(FILE *out)
             "                     named as Filecoin names them; checked first against\n"
             "                     DIR/parameters.json's digest when that file is there\n"
             "  --dev-key-dir DIR  the dev key cuzk made there (cuzk-DEV-UNTRUSTED-porep-*:\n"
-            "                     NOT Filecoin's trusted setup)\n"
+            "                     NOT Filecoin's trusted setup; its .dev.params, or the\n"
+            "                     .dev.params.vk of a key kept as its seed)\n"
             "  --key FILE         a bellperson .vk or .params (only its verifying key is read;\n"
             "                     checked against a parameters.json beside it)\n");
 }
@@ -303,6 +304,13 @@ int cmd_verify_seal(int argc, char **argv)
                              devdir, tag) >= (int)sizeof keybuf) {
             fprintf(stderr, "cuzk %s: no dev key name for %s\n", cmd, c1->info.name);
             goto out;
+        }
+        /* a key kept as its seed (cuzk/formats.h, SEED form) has its .vk beside the note */
+        if (access(keybuf, R_OK) != 0 && strlen(keybuf) + sizeof CUZK_DEV_KEY_VK_SUFFIX <=
+                                              sizeof keybuf) {
+            strcat(keybuf, CUZK_DEV_KEY_VK_SUFFIX);
+            if (access(keybuf, R_OK) != 0)
+                keybuf[strlen(keybuf) - strlen(CUZK_DEV_KEY_VK_SUFFIX)] = 0;
         }
         key = keybuf;
     } else {

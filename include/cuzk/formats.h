@@ -319,34 +319,77 @@ cuzk_status cuzk_file_write(const char *path, const void *data, size_t len, cuzk
  * Development key cache (src/formats/dev_key_cache.c) — NOT Filecoin's trusted setup.
  *
  * cuzk_groth16_dev_key_cached gives a BELLPERSON key for r1cs from the cache file path,
- * making it with cuzk_groth16_setup_dev (fresh random toxic waste) when the file is absent
- * or does not belong to r1cs. path must end in ".dev.params" (CUZK_ERR_INVALID_ARG
- * otherwise) so the name says what it is; the file itself is a plain bellperson .params.
- * Beside it, path + ".info" is a text note: a banner saying it is a development setup
- * whose maker knew the toxic waste (NOT Filecoin's trusted setup, proofs convince nobody
- * else), the SHA-256 of r1cs's shape (sizes, every CSR row pointer, column and
- * coefficient) and the .params size in bytes.
+ * making it with cuzk_groth16_setup_dev when nothing there belongs to r1cs. path must end
+ * in ".dev.params" (CUZK_ERR_INVALID_ARG otherwise) so the name says what it is. A key is
+ * stored in one of two forms:
+ *   PARAMS  path itself, a plain bellperson .params (fresh random toxic waste), and beside
+ *           it path + ".info", a text note: a banner saying it is a development setup
+ *           whose maker knew the toxic waste (NOT Filecoin's trusted setup, proofs convince
+ *           nobody else), the r1cs's identity (cuzk_r1cs_shape_digest) and the .params size;
+ *   SEED    for keys too large to keep (a 32 GiB PoRep key is ~47 GB as .params):
+ *           path + ".seed", a text note with the same banner, saying the key is made again
+ *           from the toxic-waste SEED it holds at every load (so whoever reads it can forge
+ *           proofs for the key), the r1cs's identity, the .params size, the SHA-256 of the
+ *           verifying key and a SHA-256 of the note's own lines; and path + ".vk", the
+ *           bellperson verifying key (what `cuzk verify-seal --dev-key-dir` reads). A load
+ *           runs cuzk_groth16_setup_dev_ex with the seed: seconds with a GPU hook, minutes
+ *           on CPUs alone at 32 GiB.
+ * The form of a new key: opts->store; AUTO (the default) stores SEED when the .params would
+ * exceed opts->seed_above bytes (0: the environment's CUZK_DEV_KEY_SEED_ABOVE, BYTES with
+ * an optional K/M/G/T suffix, else 4 GiB), PARAMS otherwise. Making a key of one form
+ * removes the other form's files at path.
  *
- * Load: taken only when the note is byte-for-byte the one this r1cs and the file's size
- * give, the file parses (points on the curve: CUZK_PARAMS_TRUSTED_ONCURVE; no subgroup
- * checks, the file is our own) and cuzk_groth16_pk_check_circuit accepts it. Anything
- * else (missing, other circuit, truncated, corrupt) makes a new key, which is written
- * all-or-nothing through cuzk/outfiles.h (temporaries, fsync, rename; the note is renamed
- * last, so it is the commit mark). Two processes filling the same cache at once each
- * write a complete valid pair.
+ * Load: a PARAMS pair is taken only when the note is byte-for-byte the one this r1cs and
+ * the file's size give, the file parses (points on the curve: CUZK_PARAMS_TRUSTED_ONCURVE;
+ * no subgroup checks, the file is our own) and cuzk_groth16_pk_check_circuit accepts it;
+ * else a SEED note is taken only when it is intact (its check line) and names this r1cs,
+ * and the key made from its seed must have the verifying key it records (if not, another
+ * setup version made it: the files are rewritten for the new key and *made says so; a
+ * missing or damaged .vk is rewritten). Anything else (missing, other circuit, truncated,
+ * corrupt, a damaged seed) makes a new key, written all-or-nothing through cuzk/outfiles.h
+ * (temporaries, fsync, rename; the note is renamed last, so it is the commit mark). Two
+ * processes filling the same cache at once each write a complete valid pair. A setup that
+ * fails (a GPU error) is an error, never a silent switch to another key.
  *
  * pk (and vk, may be NULL) are allocated on success; *made (may be NULL) says whether the
- * key was made now. Errors: INVALID_ARG, those of the setup, IO (cannot write the cache;
- * nothing is left behind), UNSUPPORTED without OpenSSL (the digest is SHA-256).
- * Threading: setup and decoding run on pool (NULL: the calling thread).
+ * key is new (made now, or remade from a seed into another key). opts->setup (the
+ * fixed-base hook, e.g. the GPU's, and the logger for per-phase times) is passed to the
+ * setup; opts NULL: AUTO, CPU, silent. Errors: INVALID_ARG (also a malformed
+ * CUZK_DEV_KEY_SEED_ABOVE), those of the setup, IO (cannot write the cache; nothing is
+ * left behind), UNSUPPORTED without OpenSSL (the digest is SHA-256).
+ * Threading: setup, digest and decoding run on pool (NULL: the calling thread).
  * ======================================================================================= */
 #define CUZK_DEV_KEY_SUFFIX ".dev.params"
 #define CUZK_DEV_KEY_NOTE_SUFFIX ".info"
+#define CUZK_DEV_KEY_SEED_SUFFIX ".seed"
+#define CUZK_DEV_KEY_VK_SUFFIX ".vk"
+
+typedef enum cuzk_dev_key_store {
+    CUZK_DEV_KEY_STORE_AUTO = 0,   /* SEED above seed_above bytes of .params, else PARAMS */
+    CUZK_DEV_KEY_STORE_PARAMS = 1,
+    CUZK_DEV_KEY_STORE_SEED = 2,
+} cuzk_dev_key_store;
+
+typedef struct cuzk_dev_key_opts {
+    cuzk_dev_key_store store;
+    uint64_t seed_above;                  /* AUTO's threshold (0: see above) */
+    const cuzk_groth16_setup_opts *setup; /* NULL: CPU pool, no log */
+} cuzk_dev_key_opts;
+
 cuzk_status cuzk_groth16_dev_key_cached(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,
                                         const cuzk_r1cs *r1cs, const char *path,
                                         cuzk_pool *pool, bool *made, cuzk_error *err);
-/* The SHA-256 of r1cs's shape that the note records (hex, NUL-terminated). */
+cuzk_status cuzk_groth16_dev_key_cached_ex(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,
+                                           const cuzk_r1cs *r1cs, const char *path,
+                                           cuzk_pool *pool, const cuzk_dev_key_opts *opts,
+                                           bool *made, cuzk_error *err);
+/* The r1cs's identity the notes record (hex, NUL-terminated): v2, a SHA-256 tree over its
+ * shape (sizes, every CSR row pointer, column and coefficient; 64 MiB leaves hashed in
+ * parallel on pool, NULL: the calling thread). The same for a recorded r1cs and the
+ * mapped CSR cache written from it. */
 cuzk_status cuzk_r1cs_shape_digest(char hex[65], const cuzk_r1cs *r1cs, cuzk_error *err);
+cuzk_status cuzk_r1cs_shape_digest_pool(char hex[65], const cuzk_r1cs *r1cs, cuzk_pool *pool,
+                                        cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,7 @@
 
 #include "cuzk/ec.h"
 #include "cuzk/ff.h"
+#include "cuzk/pool.h"
 #include "cuzk/poly.h"
 #include <stdio.h>
 
@@ -186,6 +187,58 @@ cuzk_status cuzk_gpu_witness_expand(cuzk_fr *d_w, uint32_t n_vars, const uint64_
                                     const uint32_t *d_rank, const uint64_t *d_bits,
                                     const cuzk_fr *d_dense, cuzk_gpu_stream s,
                                     cuzk_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Fixed-base batch multiplication (src/gpu/fixed_base.cu), for key generation: r[i] =
+ * k[i] * B for one base B (the standard generator by default) and millions of scalars.
+ * The exception to the model above: these routines take HOST arrays and are synchronous.
+ * A context owns what the work needs on one device (the table of B's multiples, streams,
+ * device buffers and pinned staging for two chunks, so the copies of one chunk overlap
+ * the kernels of the other) and keeps it between calls; destroy releases it.
+ *
+ * Results are affine points with the host's bytes (Montgomery, fully reduced; infinity =
+ * (0, 0) for a zero scalar): exactly what cuzk_g1s_fixed_mul_var / cuzk_g2s_fixed_mul_var
+ * give, byte for byte. Scalars are cuzk_fr (Montgomery, reduced) as the host holds them.
+ * VARIABLE-TIME in the scalars, like the CPU routine: for a development setup only.
+ * ------------------------------------------------------------------------------------- */
+typedef struct cuzk_gpu_fixed_base cuzk_gpu_fixed_base;
+
+typedef struct cuzk_gpu_fixed_base_opts {
+    /* Points per chunk (what one kernel launch and one pair of copies covers). 0: the
+     * environment's CUZK_GPU_FIXED_BASE_CHUNK (a count, suffix K or M allowed), else
+     * 2^22. Device memory: 2 chunks x (32 + 4 coordinates + 2 coordinates) bytes a point
+     * (G1: 320 B, G2: 608 B; 2^22: 2.5 / 4.8 GiB), pinned host memory 2 chunks x (32 +
+     * one affine point) bytes. */
+    size_t chunk;
+    /* Table window width in bits, 8..22 (0: the environment's CUZK_GPU_FIXED_BASE_WINDOW,
+     * else 20): ceil(256/w) windows of 2^(w-1) affine multiples of B (w = 20: 13 windows,
+     * 624 MiB for G1, 1.2 GiB for G2; w = 8: 32 windows, 384 KiB), so a point costs at most
+     * ceil(256/w) - 1 additions and no doublings. */
+    unsigned window;
+    /* Host threads for the staging copies (NULL: the calling thread); it must outlive the
+     * context. */
+    cuzk_pool *pool;
+} cuzk_gpu_fixed_base_opts;
+
+/* A context on CUDA device `device` (opts NULL: all defaults). Allocates no device memory
+ * yet (the first multiplication does). Errors: INVALID_ARG (no such device, bad options, a
+ * malformed CUZK_GPU_FIXED_BASE_CHUNK or _WINDOW), CUDA, NOMEM. */
+cuzk_status cuzk_gpu_fixed_base_create(cuzk_gpu_fixed_base **out, int device,
+                                       const cuzk_gpu_fixed_base_opts *opts, cuzk_error *err);
+/* Waits for the device, wipes the scalar staging, frees everything (NULL is a no-op). */
+void cuzk_gpu_fixed_base_destroy(cuzk_gpu_fixed_base *fb);
+
+/* r[i] = k[i] * base for i < n (host arrays; base NULL = CUZK_G1_GENERATOR; it must be a
+ * point of G1, not infinity). The table is built on the device the first time a base is
+ * used and kept for the next call with the same base. Selects the context's device on the
+ * calling thread. One call at a time per context. Errors: INVALID_ARG, CUDA, NOMEM; r is
+ * then unspecified. */
+cuzk_status cuzk_gpu_g1s_fixed_mul(cuzk_gpu_fixed_base *fb, cuzk_g1_affine *r,
+                                   const cuzk_g1_affine *base, const cuzk_fr *k, size_t n,
+                                   cuzk_error *err);
+cuzk_status cuzk_gpu_g2s_fixed_mul(cuzk_gpu_fixed_base *fb, cuzk_g2_affine *r,
+                                   const cuzk_g2_affine *base, const cuzk_fr *k, size_t n,
+                                   cuzk_error *err);
 
 #ifdef __cplusplus
 }

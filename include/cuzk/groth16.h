@@ -281,9 +281,12 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk,
  * pk->append_input_rows. Allocates the keys and its temporaries (generator tables of
  * 7.5 + 15 MiB, one ec scratch per pool thread, the scalar vectors); not math scratch.
  * The point multiplications (cuzk_g1s/g2s_fixed_mul_var) are variable-time in the toxic
- * waste: acceptable for a key whose maker can forge proofs anyway. Parallel on pool.
- * A 2 KiB PoRep key (2^22) takes ~80 s of CPU; cuzk_groth16_dev_key_cached (formats.h)
- * keeps one on disk.
+ * waste: acceptable for a key whose maker can forge proofs anyway. Parallel on pool: every
+ * O(n) step (Lagrange basis, A/B/C at tau, the scalars, the point multiplications), with
+ * the same bytes for every pool size (field arithmetic is exact: the split changes the
+ * order of additions, not their sum). A 2 KiB PoRep key (2^22) takes ~80 s of one core;
+ * cuzk_groth16_dev_key_cached (formats.h) keeps one on disk, and cuzk_groth16_setup_dev_ex
+ * hands the point multiplications (~95 % of the CPU time) to a GPU.
  * Errors: CUZK_ERR_FORMAT if a variable the key needs is unconstrained (bellperson refuses
  * an identity point in l), CUZK_ERR_UNSUPPORTED if the domain is too large, NOMEM.
  * The caller (CLI) must print a loud warning that the keys are for testing only.
@@ -291,6 +294,40 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk,
 cuzk_status cuzk_groth16_setup_dev(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,
                                    const cuzk_r1cs *r1cs, cuzk_groth16_flavour flavour,
                                    const uint8_t seed[32], cuzk_pool *pool, cuzk_error *err);
+
+/*
+ * Where the setup's fixed-base multiplications run, when not on the CPU pool: g1s / g2s
+ * must set r[i] = k[i] * CUZK_G1_GENERATOR / CUZK_G2_GENERATOR for i < n, affine, exactly
+ * the bytes cuzk_g1s/g2s_fixed_mul_var give (infinity (0, 0) for a zero scalar); k is the
+ * setup's (Montgomery) and must not be kept. An error fails the setup with that error.
+ * The groth16 layer knows no GPU: the prover layer makes one of these for its CUDA backend
+ * (cuzk_prover_fixed_base_hook_open, cuzk/prover.h). name is for logs ("gpu:0 ...").
+ * The calls come from the thread that runs the setup, one at a time.
+ */
+typedef struct cuzk_groth16_fixed_base_hook {
+    void *ctx;
+    cuzk_status (*g1s)(void *ctx, cuzk_g1_affine *r, const cuzk_fr *k, size_t n,
+                       cuzk_error *err);
+    cuzk_status (*g2s)(void *ctx, cuzk_g2_affine *r, const cuzk_fr *k, size_t n,
+                       cuzk_error *err);
+    char name[96];
+} cuzk_groth16_fixed_base_hook;
+
+typedef struct cuzk_groth16_setup_opts {
+    /* NULL: the fixed-base multiplications run on the pool (w = 13 tables, as before) */
+    const cuzk_groth16_fixed_base_hook *fixed_base;
+    /* Optional: one line per phase with its wall time ("setup: lagrange 2^27 0.84 s"),
+     * from the thread that runs the setup. */
+    void (*log)(void *ctx, const char *msg);
+    void *log_ctx;
+} cuzk_groth16_setup_opts;
+
+/* cuzk_groth16_setup_dev with options (opts NULL: the same as cuzk_groth16_setup_dev).
+ * For a given seed the key is byte-identical whichever pool size or hook made it. */
+cuzk_status cuzk_groth16_setup_dev_ex(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,
+                                      const cuzk_r1cs *r1cs, cuzk_groth16_flavour flavour,
+                                      const uint8_t seed[32], cuzk_pool *pool,
+                                      const cuzk_groth16_setup_opts *opts, cuzk_error *err);
 
 #ifdef __cplusplus
 }

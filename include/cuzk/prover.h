@@ -176,6 +176,20 @@ void cuzk_prove_job_free(cuzk_prove_job *job);
 /* The timings start recorded so far (finalize adds its own); valid until the job ends. */
 const cuzk_prove_timings *cuzk_prove_job_timings(const cuzk_prove_job *job);
 
+/*
+ * A development setup's point multiplications on p's GPU: *out is a hook for
+ * cuzk_groth16_setup_dev_ex (cuzk_groth16_setup_opts.fixed_base, cuzk/groth16.h) that runs
+ * them on p's device (src/gpu/fixed_base.cu), byte-identical to the CPU's, under p's
+ * device mutex (proofs on the device wait while a multiplication runs). Its device
+ * buffers (~8 GiB) and pinned staging (~2 GiB) are made at the first call and kept until
+ * cuzk_prover_fixed_base_hook_close; p must outlive the hook. The host copies use p's
+ * pool. Errors: CUZK_ERR_UNSUPPORTED for a CPU prover (the caller then leaves the
+ * multiplications on the CPU), NOMEM. Threading: a hook serves one setup at a time.
+ */
+cuzk_status cuzk_prover_fixed_base_hook_open(cuzk_prover *p, cuzk_groth16_fixed_base_hook **out,
+                                             cuzk_error *err);
+void cuzk_prover_fixed_base_hook_close(cuzk_groth16_fixed_base_hook *hook); /* NULL: no-op */
+
 /* start + finalize for one witness, random r and s. */
 cuzk_status cuzk_prover_prove(cuzk_prover *p, const cuzk_groth16_pk *pk,
                               const cuzk_r1cs *r1cs, const cuzk_witness *w,

@@ -284,6 +284,14 @@ void engine_log(const cuzk_engine *e, cuzk_log_level lvl, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 double engine_now_ms(void);
 
+/* dev_setup.c: the options a development setup (cuzk_groth16_setup_dev_ex) of e runs
+ * with: the fixed-base hook of e's first in-service GPU device, opened into *hook (close
+ * it with cuzk_prover_fixed_base_hook_close after the setup; NULL when e has no GPU: the
+ * multiplications stay on the CPU pool), and e's log for the setup's phase times. Logs
+ * which of the two `what` (a key's name) gets. */
+void engine_setup_opts(const cuzk_engine *e, const char *what, cuzk_groth16_setup_opts *opts,
+                       cuzk_groth16_fixed_base_hook **hook);
+
 /* jobs.c */
 ejob *engine_job_find(cuzk_engine *e, const char *id);
 /* Ends a job (state FAILED/CANCELLED/COMPLETED) once: counters, journal, watches. mu held. */

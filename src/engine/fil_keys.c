@@ -30,6 +30,7 @@
 #include "cuzk/param_digest.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
+#include "cuzk/prover.h"
 #include "cuzk/snap.h"
 #include "engine/fil_keys.h"
 
@@ -200,26 +201,39 @@ cuzk_status fil_key_available(const cuzk_engine *e, const char *id, cuzk_error *
  * its "NOT Filecoin's trusted setup" note); in memory only without a cache path, or when
  * the cache cannot be used (a build without OpenSSL has no digest; an unwritable
  * directory), which is logged. */
-static cuzk_status fil_dev_key(const cuzk_engine *e, const char *cache_path,
+static cuzk_status fil_dev_key(const cuzk_engine *e, const char *id, const char *cache_path,
                                const cuzk_r1cs *r1cs, cuzk_groth16_pk *pk, cuzk_pool *pool,
                                cuzk_error *err)
 {
+    /* on the engine's GPU when it has one (the same bytes as on the CPU) */
+    cuzk_groth16_setup_opts so;
+    cuzk_groth16_fixed_base_hook *hook = NULL;
+    engine_setup_opts(e, id, &so, &hook);
+    double t0 = engine_now_ms();
+    cuzk_status st = CUZK_ERR_UNSUPPORTED;
+    bool made = true;
     if (cache_path) {
         cuzk_error ce = {0};
-        bool made = false;
-        cuzk_status st = cuzk_groth16_dev_key_cached(pk, NULL, r1cs, cache_path, pool, &made, &ce);
-        if (st == CUZK_OK) {
-            engine_log(e, CUZK_LOG_INFO, "dev key %s %s", cache_path, made ? "made" : "loaded");
-            return CUZK_OK;
-        }
-        if (st != CUZK_ERR_UNSUPPORTED && st != CUZK_ERR_IO) {
+        cuzk_dev_key_opts ko = {CUZK_DEV_KEY_STORE_AUTO, 0, &so};
+        st = cuzk_groth16_dev_key_cached_ex(pk, NULL, r1cs, cache_path, pool, &ko, &made, &ce);
+        if (st != CUZK_OK && st != CUZK_ERR_UNSUPPORTED && st != CUZK_ERR_IO) {
             if (err)
                 *err = ce;
-            return st;
+        } else if (st != CUZK_OK) {
+            engine_log(e, CUZK_LOG_WARN, "dev key not cached at %s: %s", cache_path, ce.msg);
         }
-        engine_log(e, CUZK_LOG_WARN, "dev key not cached at %s: %s", cache_path, ce.msg);
     }
-    return cuzk_groth16_setup_dev(pk, NULL, r1cs, CUZK_GROTH16_BELLPERSON, NULL, pool, err);
+    if (!cache_path || st == CUZK_ERR_UNSUPPORTED || st == CUZK_ERR_IO) {
+        cache_path = NULL;
+        st = cuzk_groth16_setup_dev_ex(pk, NULL, r1cs, CUZK_GROTH16_BELLPERSON, NULL, pool, &so,
+                                       err);
+    }
+    if (st == CUZK_OK)
+        engine_log(e, CUZK_LOG_INFO, "dev key %s %s in %.1f s (%s)",
+                   cache_path ? cache_path : "(in memory)", made ? "made" : "loaded",
+                   (engine_now_ms() - t0) / 1e3, hook ? hook->name : "CPU");
+    cuzk_prover_fixed_base_hook_close(hook);
+    return st;
 }
 
 /* ---- loading ------------------------------------------------------------------------------ */
@@ -338,7 +352,7 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                    "srs: %s: using a DEV KEY (%s) — NOT Filecoin's trusted setup; its proofs "
                    "verify only against this dev key, never on chain",
                    id, cached ? path : "in memory");
-        st = fil_dev_key(e, cached ? path : NULL, r1cs, &key->pk, pool, err);
+        st = fil_dev_key(e, id, cached ? path : NULL, r1cs, &key->pk, pool, err);
     }
     if (st != CUZK_OK) {
         cuzk_r1cs_destroy(r1cs);

@@ -183,8 +183,12 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
     cuzk_synthetic_free(&syn);
     syn.r1cs = r1cs;
     if (k <= e->cfg.synthetic_setup_max_log2n) {
-        st = cuzk_groth16_setup_dev(&key->pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON, NULL,
-                                    pool, err);
+        cuzk_groth16_setup_opts so;
+        cuzk_groth16_fixed_base_hook *hook = NULL;
+        engine_setup_opts(e, id, &so, &hook);
+        st = cuzk_groth16_setup_dev_ex(&key->pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON, NULL,
+                                       pool, &so, err);
+        cuzk_prover_fixed_base_hook_close(hook);
     } else {
         st = cuzk_groth16_pk_random(&key->pk, syn.r1cs, CUZK_GROTH16_BELLPERSON, seed ^ k,
                                     pool, err);

@@ -152,7 +152,7 @@ static void run_release(run *R)
 }
 
 /* A sticky error leaves the context unusable: later starts must not run on it. */
-static void note_sticky(cuda_prover *cp, const cuzk_error *err)
+void cuda_note_sticky(cuda_prover *cp, const cuzk_error *err)
 {
     cudaError_t e = cudaPeekAtLastError();
     if (e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure ||
@@ -518,7 +518,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
     return CUZK_OK;
 fail:
-    note_sticky(cp, err);
+    cuda_note_sticky(cp, err);
     unuse(cp, k, c, &R, admitted, need);
     run_release(&R);
     if (locked)

@@ -128,6 +128,9 @@ cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_doma
 void key_release(dev_key *k);
 /* Device bytes idle residents hold (what evictions could give back). */
 size_t idle_bytes(const cuda_prover *cp);
+/* After a failure: a sticky CUDA error (the context is lost) marks cp out of service with
+ * err's message (backend_cuda.cu). */
+void cuda_note_sticky(cuda_prover *cp, const cuzk_error *err);
 /* Reports through the owner's logger (cuzk_prover_set_log; stderr by default). */
 void cuda_log(cuda_prover *cp, bool warn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

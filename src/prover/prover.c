@@ -126,6 +126,31 @@ uint64_t cuzk_prover_gpu_memory(unsigned device)
 #endif
 }
 
+cuzk_status cuzk_prover_fixed_base_hook_open(cuzk_prover *p, cuzk_groth16_fixed_base_hook **out,
+                                             cuzk_error *err)
+{
+    if (!p || !out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "prover: NULL argument");
+    *out = NULL;
+#ifdef CUZK_HAVE_CUDA
+    if (p->kind == CUZK_BACKEND_CUDA)
+        return cuzk_prover_cuda_fixed_base_hook(p, out, err);
+#endif
+    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                          "prover: %s has no fixed-base hook (the setup stays on the CPU)",
+                          p->desc);
+}
+
+void cuzk_prover_fixed_base_hook_close(cuzk_groth16_fixed_base_hook *hook)
+{
+#ifdef CUZK_HAVE_CUDA
+    if (hook)
+        cuzk_prover_cuda_fixed_base_close(hook);
+#else
+    (void)hook;
+#endif
+}
+
 void cuzk_prover_close(cuzk_prover *p)
 {
     if (!p)

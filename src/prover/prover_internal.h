@@ -134,6 +134,10 @@ size_t gpu_map_bytes(size_t n_vars);
 cuzk_status cuzk_prover_cpu_init(cuzk_prover *p, cuzk_error *err);
 #ifdef CUZK_HAVE_CUDA
 cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_error *err);
+/* The CUDA backend's fixed-base hook (cuda_setup.cu; p is a CUDA prover). */
+cuzk_status cuzk_prover_cuda_fixed_base_hook(cuzk_prover *p, cuzk_groth16_fixed_base_hook **out,
+                                             cuzk_error *err);
+void cuzk_prover_cuda_fixed_base_close(cuzk_groth16_fixed_base_hook *hook);
 #endif
 
 #ifdef __cplusplus

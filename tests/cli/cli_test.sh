@@ -258,6 +258,15 @@ group_messages() {
   says "--vk is required"
   expect 2 "setup without --r1cs" "$CUZK" setup --params a.params --vk a.vk
   says "--r1cs is required"
+  expect 2 "setup --backend bogus" "$CUZK" setup --r1cs c.r1cs --params bb.params --vk bb.vk \
+    --backend bogus
+  says "--backend bogus"
+  [ ! -e bb.params ] && [ ! -e bb.vk ] && ok "setup --backend bogus wrote nothing" ||
+    bad "setup --backend bogus left files"
+  expect 0 "setup --backend cpu" "$CUZK" setup --r1cs c.r1cs --params bc.params --vk bc.vk \
+    --backend cpu --threads 2
+  says "point multiplications on cpu"
+  rm -f bc.params bc.vk
   expect 2 "verify without --proof" "$CUZK" verify --vk vk.json --public pub.json
   says "--proof is required"
   expect 2 "verify without --vk" "$CUZK" verify --proof p.json --public pub.json

@@ -11,8 +11,17 @@
  * tiny circuits (a multiplication chain, publics, bits, C-only and B-only variables).
  * A proof made with the key verifies, and not with a changed input.
  *
- * Single-threaded except the setup, which gets a 2-thread pool (so the per-worker scratch
- * of the fast path is exercised).
+ * Pool sizes: the setup splits every step over its pool, and the split must not change a
+ * byte: the same seed with no pool and with pools of 1, 2 and 3 threads gives identical
+ * keys (real keys on small circuits; on larger ones, where real multiplications would be
+ * too slow for a unit test, a fixed-base hook that stores each scalar in its point's x
+ * instead, so the keys carry the setup's scalars: the synthetic PoRep-shaped circuit at
+ * 2^15 and a circuit with more inputs than the per-worker input sums take and more
+ * variables than one gather block, both flavours). The hook's contract is checked too:
+ * every vector goes through it, and an error it returns fails the setup.
+ *
+ * Single-threaded except the setup, which gets 2- and 3-thread pools (so the per-worker
+ * scratch of the fast path is exercised).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +32,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cuzk/circuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/poly.h"
 #include "cuzk/pool.h"
@@ -224,11 +234,167 @@ static void test_against_reference(void **state)
     cuzk_pool_destroy(pool);
 }
 
+/* ---- pool sizes ------------------------------------------------------------------ */
+
+static bool bytes_eq(const void *a, const void *b, size_t n)
+{
+    return n == 0 || memcmp(a, b, n) == 0;
+}
+
+/* Byte equality of two keys (not group equality: the bytes are what a file holds). */
+static bool keys_same(const cuzk_groth16_pk *a, const cuzk_groth16_pk *b)
+{
+    const cuzk_groth16_vk *x = &a->vk, *y = &b->vk;
+    return a->flavour == b->flavour && a->log2n == b->log2n && x->n_ic == y->n_ic &&
+           a->n_h == b->n_h && a->n_l == b->n_l && a->n_a == b->n_a &&
+           a->n_b_g1 == b->n_b_g1 && a->n_b_g2 == b->n_b_g2 &&
+           bytes_eq(&x->alpha_g1, &y->alpha_g1, sizeof x->alpha_g1) &&
+           bytes_eq(&x->beta_g1, &y->beta_g1, sizeof x->beta_g1) &&
+           bytes_eq(&x->delta_g1, &y->delta_g1, sizeof x->delta_g1) &&
+           bytes_eq(&x->beta_g2, &y->beta_g2, sizeof x->beta_g2) &&
+           bytes_eq(&x->gamma_g2, &y->gamma_g2, sizeof x->gamma_g2) &&
+           bytes_eq(&x->delta_g2, &y->delta_g2, sizeof x->delta_g2) &&
+           bytes_eq(x->ic, y->ic, x->n_ic * sizeof *x->ic) &&
+           bytes_eq(a->h, b->h, a->n_h * sizeof *a->h) &&
+           bytes_eq(a->l, b->l, a->n_l * sizeof *a->l) &&
+           bytes_eq(a->a, b->a, a->n_a * sizeof *a->a) &&
+           bytes_eq(a->b_g1, b->b_g1, a->n_b_g1 * sizeof *a->b_g1) &&
+           bytes_eq(a->b_g2, b->b_g2, a->n_b_g2 * sizeof *a->b_g2);
+}
+
+/* The scalar-recording hook: r[i] = (k[i] in x's first bytes, 0) */
+typedef struct fake_hook {
+    size_t points, calls;
+    size_t fail_at; /* the call that fails (0: none) */
+} fake_hook;
+
+static cuzk_status fake_common(fake_hook *f, void *r, size_t sz, const cuzk_fr *k, size_t n,
+                               cuzk_error *err)
+{
+    if (++f->calls == f->fail_at)
+        return cuzk_error_set(err, CUZK_ERR_CUDA, "fake device failure");
+    memset(r, 0, n * sz);
+    for (size_t i = 0; i < n; i++)
+        memcpy((uint8_t *)r + i * sz, &k[i], sizeof k[i]);
+    f->points += n;
+    return CUZK_OK;
+}
+
+static cuzk_status fake_g1s(void *ctx, cuzk_g1_affine *r, const cuzk_fr *k, size_t n,
+                            cuzk_error *err)
+{
+    return fake_common(ctx, r, sizeof *r, k, n, err);
+}
+
+static cuzk_status fake_g2s(void *ctx, cuzk_g2_affine *r, const cuzk_fr *k, size_t n,
+                            cuzk_error *err)
+{
+    return fake_common(ctx, r, sizeof *r, k, n, err);
+}
+
+/* The key of r1cs for one seed with no pool and pools of 1, 2, 3 threads: all the same
+ * bytes. fake: through the scalar-recording hook. */
+static void same_for_every_pool(const cuzk_r1cs *r, cuzk_groth16_flavour fl, bool fake)
+{
+    uint8_t seed[32];
+    test_rng_bytes(seed, sizeof seed);
+    fake_hook f = {0, 0, 0};
+    cuzk_groth16_fixed_base_hook hook = {&f, fake_g1s, fake_g2s, "fake"};
+    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL};
+    cuzk_groth16_pk first;
+    cuzk_error err = {0};
+    for (unsigned t = 0; t <= 3; t++) {
+        cuzk_pool *pool = NULL;
+        if (t)
+            assert_int_equal(cuzk_pool_create(&pool, t), CUZK_OK);
+        cuzk_groth16_pk pk;
+        f.points = f.calls = 0;
+        if (cuzk_groth16_setup_dev_ex(&pk, NULL, r, fl, seed, pool, fake ? &opts : NULL,
+                                      &err) != CUZK_OK)
+            fail_msg("setup (pool %u): %s", t, err.msg);
+        if (fake) /* every vector went through the hook (the vk: 3 + 3 points) */
+            assert_int_equal(f.points, pk.vk.n_ic + pk.n_h + pk.n_l + pk.n_a + pk.n_b_g1 +
+                                           pk.n_b_g2 + 6);
+        if (t == 0) {
+            first = pk;
+        } else {
+            if (!keys_same(&first, &pk))
+                fail_msg("pool of %u thread(s): the key differs from the pool-less one", t);
+            cuzk_groth16_pk_free(&pk);
+        }
+        cuzk_pool_destroy(pool);
+    }
+    cuzk_groth16_pk_free(&first);
+}
+
+static void test_pool_sizes(void **state)
+{
+    (void)state;
+    tc_circuit c;
+    /* real keys */
+    assert_int_equal(tc_mixed(&c, 3, 40, 30, test_rng_u64()), 0);
+    same_for_every_pool(c.r1cs, CUZK_GROTH16_BELLPERSON, false);
+    same_for_every_pool(c.r1cs, CUZK_GROTH16_SNARKJS, false);
+    tc_free(&c);
+    cuzk_synthetic syn;
+    cuzk_error e;
+    assert_int_equal(cuzk_synthetic_porep(&syn, 10, test_rng_u64(), NULL, &e), CUZK_OK);
+    same_for_every_pool(syn.r1cs, CUZK_GROTH16_BELLPERSON, false);
+    cuzk_synthetic_free(&syn);
+    /* the scalars at sizes past every block of the split (rows, domain points, variables,
+     * column ranges), non-unit coefficients (the synthetic circuit) */
+    assert_int_equal(cuzk_synthetic_porep(&syn, 15, test_rng_u64(), NULL, &e), CUZK_OK);
+    same_for_every_pool(syn.r1cs, CUZK_GROTH16_BELLPERSON, true);
+    same_for_every_pool(syn.r1cs, CUZK_GROTH16_SNARKJS, true);
+    cuzk_synthetic_free(&syn);
+    /* 1,500 inputs (more than the per-worker input sums take), 70,000 bits */
+    assert_int_equal(tc_mixed(&c, 1500, 50, 70000, test_rng_u64()), 0);
+    same_for_every_pool(c.r1cs, CUZK_GROTH16_BELLPERSON, true);
+    same_for_every_pool(c.r1cs, CUZK_GROTH16_SNARKJS, true);
+    tc_free(&c);
+}
+
+/* A hook's error fails the setup with that error, at any of its calls, and leaves pk
+ * untouched; an incomplete hook is refused. */
+static void test_hook_errors(void **state)
+{
+    (void)state;
+    tc_circuit c;
+    assert_int_equal(tc_mixed(&c, 2, 10, 10, test_rng_u64()), 0);
+    fake_hook f = {0, 0, 0};
+    cuzk_groth16_fixed_base_hook hook = {&f, fake_g1s, fake_g2s, "fake"};
+    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL};
+    cuzk_groth16_pk pk;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
+                                               NULL, NULL, &opts, &err),
+                     CUZK_OK);
+    size_t calls = f.calls;
+    cuzk_groth16_pk_free(&pk);
+    for (size_t at = 1; at <= calls; at++) {
+        f.calls = 0;
+        f.fail_at = at;
+        memset(&pk, 0xa5, sizeof pk);
+        assert_int_equal(cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
+                                                   NULL, NULL, &opts, &err),
+                         CUZK_ERR_CUDA);
+        assert_non_null(strstr(err.msg, "fake device failure"));
+        assert_int_equal(((uint8_t *)&pk)[0], 0xa5);
+    }
+    hook.g2s = NULL;
+    assert_int_equal(cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
+                                               NULL, NULL, &opts, &err),
+                     CUZK_ERR_INVALID_ARG);
+    tc_free(&c);
+}
+
 int main(void)
 {
     test_rng_init("test_setup_dev");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_against_reference),
+        cmocka_unit_test(test_pool_sizes),
+        cmocka_unit_test(test_hook_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
