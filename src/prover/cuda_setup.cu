@@ -10,7 +10,9 @@
  * buffers: ~8 GiB of device memory and ~2 GiB of pinned host memory at the default 2^22-
  * point chunks) is made at the first call, after handing the stream-ordered pool's cached
  * memory back to the driver, and kept until the hook is closed: a setup makes six calls.
- * A sticky CUDA error takes the prover out of service, as a failed proof would.
+ * A sticky CUDA error takes the prover out of service, as a failed proof would. Lock order
+ * as in backend_cuda.cu: device_mu, then cache_mu (the pool trim); closing wakes proofs
+ * that wait in admission for device memory.
  *
  * Threading: one setup at a time per hook (the setup calls it from its own thread); any
  * number of hooks may be open on one prover.
@@ -97,8 +99,13 @@ extern "C" cuzk_status cuzk_prover_cuda_fixed_base_hook(cuzk_prover *p,
 extern "C" void cuzk_prover_cuda_fixed_base_close(cuzk_groth16_fixed_base_hook *hook)
 {
     cuda_fb_hook *h = (cuda_fb_hook *)hook;
-    pthread_mutex_lock(&h->cp->device_mu);
+    cuda_prover *cp = h->cp;
+    pthread_mutex_lock(&cp->device_mu);
     cuzk_gpu_fixed_base_destroy(h->fb);
-    pthread_mutex_unlock(&h->cp->device_mu);
+    pthread_mutex_unlock(&cp->device_mu);
+    /* a proof waiting for device memory in admission looks again */
+    pthread_mutex_lock(&cp->cache_mu);
+    pthread_cond_broadcast(&cp->released);
+    pthread_mutex_unlock(&cp->cache_mu);
     free(h);
 }
