@@ -7,6 +7,7 @@
 # runs there. Build first with -DCMAKE_CUDA_ARCHITECTURES=90 (Release).
 #   usage: bash bench/devbin.sh [BUILD [DEST]]   (default build .devbin; DEST is ignored by git)
 #   env:   DEVBIN_TESTS  GPU test binaries to include (default: test_gpu_fixed_base if built)
+#          DEVBIN_TAR=1  also DEST.tar.xz (unpack on the GPU machine with tar -xJf)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${1:-build}
@@ -26,3 +27,8 @@ ldd "$DEST/cuzk" "$DEST/cuzkd" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | s
     esac
   done
 du -sh "$DEST" "$DEST/lib"
+# the device tool carries at most 64 MiB: the fat binaries compress about 3:1
+if [ "${DEVBIN_TAR:-0}" = 1 ]; then
+  tar -cJf "$DEST.tar.xz" "$DEST"
+  du -sh "$DEST.tar.xz"
+fi
