@@ -175,45 +175,6 @@ static const char *human(double bytes, char *buf, size_t cap)
 
 /* ---- the provers' check, spread over the pool ----------------------------------------- */
 
-/* WindowPoSt V1_2 and WinningPoSt challenges do not depend on a sector's position in the
- * partition (API 1.2; WinningPoSt has one sector), so slices of the partition are checked
- * as partitions of their own, and only a failure is checked again whole, for the message
- * naming the sector as the prover would. */
-#define CHECK_SLICE 32u
-
-typedef struct post_check_ctx {
-    const cuzk_post_job *job;
-    _Atomic int failed;
-} post_check_ctx;
-
-static void post_check_range(void *arg, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    post_check_ctx *c = arg;
-    const cuzk_post_job *job = c->job;
-    for (size_t s = begin; s < end && !c->failed; s++) {
-        uint32_t first = (uint32_t)s * CHECK_SLICE;
-        uint32_t n = job->n_sectors - first < CHECK_SLICE ? job->n_sectors - first : CHECK_SLICE;
-        cuzk_post_partition p = {job->info, job->partition_index, n, job->sectors + first};
-        if (cuzk_post_partition_check(&p, job->randomness, NULL) != CUZK_OK ||
-            (first && job->sectors[first].sector_id <= job->sectors[first - 1].sector_id))
-            c->failed = 1;
-    }
-}
-
-static cuzk_status post_check(const cuzk_post_job *job, cuzk_pool *pool, cuzk_error *err)
-{
-    cuzk_post_partition whole = cuzk_post_job_partition(job);
-    if (job->info.api != CUZK_POST_API_1_2 && job->info.kind != CUZK_POST_WINNING)
-        return cuzk_post_partition_check(&whole, job->randomness, err);
-    post_check_ctx c = {job, 0};
-    size_t slices = (job->n_sectors + CHECK_SLICE - 1) / CHECK_SLICE;
-    if (cuzk_pool_for(pool, slices, post_check_range, &c, 1) == CUZK_OK && !c.failed)
-        return CUZK_OK;
-    cuzk_status st = cuzk_post_partition_check(&whole, job->randomness, err);
-    return st != CUZK_OK ? st : cuzk_error_set(err, CUZK_ERR_INTERNAL, "PoSt check: inconsistent");
-}
-
 typedef struct snap_check_ctx {
     const cuzk_snap_job *job;
     cuzk_status *st;
@@ -296,7 +257,7 @@ static cuzk_status run(const opts *o, cuzk_pool *pool, FILE *f, char **pub, char
         t[0] = now_s() - t0;
         cuzk_post_partition p = cuzk_post_job_partition(job);
         if (o->check)
-            st = post_check(job, pool, err);
+            st = cuzk_post_job_check(job, pool, err);
         t[1] = now_s() - t0 - t[0];
         if (!st)
             st = cuzk_post_job_write(job, o->form, f, err);

@@ -30,6 +30,7 @@ typedef struct pctx {
     jw_ctx j;
     const cuzk_post_info *info;
     jw_tree_shape shape;
+    cuzk_pool *pool; /* the check's (cuzk_post_job_check) */
 } pctx;
 
 /* ---- JSON form ------------------------------------------------------------------------ */
@@ -167,9 +168,8 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
         jw_pop(j, o2);
     }
     /* roots, comm_r and challenges: messages name the sector and challenge */
-    cuzk_post_partition p = cuzk_post_job_partition(o);
     cuzk_error e = {0};
-    if ((st = cuzk_post_partition_check(&p, o->randomness, &e)))
+    if ((st = cuzk_post_job_check(o, c->pool, &e)))
         return jw_fail(j, st, "%s", e.msg);
     jw_pop(j, o1);
     return CUZK_OK;
@@ -178,13 +178,19 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
 cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **out,
                                 cuzk_error *err)
 {
+    return cuzk_post_job_parse_pool(json, len, NULL, out, err);
+}
+
+cuzk_status cuzk_post_job_parse_pool(const char *json, size_t len, cuzk_pool *pool,
+                                     cuzk_post_job **out, cuzk_error *err)
+{
     if (!json || !out)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "PoSt parse: NULL argument");
     *out = NULL;
     cuzk_post_job *o = calloc(1, sizeof *o);
     if (!o)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "PoSt parse: out of memory");
-    pctx c = {.j = {.err = err, .arena = &o->arena_, .what = "PoSt"}};
+    pctx c = {.j = {.err = err, .arena = &o->arena_, .what = "PoSt"}, .pool = pool};
     cuzk_status st = jw_parse_text(&c.j, json, len, parse_doc, o);
     if (st) {
         cuzk_post_job_free(o);
@@ -206,6 +212,12 @@ void cuzk_post_job_free(cuzk_post_job *job)
 
 cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **out,
                                 cuzk_error *err)
+{
+    return cuzk_post_job_parse_pool(json, len, NULL, out, err);
+}
+
+cuzk_status cuzk_post_job_parse_pool(const char *json, size_t len, cuzk_pool *pool,
+                                     cuzk_post_job **out, cuzk_error *err)
 {
     (void)json;
     (void)len;

@@ -160,10 +160,21 @@ static void expect_reject(const cuzk_post_job *s, int bin, mutator m, cuzk_statu
     cuzk_post_job *j = (cuzk_post_job *)1;
     cuzk_error e = {0};
     cuzk_status st = cuzk_post_job_parse(txt, strlen(txt), &j, &e);
-    free(txt);
     assert_null(j);
     if (st != code || !strstr(e.msg, needle))
         fail_msg("expected %s with \"%s\", got %s: %s", cuzk_status_name(code), needle,
+                 cuzk_status_name(st), e.msg);
+    /* the check over a pool refuses the same way, with the same message */
+    cuzk_pool *pool = NULL;
+    assert_int_equal(cuzk_pool_create(&pool, 3), CUZK_OK);
+    cuzk_error ep = {0};
+    j = (cuzk_post_job *)1;
+    cuzk_status sp = cuzk_post_job_parse_pool(txt, strlen(txt), pool, &j, &ep);
+    cuzk_pool_destroy(pool);
+    free(txt);
+    assert_null(j);
+    if (sp != st || strcmp(ep.msg, e.msg) != 0)
+        fail_msg("over a pool: %s: %s; alone: %s: %s", cuzk_status_name(sp), ep.msg,
                  cuzk_status_name(st), e.msg);
 }
 
