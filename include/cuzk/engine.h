@@ -261,9 +261,10 @@ typedef struct cuzk_job_request {
     uint32_t partition_index;
     cuzk_bytes comm_r_old, comm_r_new, comm_d_new; /* 32 bytes each or empty */
 
-    /* GROTH16: each input is a path (read by the engine, which must be able to open it)
-     * or bytes (copied); give one form per input, not both. snarkjs: zkey + wtns
-     * (+ r1cs). bellperson: params + r1cs + wtns. */
+    /* GROTH16: each input is a path (read by the engine, which must be able to open it; a
+     * regular file: a FIFO, a device or a directory is refused at submit) or bytes
+     * (copied); give one form per input, not both. snarkjs: zkey + wtns (+ r1cs).
+     * bellperson: params + r1cs + wtns. */
     struct {
         const char *zkey_path, *params_path, *r1cs_path, *wtns_path;
         cuzk_bytes zkey, params, r1cs, wtns;
@@ -343,7 +344,8 @@ cuzk_status cuzk_engine_job_info(cuzk_engine *e, const char *job_id, cuzk_job_re
 
 /*
  * Cancels a queued or running job: queued partitions are dropped, running ones are told
- * to stop (a device stage finishes its kernel first), everything is freed, the job ends
+ * to stop (a device stage finishes its kernel first; a partition waiting for a key that
+ * another job's partition is loading stops waiting), everything is freed, the job ends
  * CANCELLED. *was_running (optional) = a partition of it had been admitted. A finished
  * job is left as it is (CUZK_OK, was_running false). CUZK_ERR_NOT_FOUND for unknown ids.
  */

@@ -438,7 +438,7 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already_lo
     bool was = s->tier == CUZK_SRS_HOT;
     double t0 = engine_now_ms();
     s->refs++;
-    cuzk_status st = engine_srs_ensure(e, s, NULL, err);
+    cuzk_status st = engine_srs_ensure(e, s, NULL, NULL, err);
     engine_srs_unref(e, s);
     pthread_mutex_unlock(&e->mu);
     engine_srs_bury(e);
@@ -501,6 +501,14 @@ void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes)
 void cuzk_engine_release_drain(cuzk_engine *e)
 {
     ereleaser_drain(e->releaser);
+}
+
+void cuzk_engine_hold_loads(cuzk_engine *e, bool hold)
+{
+    pthread_mutex_lock(&e->mu);
+    e->hold_loads = hold;
+    pthread_cond_broadcast(&e->srs_cv);
+    pthread_mutex_unlock(&e->mu);
 }
 
 void cuzk_engine_pause(cuzk_engine *e, bool paused)

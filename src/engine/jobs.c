@@ -17,11 +17,6 @@
 #include "engine/engine_internal.h"
 #include "engine/journal.h"
 
-static bool job_over(const ejob *j)
-{
-    return j->state != CUZK_JOB_QUEUED && j->state != CUZK_JOB_RUNNING;
-}
-
 const char *cuzk_job_state_name(cuzk_job_state s)
 {
     switch (s) {
@@ -208,7 +203,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
 void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status code,
                        const char *msg)
 {
-    if (job_over(j))
+    if (engine_job_over(j))
         return;
     j->state = st;
     j->err_code = code;
@@ -254,6 +249,7 @@ void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status c
     }
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->dispatch_cv);
+    pthread_cond_broadcast(&e->srs_cv); /* its partitions waiting for a key load stop */
     if (st != CUZK_JOB_COMPLETED) {
         j->cancel = 1;
         engine_job_purge(e, j);
@@ -276,7 +272,7 @@ void engine_job_result(cuzk_engine *e, const ejob *j, cuzk_job_result *r,
     snprintf(r->error, sizeof r->error, "%s", j->err);
     snprintf(r->device, sizeof r->device, "%s", j->device);
     double now = engine_now_ms();
-    double end = job_over(j) ? j->t_finish : now;
+    double end = engine_job_over(j) ? j->t_finish : now;
     double admit = j->t_first_admit > 0 ? j->t_first_admit : end;
     r->t.queue_wait_ms = (uint64_t)(admit - j->t_submit);
     r->t.srs_load_ms = j->srs_ms;
@@ -337,7 +333,7 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
     pthread_mutex_lock(&e->mu);
     ejob *j = engine_job_find(e, job_id);
     bool timed_out = false;
-    while (j && !job_over(j) && !e->stopping && !timed_out) {
+    while (j && !engine_job_over(j) && !e->stopping && !timed_out) {
         int rc = timeout_ms ? pthread_cond_timedwait(&e->done_cv, &e->mu, &dl)
                             : pthread_cond_wait(&e->done_cv, &e->mu);
         timed_out = rc == ETIMEDOUT;
@@ -347,12 +343,12 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
     }
-    if (!job_over(j) && e->stopping) {
+    if (!engine_job_over(j) && e->stopping) {
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
     }
     engine_job_result(e, j, out, true);
-    if (job_over(j)) {
+    if (engine_job_over(j)) {
         if (!j->collected) {
             j->collected = true;
             j->t_collected = engine_now_ms();
@@ -379,7 +375,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_run
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
     }
-    if (!job_over(j)) {
+    if (!engine_job_over(j)) {
         if (was_running)
             *was_running = j->state == CUZK_JOB_RUNNING;
         engine_job_finish(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, "cancelled");
@@ -401,7 +397,7 @@ cuzk_status cuzk_engine_watch(cuzk_engine *e, const char *job_id, cuzk_job_watch
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
     }
-    if (job_over(j)) {
+    if (engine_job_over(j)) {
         cuzk_job_state st = j->state;
         char id[CUZK_JOB_ID_SIZE];
         snprintf(id, sizeof id, "%s", j->id);
@@ -447,7 +443,7 @@ void engine_jobs_reap(cuzk_engine *e)
     double now = engine_now_ms();
     for (ejob **pp = &e->jobs; *pp;) {
         ejob *j = *pp;
-        bool expired = job_over(j) && j->in_flight == 0 &&
+        bool expired = engine_job_over(j) && j->in_flight == 0 &&
                        ((j->collected &&
                          now - j->t_collected >= (double)e->cfg.collected_ttl_s * 1e3) ||
                         now - j->t_finish >= (double)e->cfg.result_ttl_s * 1e3);

@@ -169,12 +169,14 @@ void ejournal_remove(ejournal *j, const char *id)
 
 static uint8_t *slurp(ejournal *j, const char *name, size_t *len)
 {
-    int fd = openat(j->dirfd, name, O_RDONLY | O_CLOEXEC);
+    /* non-blocking and regular files only: a FIFO under a journal name must not hang the
+     * start */
+    int fd = openat(j->dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return NULL;
     struct stat sb;
     uint8_t *b = NULL;
-    if (fstat(fd, &sb) == 0 && (b = malloc((size_t)sb.st_size + 1))) {
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (b = malloc((size_t)sb.st_size + 1))) {
         size_t got = 0;
         while (got < (size_t)sb.st_size) {
             ssize_t r = read(fd, b + got, (size_t)sb.st_size - got);

@@ -4,9 +4,13 @@
  */
 #include "engine/request.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum {
     T_REQUEST_ID = 1, T_KIND, T_PRIORITY, T_SECTOR_SIZE, T_REGISTERED, T_SECTOR_NUMBER,
@@ -31,6 +35,17 @@ static cuzk_status buf_copy(ebuf *b, const uint8_t *data, size_t len)
     return CUZK_OK;
 }
 
+static const char *file_type(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* The input file at path, made absolute, checked to be a regular file the daemon can open.
+ * Anything else is refused here: a worker that opened a FIFO would block in open() until a
+ * writer came (for good, holding a synthesis worker and the shutdown), and a device or a
+ * directory is no input. The type is checked before opening (opening a device can have
+ * effects) and again on the descriptor, opened non-blocking (the path may have changed). */
 static cuzk_status path_copy(char **dst, const char *path, const char *what, cuzk_error *err)
 {
     *dst = NULL;
@@ -38,8 +53,25 @@ static cuzk_status path_copy(char **dst, const char *path, const char *what, cuz
         return CUZK_OK;
     char *rp = realpath(path, NULL);
     if (!rp)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened", what,
-                              path);
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened: %s", what,
+                              path, strerror(errno));
+    struct stat sb;
+    cuzk_status st = CUZK_OK;
+    int fd = -1;
+    if (stat(rp, &sb) != 0 || (S_ISREG(sb.st_mode) &&
+                               ((fd = open(rp, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
+                                fstat(fd, &sb) != 0)))
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened: %s", what,
+                            path, strerror(errno));
+    else if (!S_ISREG(sb.st_mode))
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s is %s: give a regular file",
+                            what, path, file_type(sb.st_mode));
+    if (fd >= 0)
+        close(fd);
+    if (st != CUZK_OK) {
+        free(rp);
+        return st;
+    }
     *dst = rp;
     return CUZK_OK;
 }

@@ -33,9 +33,10 @@ typedef struct ereq {
     uint64_t seed;
 } ereq;
 
-/* Copies r. Paths are resolved with realpath (CUZK_ERR_INVALID_ARG naming the input when
- * the file cannot be opened); fixed-size fields are checked (randomness and commitments
- * 32 bytes or empty, request_id length). Kind-specific checks are the kind's plan. */
+/* Copies r. Paths are resolved with realpath and must name regular files the daemon can
+ * open (CUZK_ERR_INVALID_ARG naming the input otherwise: a FIFO, a device, a directory,
+ * an unreadable file); fixed-size fields are checked (randomness and commitments 32 bytes
+ * or empty, request_id length). Kind-specific checks are the kind's plan. */
 cuzk_status ereq_from_request(ereq **out, const cuzk_job_request *r, cuzk_error *err);
 void ereq_free(ereq *q); /* NULL is a no-op */
 

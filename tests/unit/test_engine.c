@@ -533,6 +533,63 @@ static void test_srs_wait_counted_once(void **state)
     cuzk_engine_destroy(e);
 }
 
+static cuzk_engine_status status_now(cuzk_engine *e)
+{
+    cuzk_engine_status s;
+    assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+    return s;
+}
+
+/* Polls (10 ms steps, at most 10 s) until the partitions in synthesis and the references
+ * of the only key (refs 0: any key count, any references) are as given; returns whether
+ * they got there. */
+static bool wait_for(cuzk_engine *e, uint32_t refs, uint32_t synthesizing)
+{
+    for (int i = 0; i < 1000; i++) {
+        cuzk_engine_status s = status_now(e);
+        bool there = (refs == 0 || (s.n_srs == 1 && s.srs[0].ref_count == refs)) &&
+                     s.partitions_synthesizing == synthesizing;
+        cuzk_engine_status_free(&s);
+        if (there)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/* A partition waiting for another's key load gives its synthesis worker back as soon as
+ * its job is cancelled, instead of when the load ends (a 32 GiB key: a minute; a load
+ * that never ends: never). */
+static void test_cancel_while_key_loads(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 2, 1);
+    cuzk_engine_hold_loads(e, true);
+    char a[CUZK_JOB_ID_SIZE], b[CUZK_JOB_ID_SIZE];
+    cuzk_job_request r = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, a);
+    /* A's worker is the loader: its partition's reference and the load's own */
+    assert_true(wait_for(e, 2, 1));
+    submit(e, &r, b);
+    assert_true(wait_for(e, 3, 2)); /* B's worker waits for the load */
+    assert_int_equal(cuzk_engine_cancel(e, b, NULL, NULL), CUZK_OK);
+    assert_true(wait_for(e, 2, 1)); /* ... and no longer */
+    cuzk_engine_hold_loads(e, false);
+    cuzk_job_result res = await_job(e, a, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    res = await_job(e, b, 0);
+    assert_int_equal(res.state, CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&res);
+    /* a stop while a load is held and a partition waits for it returns */
+    cuzk_engine_hold_loads(e, true);
+    r.synthetic.seed = g_seed + 1; /* another key: cold */
+    submit(e, &r, a);
+    submit(e, &r, b);
+    assert_true(wait_for(e, 0, 2));
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     g_seed = test_rng_init("test_engine") % 1000;
@@ -547,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_benchmark_only),
         cmocka_unit_test(test_srs_wait_counted_once),
+        cmocka_unit_test(test_cancel_while_key_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
