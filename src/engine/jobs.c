@@ -1,7 +1,8 @@
 /*
- * jobs.c — the job table and the job API: submit (validate, plan, journal, queue),
- * idempotency by request_id, await with timeout, non-blocking info, cancel, watches, the
- * end of a job (counters, journal, watches, purge), and result expiry.
+ * jobs.c — the job table and the job API: submit (validate, plan, journal, queue), the
+ * request_id rule (request_id_match: join a live job of the same request, return a
+ * completed one, never replay a failure), await with timeout, non-blocking info, cancel,
+ * watches, the end of a job (counters, journal, watches, purge), and result expiry.
  * Threading: the table is guarded by engine->mu; submit journals with mu released while
  * the new job is marked spooling (listed, so a concurrent duplicate finds it, but not
  * schedulable).
@@ -134,6 +135,50 @@ static uint32_t queue_position(cuzk_engine *e, const ejob *j)
     return n;
 }
 
+/* The request_id rule (mu held). Curio reuses ids (porep-<miner>-<sector>, WindowPoSt ids
+ * from miner, partition and randomness) and retries with them, so an id says which request
+ * a client means, not that its result may be replayed:
+ *   - a job of the id that is queued or running is joined (*join) when the request is the
+ *     same (ereq_same), else the submit is refused: the id is in use by another request;
+ *   - a COMPLETED job is returned (*join) only for the same request;
+ *   - FAILED and CANCELLED jobs are never replayed: the retry is a new job (*join NULL;
+ *     earlier[] names the newest finished job passed over, *what says why).
+ * Several finished jobs may carry one id; at most one unfinished job does. */
+static cuzk_status request_id_match(cuzk_engine *e, const ereq *q, ejob **join,
+                                    char earlier[CUZK_JOB_ID_SIZE], const char **what,
+                                    cuzk_error *err)
+{
+    ejob *done = NULL;
+    *join = NULL;
+    for (ejob *o = e->jobs; o; o = o->next) {
+        if (strcmp(o->req->request_id, q->request_id) != 0)
+            continue;
+        bool same = ereq_same(o->req, q);
+        if (!engine_job_over(o)) {
+            if (!same)
+                return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                      "request_id %s is in use by a different request (job %s, "
+                                      "%s): wait for it or cancel it, or use another id",
+                                      q->request_id, o->id, cuzk_job_state_name(o->state));
+            *join = o;
+            return CUZK_OK;
+        }
+        if (o->state == CUZK_JOB_COMPLETED && same) {
+            if (!done)
+                done = o; /* the list is newest first */
+        } else if (!earlier[0]) {
+            snprintf(earlier, CUZK_JOB_ID_SIZE, "%s", o->id);
+            *what = o->state == CUZK_JOB_FAILED      ? "failed"
+                    : o->state == CUZK_JOB_CANCELLED ? "was cancelled"
+                                                     : "completed for other inputs";
+        }
+    }
+    *join = done;
+    if (done)
+        earlier[0] = 0;
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_job_ticket *t,
                                cuzk_error *err)
 {
@@ -156,17 +201,24 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
         ereq_free(q);
         return cuzk_error_set(err, CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
     }
-    if (q->request_id[0])
-        for (ejob *o = e->jobs; o; o = o->next)
-            if (strcmp(o->req->request_id, q->request_id) == 0) {
+    /* a finished job of this request_id that is not replayed (named in the log) */
+    char earlier[CUZK_JOB_ID_SIZE] = "";
+    const char *earlier_what = "";
+    if (q->request_id[0]) {
+        ejob *o = NULL;
+        st = request_id_match(e, q, &o, earlier, &earlier_what, err);
+        if (st != CUZK_OK || o) {
+            if (o) {
                 snprintf(t->job_id, sizeof t->job_id, "%s", o->id);
                 t->duplicate = true;
                 t->queue_position = o->state == CUZK_JOB_QUEUED ? queue_position(e, o) : 0;
                 snprintf(t->assigned_gpu, sizeof t->assigned_gpu, "%s", o->device);
-                pthread_mutex_unlock(&e->mu);
-                ereq_free(q);
-                return CUZK_OK;
             }
+            pthread_mutex_unlock(&e->mu);
+            ereq_free(q);
+            return st;
+        }
+    }
     char id[CUZK_JOB_ID_SIZE];
     uuid4(id);
     ejob *j;
@@ -193,6 +245,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
     }
     snprintf(t->job_id, sizeof t->job_id, "%s", j->id);
     t->queue_position = queue_position(e, j);
+    if (earlier[0])
+        engine_log(e, CUZK_LOG_INFO, "request_id %s: job %s %s; proving it as job %s",
+                   j->req->request_id, earlier, earlier_what, j->id);
     engine_log(e, CUZK_LOG_DEBUG, "job %s: %s, %u partition(s), priority %d, key %s", j->id,
                j->kind->name, j->plan.partitions, (int)j->prio, j->plan.circuit_id);
     pthread_cond_broadcast(&e->dispatch_cv);

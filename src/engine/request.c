@@ -16,7 +16,8 @@ enum {
     T_REQUEST_ID = 1, T_KIND, T_PRIORITY, T_SECTOR_SIZE, T_REGISTERED, T_SECTOR_NUMBER,
     T_MINER, T_PARTITION_INDEX, T_VANILLA, T_VANILLA_N, T_RANDOMNESS, T_COMM_R_OLD,
     T_COMM_R_NEW, T_COMM_D_NEW, T_ZKEY_PATH, T_PARAMS_PATH, T_R1CS_PATH, T_WTNS_PATH,
-    T_ZKEY, T_PARAMS, T_R1CS, T_WTNS, T_LOG2N, T_PARTITIONS, T_SEED, T_END
+    T_ZKEY, T_PARAMS, T_R1CS, T_WTNS, T_LOG2N, T_PARTITIONS, T_SEED, T_END,
+    T_ZKEY_ID, T_PARAMS_ID, T_R1CS_ID, T_WTNS_ID /* efile_id: 5 x u64 */
 };
 
 #define REQ_MAGIC "CZRQ"
@@ -46,9 +47,11 @@ static const char *file_type(mode_t m)
  * writer came (for good, holding a synthesis worker and the shutdown), and a device or a
  * directory is no input. The type is checked before opening (opening a device can have
  * effects) and again on the descriptor, opened non-blocking (the path may have changed). */
-static cuzk_status path_copy(char **dst, const char *path, const char *what, cuzk_error *err)
+static cuzk_status path_copy(char **dst, efile_id *id, const char *path, const char *what,
+                             cuzk_error *err)
 {
     *dst = NULL;
+    memset(id, 0, sizeof *id);
     if (!path || !*path)
         return CUZK_OK;
     char *rp = realpath(path, NULL);
@@ -72,6 +75,12 @@ static cuzk_status path_copy(char **dst, const char *path, const char *what, cuz
         free(rp);
         return st;
     }
+    /* the version of the file this request means (a retry naming a rewritten file is
+     * another request: ereq_same) */
+    *id = (efile_id){.dev = (uint64_t)sb.st_dev, .ino = (uint64_t)sb.st_ino,
+                     .size = (uint64_t)sb.st_size,
+                     .mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec,
+                     .ctime_ns = (int64_t)sb.st_ctim.tv_sec * 1000000000 + sb.st_ctim.tv_nsec};
     *dst = rp;
     return CUZK_OK;
 }
@@ -146,15 +155,55 @@ cuzk_status ereq_from_request(ereq **out, const cuzk_job_request *r, cuzk_error 
         return cuzk_error_set(err, st, st == CUZK_ERR_NOMEM ? "out of memory"
                                                             : "a byte field has no data");
     }
-    if ((st = path_copy(&q->zkey_path, r->groth16.zkey_path, "zkey", err)) != CUZK_OK ||
-        (st = path_copy(&q->params_path, r->groth16.params_path, "params", err)) != CUZK_OK ||
-        (st = path_copy(&q->r1cs_path, r->groth16.r1cs_path, "r1cs", err)) != CUZK_OK ||
-        (st = path_copy(&q->wtns_path, r->groth16.wtns_path, "wtns", err)) != CUZK_OK) {
+    if ((st = path_copy(&q->zkey_path, &q->zkey_id, r->groth16.zkey_path, "zkey", err)) !=
+            CUZK_OK ||
+        (st = path_copy(&q->params_path, &q->params_id, r->groth16.params_path, "params",
+                        err)) != CUZK_OK ||
+        (st = path_copy(&q->r1cs_path, &q->r1cs_id, r->groth16.r1cs_path, "r1cs", err)) !=
+            CUZK_OK ||
+        (st = path_copy(&q->wtns_path, &q->wtns_id, r->groth16.wtns_path, "wtns", err)) !=
+            CUZK_OK) {
         ereq_free(q);
         return st;
     }
     *out = q;
     return CUZK_OK;
+}
+
+static bool buf_same(const ebuf *a, const ebuf *b)
+{
+    return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
+static bool path_same(const char *a, const efile_id *ia, const char *b, const efile_id *ib)
+{
+    if (!a || !b)
+        return !a && !b;
+    return strcmp(a, b) == 0 && memcmp(ia, ib, sizeof *ia) == 0;
+}
+
+bool ereq_same(const ereq *a, const ereq *b)
+{
+    if (a->kind != b->kind || a->sector_size != b->sector_size ||
+        a->registered_proof != b->registered_proof || a->sector_number != b->sector_number ||
+        a->miner_id != b->miner_id || a->partition_index != b->partition_index ||
+        a->log2n != b->log2n || a->partitions != b->partitions || a->seed != b->seed ||
+        a->n_vanilla_proofs != b->n_vanilla_proofs)
+        return false;
+    const ebuf *ba[] = {&a->vanilla_proof, &a->randomness, &a->comm_r_old, &a->comm_r_new,
+                        &a->comm_d_new, &a->zkey, &a->params, &a->r1cs, &a->wtns};
+    const ebuf *bb[] = {&b->vanilla_proof, &b->randomness, &b->comm_r_old, &b->comm_r_new,
+                        &b->comm_d_new, &b->zkey, &b->params, &b->r1cs, &b->wtns};
+    for (size_t i = 0; i < sizeof ba / sizeof ba[0]; i++)
+        if (!buf_same(ba[i], bb[i]))
+            return false;
+    for (size_t i = 0; i < a->n_vanilla_proofs; i++)
+        if (!buf_same(&a->vanilla_proofs[i], &b->vanilla_proofs[i]))
+            return false;
+    return path_same(a->zkey_path, &a->zkey_id, b->zkey_path, &b->zkey_id) &&
+           path_same(a->params_path, &a->params_id, b->params_path, &b->params_id) &&
+           path_same(a->r1cs_path, &a->r1cs_id, b->r1cs_path, &b->r1cs_id) &&
+           path_same(a->wtns_path, &a->wtns_id, b->wtns_path, &b->wtns_id);
 }
 
 size_t ereq_payload_bytes(const ereq *q)
@@ -247,6 +296,19 @@ cuzk_status ereq_encode(const ereq *q, uint8_t **out, size_t *len, cuzk_error *e
     field_str(&w, T_PARAMS_PATH, q->params_path);
     field_str(&w, T_R1CS_PATH, q->r1cs_path);
     field_str(&w, T_WTNS_PATH, q->wtns_path);
+    const struct { unsigned tag; const char *path; const efile_id *id; } ids[] = {
+        {T_ZKEY_ID, q->zkey_path, &q->zkey_id}, {T_PARAMS_ID, q->params_path, &q->params_id},
+        {T_R1CS_ID, q->r1cs_path, &q->r1cs_id}, {T_WTNS_ID, q->wtns_path, &q->wtns_id}};
+    for (size_t i = 0; i < 4; i++)
+        if (ids[i].path) {
+            uint8_t b[40];
+            const uint64_t v[5] = {ids[i].id->dev, ids[i].id->ino, ids[i].id->size,
+                                   (uint64_t)ids[i].id->mtime_ns, (uint64_t)ids[i].id->ctime_ns};
+            for (unsigned k = 0; k < 5; k++)
+                for (unsigned by = 0; by < 8; by++)
+                    b[8 * k + by] = (uint8_t)(v[k] >> (8 * by));
+            field(&w, ids[i].tag, b, sizeof b);
+        }
     field(&w, T_ZKEY, q->zkey.data, q->zkey.len);
     field(&w, T_PARAMS, q->params.data, q->params.len);
     field(&w, T_R1CS, q->r1cs.data, q->r1cs.len);
@@ -279,6 +341,18 @@ static cuzk_status set_str(char **dst, const uint8_t *d, size_t n)
         return CUZK_ERR_NOMEM;
     memcpy(*dst, d, n);
     (*dst)[n] = 0;
+    return CUZK_OK;
+}
+
+static cuzk_status set_id(efile_id *id, const uint8_t *d, size_t n)
+{
+    if (n != 40)
+        return CUZK_ERR_FORMAT;
+    id->dev = get_le(d, 8);
+    id->ino = get_le(d + 8, 8);
+    id->size = get_le(d + 16, 8);
+    id->mtime_ns = (int64_t)get_le(d + 24, 8);
+    id->ctime_ns = (int64_t)get_le(d + 32, 8);
     return CUZK_OK;
 }
 
@@ -351,6 +425,10 @@ cuzk_status ereq_decode(ereq **out, const uint8_t *data, size_t len, cuzk_error 
         case T_PARAMS: st = buf_copy(&q->params, d, n); break;
         case T_R1CS: st = buf_copy(&q->r1cs, d, n); break;
         case T_WTNS: st = buf_copy(&q->wtns, d, n); break;
+        case T_ZKEY_ID: st = set_id(&q->zkey_id, d, n); break;
+        case T_PARAMS_ID: st = set_id(&q->params_id, d, n); break;
+        case T_R1CS_ID: st = set_id(&q->r1cs_id, d, n); break;
+        case T_WTNS_ID: st = set_id(&q->wtns_id, d, n); break;
         case T_END: end = true; break;
         default: st = CUZK_ERR_FORMAT; break;
         }

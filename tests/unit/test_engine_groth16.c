@@ -213,6 +213,41 @@ static void test_not_regular_files(void **state)
     unlink(fifo);
 }
 
+/* A request names its input files by path and by what they were at submit: a retry with
+ * the same request_id and the same unchanged files gets the completed job back, one whose
+ * witness file was rewritten since is another request (a new job). */
+static void test_request_id_files(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make();
+    char zk[128], wt[128], w3[128];
+    path(zk, "k.zkey");
+    path(wt, "w.wtns");
+    path(w3, "w3.wtns");
+    copy_file(wt, w3);
+    cuzk_job_request r = {.kind = CUZK_PROOF_GROTH16, .request_id = "g16-files"};
+    r.groth16.zkey_path = zk;
+    r.groth16.wtns_path = w3;
+    cuzk_job_ticket a, b;
+    assert_int_equal(cuzk_engine_submit(e, &r, &a, NULL), CUZK_OK);
+    cuzk_job_result res;
+    assert_int_equal(cuzk_engine_await(e, a.job_id, 0, &res, NULL), CUZK_OK);
+    check_proof(&res, wt);
+    cuzk_job_result_free(&res);
+    assert_int_equal(cuzk_engine_submit(e, &r, &b, NULL), CUZK_OK);
+    assert_true(b.duplicate);
+    assert_string_equal(a.job_id, b.job_id);
+    copy_file(wt, w3); /* same bytes, but a new version of the file */
+    assert_int_equal(cuzk_engine_submit(e, &r, &b, NULL), CUZK_OK);
+    assert_false(b.duplicate);
+    assert_string_not_equal(a.job_id, b.job_id);
+    assert_int_equal(cuzk_engine_await(e, b.job_id, 0, &res, NULL), CUZK_OK);
+    check_proof(&res, wt);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+    unlink(w3);
+}
+
 int main(void)
 {
     test_rng_init("test_engine_groth16");
@@ -229,7 +264,8 @@ int main(void)
     if (system(cmd) != 0)
         return 1;
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_paths_and_bytes),
-                                       cmocka_unit_test(test_not_regular_files)};
+                                       cmocka_unit_test(test_not_regular_files),
+                                       cmocka_unit_test(test_request_id_files)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     if (system(cmd) != 0)

@@ -98,9 +98,18 @@ static void test_restart(void **state)
     r.synthetic.log2n = 8;
     r.synthetic.partitions = 2;
     cuzk_job_ticket t;
+    r.synthetic.seed = g_seed;
     assert_int_equal(cuzk_engine_submit(e, &r, &t, NULL), CUZK_OK);
     assert_true(t.duplicate);
     assert_string_equal(t.job_id, a);
+    /* ... and so do the inputs they were for: another request is another job */
+    r.synthetic.partitions = 1;
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, NULL), CUZK_OK);
+    assert_false(t.duplicate);
+    assert_string_not_equal(t.job_id, a);
+    assert_int_equal(cuzk_engine_await(e, t.job_id, 0, &res, NULL), CUZK_OK);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
     cuzk_engine_destroy(e);
     char moved[160];
     snprintf(moved, sizeof moved, "%s.bad", bad);
