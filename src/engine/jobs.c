@@ -255,6 +255,34 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
     return CUZK_OK;
 }
 
+/* The journal's part of a job's end (mu held; small writes): its outcome record, and for
+ * a failed or cancelled job its request rewritten without the payload (a retry is a new
+ * job, so the bytes have no use). A write that fails is logged with what it means. */
+static void journal_outcome(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status code)
+{
+    cuzk_job_result r;
+    ejournal_done d = {.state = st, .code = code, .benchmark_only = j->benchmark_only,
+                       .wall_finish = j->wall_finish, .partitions_done = j->parts_done,
+                       .partitions = j->plan.partitions};
+    engine_job_result(e, j, &r, false);
+    d.t = r.t;
+    snprintf(d.error, sizeof d.error, "%s", j->err);
+    snprintf(d.device, sizeof d.device, "%s", j->device);
+    if (st == CUZK_JOB_COMPLETED && !j->benchmark_only) {
+        d.proof = j->proof;
+        d.proof_len = (size_t)j->plan.partitions * CUZK_GROTH16_PROOF_BYTES;
+    }
+    cuzk_error err = {0};
+    if (ejournal_finish(e->journal, j->id, &d, &err) != CUZK_OK)
+        engine_log(e, CUZK_LOG_WARN, "%s; the job's %s result is served until this daemon "
+                   "stops, and after a restart the job is proved again", err.msg,
+                   cuzk_job_state_name(st));
+    if (st != CUZK_JOB_COMPLETED && ereq_payload_bytes(j->req) &&
+        ejournal_strip(e->journal, j->id, j->seq, j->req, &err) != CUZK_OK)
+        engine_log(e, CUZK_LOG_WARN, "%s; its request keeps its payload until it expires",
+                   err.msg);
+}
+
 void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status code,
                        const char *msg)
 {
@@ -281,20 +309,8 @@ void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status c
                "job %s %s (%s, %u partition(s), %.0f ms)%s%s", j->id, cuzk_job_state_name(st),
                j->kind->name, j->plan.partitions, j->t_finish - j->t_submit,
                j->err[0] ? ": " : "", j->err);
-    if (e->journal) {
-        cuzk_job_result r;
-        ejournal_done d = {.state = st, .code = code, .benchmark_only = j->benchmark_only,
-                           .wall_finish = j->wall_finish, .partitions_done = j->parts_done};
-        engine_job_result(e, j, &r, false);
-        d.t = r.t;
-        snprintf(d.error, sizeof d.error, "%s", j->err);
-        snprintf(d.device, sizeof d.device, "%s", j->device);
-        if (st == CUZK_JOB_COMPLETED && !j->benchmark_only) {
-            d.proof = j->proof;
-            d.proof_len = (size_t)j->plan.partitions * CUZK_GROTH16_PROOF_BYTES;
-        }
-        ejournal_finish(e->journal, j->id, &d);
-    }
+    if (e->journal)
+        journal_outcome(e, j, st, code);
     for (ewatch *w = j->watches; w; w = w->next)
         w->fn(w->ctx, j->id, st);
     while (j->watches) {
@@ -503,6 +519,11 @@ void engine_jobs_reap(cuzk_engine *e)
                          now - j->t_collected >= (double)e->cfg.collected_ttl_s * 1e3) ||
                         now - j->t_finish >= (double)e->cfg.result_ttl_s * 1e3);
         if (!expired) {
+            /* a failed or cancelled job is never proved again: once no partition reads its
+             * request, its payload goes (as it went from the journal at its end) */
+            if (engine_job_over(j) && j->state != CUZK_JOB_COMPLETED && j->in_flight == 0 &&
+                !j->req->stripped)
+                ereq_strip(j->req);
             pp = &j->next;
             continue;
         }

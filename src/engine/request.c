@@ -17,7 +17,8 @@ enum {
     T_MINER, T_PARTITION_INDEX, T_VANILLA, T_VANILLA_N, T_RANDOMNESS, T_COMM_R_OLD,
     T_COMM_R_NEW, T_COMM_D_NEW, T_ZKEY_PATH, T_PARAMS_PATH, T_R1CS_PATH, T_WTNS_PATH,
     T_ZKEY, T_PARAMS, T_R1CS, T_WTNS, T_LOG2N, T_PARTITIONS, T_SEED, T_END,
-    T_ZKEY_ID, T_PARAMS_ID, T_R1CS_ID, T_WTNS_ID /* efile_id: 5 x u64 */
+    T_ZKEY_ID, T_PARAMS_ID, T_R1CS_ID, T_WTNS_ID, /* efile_id: 5 x u64 */
+    T_STRIPPED                                    /* u64 1: the payload was dropped */
 };
 
 #define REQ_MAGIC "CZRQ"
@@ -214,6 +215,29 @@ size_t ereq_payload_bytes(const ereq *q)
     return n;
 }
 
+ereq ereq_stripped_view(const ereq *q)
+{
+    ereq v = *q;
+    v.vanilla_proof = (ebuf){0};
+    v.vanilla_proofs = NULL;
+    v.n_vanilla_proofs = 0;
+    v.zkey = v.params = v.r1cs = v.wtns = (ebuf){0};
+    v.stripped = true;
+    return v;
+}
+
+void ereq_strip(ereq *q)
+{
+    free(q->vanilla_proof.data);
+    for (size_t i = 0; i < q->n_vanilla_proofs; i++)
+        free(q->vanilla_proofs[i].data);
+    free(q->vanilla_proofs);
+    ebuf *bs[] = {&q->zkey, &q->params, &q->r1cs, &q->wtns};
+    for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++)
+        free(bs[i]->data);
+    *q = ereq_stripped_view(q);
+}
+
 /* ---- encoding -------------------------------------------------------------------------- */
 
 typedef struct wbuf {
@@ -316,6 +340,8 @@ cuzk_status ereq_encode(const ereq *q, uint8_t **out, size_t *len, cuzk_error *e
     field_u64(&w, T_LOG2N, q->log2n);
     field_u64(&w, T_PARTITIONS, q->partitions);
     field_u64(&w, T_SEED, q->seed);
+    if (q->stripped)
+        field_u64(&w, T_STRIPPED, 1);
     field(&w, T_END, NULL, 0);
     if (w.fail) {
         free(w.p);
@@ -400,6 +426,7 @@ cuzk_status ereq_decode(ereq **out, const uint8_t *data, size_t len, cuzk_error 
         case T_LOG2N: is_u64 = true; q->log2n = (uint32_t)v; break;
         case T_PARTITIONS: is_u64 = true; q->partitions = (uint32_t)v; break;
         case T_SEED: is_u64 = true; q->seed = v; break;
+        case T_STRIPPED: is_u64 = true; q->stripped = v != 0; break;
         case T_VANILLA: st = buf_copy(&q->vanilla_proof, d, n); break;
         case T_VANILLA_N: {
             ebuf *nb = realloc(q->vanilla_proofs, (q->n_vanilla_proofs + 1) * sizeof *nb);

@@ -39,6 +39,9 @@ typedef struct ereq {
     ebuf zkey, params, r1cs, wtns;
     uint32_t log2n, partitions;
     uint64_t seed;
+    /* The payload (vanilla proofs, key/circuit/witness bytes) was dropped once the job
+     * ended FAILED or CANCELLED (ereq_strip): it can be reported, not proved again. */
+    bool stripped;
 } ereq;
 
 /* Copies r. Paths are resolved with realpath and must name regular files the daemon can
@@ -57,6 +60,13 @@ bool ereq_same(const ereq *a, const ereq *b);
 
 /* Total bytes of the request's inline buffers (what a journal spool holds). */
 size_t ereq_payload_bytes(const ereq *q);
+
+/* Frees the payload counted by ereq_payload_bytes and marks q stripped (a failed or
+ * cancelled job is never proved again from its request, so its bytes have no use). Only
+ * when nothing reads q any more. ereq_stripped_view: the same without freeing, a shallow
+ * copy for encoding (its buffers point into q; never ereq_free it). */
+void ereq_strip(ereq *q);
+ereq ereq_stripped_view(const ereq *q);
 
 /* Encoding: "CZRQ" u32 version, then (u16 tag, u64 len, bytes) fields, little-endian,
  * ending with the END tag; a path's file identity follows as its own field (records
