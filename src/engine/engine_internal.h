@@ -128,6 +128,11 @@ struct ekind {
     void (*plan_free)(ekind_plan *plan);
 };
 
+/* The Filecoin fields that choose a circuit (registered_proof, sector_size) name nothing
+ * for the extension kinds, whose circuit is in the request: one given there is a confused
+ * request, refused with CUZK_ERR_INVALID_ARG (kinds.c; what: the kind's name). */
+cuzk_status engine_no_filecoin_proof(const ereq *q, const char *what, cuzk_error *err);
+
 const ekind *engine_kind_find(cuzk_proof_kind k);
 const ekind *engine_kind_for_circuit(const char *circuit_id);
 void esynth_free(esynth *s);

@@ -59,6 +59,9 @@ static cuzk_status key_domain(const uint8_t *d, size_t len, bool zkey, uint64_t 
 static cuzk_status g16_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, cuzk_error *err)
 {
     (void)e;
+    cuzk_status st0 = engine_no_filecoin_proof(q, "groth16", err);
+    if (st0 != CUZK_OK)
+        return st0;
     bool zk = given(q->zkey_path, &q->zkey), pa = given(q->params_path, &q->params);
     const char *dup = (q->zkey_path && q->zkey.len)       ? "zkey"
                       : (q->params_path && q->params.len) ? "params"

@@ -140,6 +140,18 @@ static void test_basic(void **state)
     free(tl);
     unlink(path);
 
+    /* a Filecoin registered proof or sector size names nothing for a synthetic job */
+    cuzk_job_request rp = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
+    rp.registered_proof = 999;
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_submit(e, &rp, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "registered_proof 999"));
+    rp.registered_proof = 0;
+    rp.sector_size = 2048;
+    assert_int_equal(cuzk_engine_submit(e, &rp, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "sector_size 2048"));
+
     /* unknown ids */
     cuzk_job_result x;
     assert_int_equal(cuzk_engine_await(e, "nope", 1, &x, NULL), CUZK_ERR_NOT_FOUND);
