@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "cuzk/outfiles.h"
 #include "outputs.h"
+#include "util/util_export.h"
 
 void cli_conn_opts_init(cli_conn_opts *o)
 {
@@ -126,9 +127,15 @@ int cli_job_opt(const char *cmd, cli_job *j, int opt, const char *arg)
 {
     uint64_t v = 0;
     int k;
-    int numeric = (opt >= 1000 && opt <= 1002) || (opt >= 1012 && opt <= 1015);
+    int numeric = (opt >= 1000 && opt <= 1002) || (opt >= 1013 && opt <= 1015);
     if (numeric && !parse_u64(arg, &v)) {
         fprintf(stderr, "cuzk %s: '%s' is not a number\n", cmd, arg);
+        return -1;
+    }
+    /* a size as every other command takes it (util/size.h): 32GiB, 2048, 2 KiB */
+    if (opt == 1012 && !cuzk_parse_size(arg, &v)) {
+        fprintf(stderr, "cuzk %s: --sector-size '%s' is not a size (2KiB, 32GiB, 64GiB or "
+                        "bytes)\n", cmd, arg);
         return -1;
     }
     switch (opt) {

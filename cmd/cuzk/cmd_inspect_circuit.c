@@ -27,6 +27,7 @@
 #include "cuzk/post.h"
 #include "cuzk/snap.h"
 #include "progress.h"
+#include "util/util_export.h"
 
 /* Counts one partition of the kind for the sector size; desc gets one line about it. */
 typedef cuzk_status (*count_fn)(uint64_t sector_size, cuzk_circuit_counts *out, char *desc,
@@ -156,27 +157,6 @@ void cmd_inspect_circuit_usage(FILE *out)
         fprintf(out, "  %-12s %s\n", k_kinds[i].name, k_kinds[i].summary);
 }
 
-/* "2KiB", "2 KiB", "32GiB", "2048": bytes; false for anything else. */
-static bool parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    if (!s || !isdigit((unsigned char)*s))
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (*end == ' ')
-        end++;
-    static const struct { const char *suffix; unsigned shift; } units[] = {
-        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-        if (strcasecmp(end, units[i].suffix) != 0)
-            continue;
-        if (v == 0 || v > (UINT64_MAX >> units[i].shift))
-            return false;
-        *out = (uint64_t)v << units[i].shift;
-        return true;
-    }
-    return false;
-}
 
 static unsigned log2_ceil(uint64_t n)
 {
@@ -229,7 +209,7 @@ int cmd_inspect_circuit(int argc, char **argv)
         return CUZK_EXIT_USAGE;
     }
     uint64_t size;
-    if (!parse_size(size_arg, &size)) {
+    if (!cuzk_parse_size(size_arg, &size) || size == 0) {
         fprintf(stderr, "cuzk inspect circuit: bad sector size '%s' (e.g. 2KiB, 32GiB or bytes)\n",
                 size_arg);
         return CUZK_EXIT_USAGE;

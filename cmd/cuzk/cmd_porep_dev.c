@@ -26,21 +26,7 @@
 #include "cuzk/formats.h"
 #include "cuzk/param_digest.h"
 #include "cuzk/porep.h"
-
-/* "2KiB", "32GiB", "2048": bytes; 0 for anything else. */
-static uint64_t parse_size(const char *s)
-{
-    char *end;
-    if (!s || !isdigit((unsigned char)*s))
-        return 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    static const struct { const char *suffix; unsigned shift; } units[] = {
-        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}};
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-        if (strcasecmp(end, units[i].suffix) == 0 && v <= (UINT64_MAX >> units[i].shift))
-            return (uint64_t)v << units[i].shift;
-    return 0;
-}
+#include "util/util_export.h"
 
 void cmd_gen_c1_usage(FILE *out)
 {
@@ -89,9 +75,10 @@ int cmd_gen_c1(int argc, char **argv)
         fprintf(stderr, "cuzk gen-c1: needs --sector-size SIZE and --out FILE\n");
         return CUZK_EXIT_USAGE;
     }
-    uint64_t size = parse_size(size_arg);
+    uint64_t size = 0;
     cuzk_porep_shape shape;
-    if (!size || cuzk_porep_shape_for_size(size, &shape, NULL) != CUZK_OK) {
+    if (!cuzk_parse_size(size_arg, &size) ||
+        cuzk_porep_shape_for_size(size, &shape, NULL) != CUZK_OK) {
         fprintf(stderr, "cuzk gen-c1: --sector-size %s: not 2KiB, 8MiB, 512MiB, 32GiB or "
                         "64GiB\n", size_arg);
         return CUZK_EXIT_USAGE;
