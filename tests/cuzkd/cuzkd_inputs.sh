@@ -5,6 +5,8 @@
 #     refused at submit with INVALID_ARGUMENT naming it, so no synthesis worker ever sits in
 #     open() waiting for a writer; so is a directory; the daemon then still proves (a
 #     Groth16 job on the fixture circuit completes, its proof verifies) and stops on SIGTERM;
+#     the daemon runs on the smallest budget it takes (64 MiB), in which that 15-constraint
+#     circuit must fit;
 #   - `cuzk submit --sector-size` takes sizes as gen-c1 does (32GiB, 32 GiB, bytes): a 2 KiB
 #     C1 output (cuzk gen-c1) submitted as 32GiB is refused by the daemon for its size, not
 #     by the client as "not a number";
@@ -24,7 +26,7 @@ cat > d.toml <<EOF
 listen = "$addr"
 state_dir = "$work/state"
 [memory]
-total_budget = "1GiB"
+total_budget = "64MiB" # the smallest budget cuzkd takes: the demo circuit must fit
 [gpus]
 devices = ["cpu"]
 gpu_workers_per_device = 1
