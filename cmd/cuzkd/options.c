@@ -29,8 +29,9 @@ typedef struct option {
 #define U64MAX UINT64_MAX
 
 static const option k_opts[] = {
-    {"daemon", "listen", O_STR, OFF(listen), "unix:///tmp/cuzk.sock", 0, 0,
-     "gRPC listen address(es): unix:///path, HOST:PORT or [V6]:PORT, comma-separated"},
+    {"daemon", "listen", O_STR, OFF(listen), "unix:///run/curio/cuzk.sock", 0, 0,
+     "gRPC address(es): unix:///path, HOST:PORT, [V6]:PORT, comma-separated; the default "
+     "is the cuzk client's too (a missing socket directory is made)"},
     {"daemon", "status_listen", O_STR, OFF(status_listen), "", 0, 0,
      "plain HTTP for GET /metrics and GET /status (HOST:PORT); empty = off"},
     {"daemon", "state_dir", O_STR, OFF(state_dir), "~/.local/state/cuzk", 0, 0,
