@@ -218,7 +218,9 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg);
 /*
  * Creates an engine: opens the devices, the CPU pool and the journal, resumes the jobs the
  * journal holds (queued and running ones are queued again in their original order; finished
- * results are served until they expire), and starts the threads. The config strings are
+ * results are served until they expire, except a COMPLETED record that fails its checksum
+ * or lacks its proof: that job is proved again, and the record is logged and kept aside),
+ * and starts the threads. The config strings are
  * copied. Errors: CUZK_ERR_INVALID_ARG (bad config), CUZK_ERR_UNSUPPORTED (a device spec
  * this build or machine cannot open), CUZK_ERR_IO (state_dir unusable), NOMEM.
  */

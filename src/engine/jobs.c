@@ -274,9 +274,9 @@ static void journal_outcome(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_sta
     }
     cuzk_error err = {0};
     if (ejournal_finish(e->journal, j->id, &d, &err) != CUZK_OK)
-        engine_log(e, CUZK_LOG_WARN, "%s; the job's %s result is served until this daemon "
-                   "stops, and after a restart the job is proved again", err.msg,
-                   cuzk_job_state_name(st));
+        engine_log(e, CUZK_LOG_WARN, "%s; the job's outcome (%s) is served until this daemon "
+                   "stops, not after a restart%s", err.msg, cuzk_job_state_name(st),
+                   st == CUZK_JOB_COMPLETED ? " (then the job is proved again)" : "");
     if (st != CUZK_JOB_COMPLETED && ereq_payload_bytes(j->req) &&
         ejournal_strip(e->journal, j->id, j->seq, j->req, &err) != CUZK_OK)
         engine_log(e, CUZK_LOG_WARN, "%s; its request keeps its payload until it expires",
