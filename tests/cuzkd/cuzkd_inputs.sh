@@ -3,7 +3,8 @@
 # through the CLI client against the real daemon (CPU, one synthesis worker, a journal):
 #   - a FIFO as an input path (`mkfifo f; cuzk submit --params .. --r1cs .. --wtns f`) is
 #     refused at submit with INVALID_ARGUMENT naming it, so no synthesis worker ever sits in
-#     open() waiting for a writer; so is a directory; the daemon then still proves (a
+#     open() waiting for a writer (and with --send-files the client refuses to read it
+#     rather than waiting in open() itself); so is a directory; the daemon then still proves (a
 #     Groth16 job on the fixture circuit completes, its proof verifies) and stops on SIGTERM;
 #     the daemon runs on the smallest budget it takes (64 MiB), in which that 15-constraint
 #     circuit must fit;
@@ -49,6 +50,9 @@ job=(--params "$work/fx/b.params" --r1cs "$work/fx/c.r1cs")
 out=$(C submit "${job[@]}" --wtns "$work/fx/f.fifo" 2>&1) && fail "a FIFO was accepted: $out"
 case "$out" in *"INVALID_ARGUMENT"*"wtns file $work/fx/f.fifo is a FIFO"*) ;;
     *) fail "FIFO refusal: $out";; esac
+out=$(timeout 10 "$cuzk" submit --addr "$addr" "${job[@]}" --wtns "$work/fx/f.fifo" --send-files \
+      2>&1) && fail "the client sent a FIFO: $out"
+case "$out" in *"fx/f.fifo: not a regular file"*) ;; *) fail "client FIFO refusal: $out";; esac
 out=$(C submit --params "$work/fx" --r1cs "$work/fx/c.r1cs" --wtns "$work/fx/w.wtns" 2>&1) &&
     fail "a directory was accepted: $out"
 case "$out" in *"INVALID_ARGUMENT"*"params file $work/fx is a directory"*) ;;
