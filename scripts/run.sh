@@ -14,7 +14,8 @@
 #      proof `cuzk verify` checks (keys from `cuzk setup`); stops the daemon with SIGTERM;
 #   2. the short benchmarks (`cuzk bench`), as before.
 #   usage: bash scripts/run.sh [--no-bench | bench arguments]   (default: every group)
-#   env:   BUILD_DIR (default build; relative to the repository root, or absolute), CUZK_JOBS (default: all cores), CUZK_DEV_KEY_DIR
+#   env:   BUILD_DIR (default build; relative to the repository root, or absolute),
+#          CUZK_JOBS (default: all cores), CUZK_DEV_KEY_DIR
 #          (default $XDG_CACHE_HOME or ~/.cache, /cuzk/dev-keys), CUZK_PARAMS_DIR (none)
 # Examples: bash scripts/run.sh pairing --json; bash scripts/run.sh field --min-time 2
 # stdout carries the main job's result lines and what `cuzk bench` prints; with --json

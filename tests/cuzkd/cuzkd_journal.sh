@@ -78,7 +78,8 @@ n=$(size "$done_file")
 # a byte inside the proof: the record ends with the 192-byte proof and an 8-byte checksum
 at=$((n - 8 - 100))
 b=$(od -An -tu1 -j "$at" -N1 "$done_file" | tr -d ' ')
-printf "$(printf '\\%03o' $(( b ^ 1 )))" | dd of="$done_file" bs=1 seek="$at" conv=notrunc 2>/dev/null
+printf "$(printf '\\%03o' $(( b ^ 1 )))" |
+    dd of="$done_file" bs=1 seek="$at" conv=notrunc 2>/dev/null
 # and a temporary of a write a kill -9 cut short
 tmp="state/00000000-0000-4000-8000-00000000abcd.req.tmp"
 head -c 4096 /dev/zero > "$tmp"

@@ -42,7 +42,8 @@ case "$out" in *'config logging.level = "debug"'*) ;; *) fail "override: $out";;
 
 # one default address for both ends
 default='unix:///run/curio/cuzk.sock'
-grep -qx "listen = \"$default\"" example.toml || fail "cuzkd's default: $(grep '^listen' example.toml)"
+grep -qx "listen = \"$default\"" example.toml ||
+    fail "cuzkd's default: $(grep '^listen' example.toml)"
 if [ -n "$cuzk" ]; then
     out=$("$cuzk" help submit 2>&1)
     case "$out" in
