@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "util/util_export.h"
 
 #define MAX_RESULTS 256
 
@@ -89,32 +90,26 @@ static bool parse_list(const char *s, unsigned *out, size_t *n, unsigned lo, uns
     return *n > 0;
 }
 
-/* "2KiB,512MiB" -> {2048, 536870912}: a number with an optional KiB / MiB / GiB suffix. */
+/* "2KiB,512MiB" -> {2048, 536870912}: sizes in the syntax of every command (util/size.h),
+ * separated by commas; each at least 1 and at most 1 TiB. */
 static bool parse_sizes(const char *s, uint64_t *out, size_t *n)
 {
     if (!s || !*s)
         return false;
     *n = 0;
     while (*s) {
-        char *end;
-        errno = 0;
-        if (*s < '0' || *s > '9' || *n == BENCH_SIZED_MAX_LIST)
+        char one[64];
+        size_t len = strcspn(s, ",");
+        if (len == 0 || len >= sizeof one || *n == BENCH_SIZED_MAX_LIST)
             return false;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (errno || end == s || v == 0 || v > (1ull << 40))
+        memcpy(one, s, len);
+        one[len] = 0;
+        uint64_t v;
+        if (!cuzk_parse_size(one, &v) || v == 0 || v > (1ull << 40))
             return false;
-        static const char *const unit[] = {"KiB", "MiB", "GiB"};
-        for (unsigned u = 0; u < 3; u++)
-            if (strncmp(end, unit[u], 3) == 0) {
-                v <<= 10 * (u + 1);
-                end += 3;
-                break;
-            }
         out[(*n)++] = v;
-        s = end;
-        if (*s == ',')
-            s++;
-        else if (*s)
+        s += len;
+        if (*s == ',' && !*++s)
             return false;
     }
     return *n > 0;

@@ -1,10 +1,20 @@
-# lib.sh — helpers sourced by scripts/run.sh and scripts/test.sh: logging, Debian package
-# installation (only what is missing), locating nvcc. Not meant to be run directly.
+# lib.sh — helpers sourced by scripts/run.sh and scripts/test.sh: logging, paths under the
+# repository root, Debian package installation (only what is missing), locating nvcc. Not
+# meant to be run directly.
 
 CUZK_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CUZK_JOBS=${CUZK_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 log() { printf '\n==> %s\n' "$*"; }
+
+# root_path P — P as an absolute path: as is when it is one (BUILD_DIR=/abs/path), else
+# relative to the repository root (BUILD_DIR=build).
+root_path() {
+  case "$1" in
+    /*) printf '%s\n' "$1" ;;
+    *) printf '%s/%s\n' "$CUZK_ROOT" "$1" ;;
+  esac
+}
 
 # Runs a command as root: directly when we are root (CI), through sudo otherwise.
 as_root() {

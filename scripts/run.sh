@@ -14,7 +14,8 @@
 #      proof `cuzk verify` checks (keys from `cuzk setup`); stops the daemon with SIGTERM;
 #   2. the short benchmarks (`cuzk bench`), as before.
 #   usage: bash scripts/run.sh [--no-bench | bench arguments]   (default: every group)
-#   env:   BUILD_DIR (default build), CUZK_JOBS (default: all cores), CUZK_DEV_KEY_DIR
+#   env:   BUILD_DIR (default build; relative to the repository root, or absolute),
+#          CUZK_JOBS (default: all cores), CUZK_DEV_KEY_DIR
 #          (default $XDG_CACHE_HOME or ~/.cache, /cuzk/dev-keys), CUZK_PARAMS_DIR (none)
 # Examples: bash scripts/run.sh pairing --json; bash scripts/run.sh field --min-time 2
 # stdout carries the main job's result lines and what `cuzk bench` prints; with --json
@@ -24,7 +25,7 @@ set -euo pipefail
 exec 3>&1 1>&2
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CUZK_ROOT"
-build=${BUILD_DIR:-build}
+build=$(root_path "${BUILD_DIR:-build}") # absolute from here on
 
 bench=1
 out_fd=3
@@ -49,8 +50,8 @@ log "build"
 cmake --build "$build" -j "$CUZK_JOBS" --target cuzk cuzkd cuzk_cli_fixture
 
 # ---- the main job: cuzkd + the CLI client ----------------------------------------------------
-cuzk="$CUZK_ROOT/$build/cuzk"
-cuzkd="$CUZK_ROOT/$build/cuzkd"
+cuzk="$build/cuzk"
+cuzkd="$build/cuzkd"
 tmp=$(mktemp -d /tmp/cuzk-run-XXXXXX)
 devkeys=${CUZK_DEV_KEY_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/cuzk/dev-keys}
 daemon=
@@ -63,11 +64,11 @@ trap cleanup EXIT
 # runs the daemon job; returns non-zero (after saying why) when a step fails
 main_job() {
   local addr="unix://$tmp/cuzk.sock"
-  local timeline="$CUZK_ROOT/$build/cuzkd-timeline.json"
-  local dlog="$CUZK_ROOT/$build/cuzkd.log"
+  local timeline="$build/cuzkd-timeline.json"
+  local dlog="$build/cuzkd.log"
   rm -f "$timeline" "$timeline.1"
   # the C1 output: synthetic test data, made once per build directory
-  local c1="$CUZK_ROOT/$build/porep-2k.c1.json"
+  local c1="$build/porep-2k.c1.json"
   if [ ! -s "$c1" ]; then
     log "cuzk gen-c1 --sector-size 2KiB --out $c1  (SYNTHETIC TEST DATA)"
     "$cuzk" gen-c1 --sector-size 2KiB --seed 1 --out "$c1" >/dev/null || return 1
@@ -142,7 +143,7 @@ EOF
   local d="$tmp/demo"
   mkdir -p "$d"
   log "demo circuit: cuzk setup, cuzk submit --params/--r1cs/--wtns, cuzk verify"
-  "$CUZK_ROOT/$build/tests/cli/cuzk_cli_fixture" "$d" >/dev/null 2>&1 &&
+  "$build/tests/cli/cuzk_cli_fixture" "$d" >/dev/null 2>&1 &&
     "$cuzk" setup --r1cs "$d/c.r1cs" --params "$d/b.params" --vk "$d/b.vk" 2>/dev/null &&
     "$cuzk" prove --params "$d/b.params" --r1cs "$d/c.r1cs" --wtns "$d/w.wtns" \
       --out "$d/local.bin" --public "$d/public.json" >/dev/null ||

@@ -8,29 +8,16 @@
 #include <strings.h>
 
 #include "cli_args.h"
+#include "util/util_export.h"
 
 bool cli_parse_size(const char *s, uint64_t *out)
 {
-    char *end;
-    if (!s || !isdigit((unsigned char)*s))
+    /* one syntax everywhere (util/size.h); a size on these command lines is never 0 */
+    uint64_t v;
+    if (!s || !isdigit((unsigned char)*s) || !cuzk_parse_size(s, &v) || v == 0)
         return false;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno)
-        return false;
-    while (*end == ' ')
-        end++;
-    static const struct { const char *suffix; unsigned shift; } units[] = {
-        {"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-        if (strcasecmp(end, units[i].suffix) != 0)
-            continue;
-        if (v == 0 || v > (UINT64_MAX >> units[i].shift))
-            return false;
-        *out = (uint64_t)v << units[i].shift;
-        return true;
-    }
-    return false;
+    *out = v;
+    return true;
 }
 
 bool cli_parse_u64(const char *s, uint64_t *out)

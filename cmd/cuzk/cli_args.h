@@ -9,8 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* bytes: a positive integer with an optional unit B, KiB, MiB, GiB, TiB (any case, a space
- * allowed before it); false for anything else or an overflow. */
+/* bytes, as cuzk_parse_size (util/size.h) reads them, and not 0; false otherwise. */
 bool cli_parse_size(const char *s, uint64_t *out);
 /* a whole decimal number or 0x and hex digits, fitting 64 bits; false otherwise. */
 bool cli_parse_u64(const char *s, uint64_t *out);

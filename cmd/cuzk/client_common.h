@@ -62,10 +62,13 @@ typedef struct cli_job {
     "  --zkey F --wtns F [--r1cs F]                    snarkjs circuit\n"                 \
     "  --params F --r1cs F --wtns F                    bellperson circuit\n"              \
     "      (paths are read by the daemon; --send-files sends the bytes instead)\n"        \
-    "  --kind porep|window-post|winning-post|snap --vanilla F [--sector-size N]\n"        \
+    "  --kind porep|window-post|winning-post|snap --vanilla F [--sector-size S]\n"        \
     "      [--registered-proof N] [--sector-number N] [--miner-id N]   Filecoin proofs\n" \
-    "      (porep: the C1 output; PoSt: the job document of cuzk/post.h)\n"              \
-    "  --priority low|normal|high|critical  --request-id ID (idempotency key)\n"
+    "      (porep: the C1 output; PoSt: the job document of cuzk/post.h; S: 32GiB,\n"     \
+    "      2KiB or bytes; N: Go's abi number, e.g. 8 = StackedDrg32GiBV1_1)\n"           \
+    "  --priority low|normal|high|critical\n"                                           \
+    "  --request-id ID   a retry's key: joins the running job of the same request, gets\n" \
+    "      a completed one back; a failed or cancelled one is proved again\n"
 
 void cli_job_init(cli_job *j);
 /* Returns 1 when opt was a job option, 0 if not, -1 on a bad value (message printed). */

@@ -7,16 +7,20 @@
 #ifdef CUZK_HAVE_GRPC
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "client_common.h"
 #include "commands.h"
 #include "cuzk/outfiles.h"
 #include "outputs.h"
+#include "util/util_export.h"
 
 void cli_conn_opts_init(cli_conn_opts *o)
 {
@@ -126,9 +130,15 @@ int cli_job_opt(const char *cmd, cli_job *j, int opt, const char *arg)
 {
     uint64_t v = 0;
     int k;
-    int numeric = (opt >= 1000 && opt <= 1002) || (opt >= 1012 && opt <= 1015);
+    int numeric = (opt >= 1000 && opt <= 1002) || (opt >= 1013 && opt <= 1015);
     if (numeric && !parse_u64(arg, &v)) {
         fprintf(stderr, "cuzk %s: '%s' is not a number\n", cmd, arg);
+        return -1;
+    }
+    /* a size as every other command takes it (util/size.h): 32GiB, 2048, 2 KiB */
+    if (opt == 1012 && !cuzk_parse_size(arg, &v)) {
+        fprintf(stderr, "cuzk %s: --sector-size '%s' is not a size (2KiB, 32GiB, 64GiB or "
+                        "bytes)\n", cmd, arg);
         return -1;
     }
     switch (opt) {
@@ -163,12 +173,27 @@ int cli_job_opt(const char *cmd, cli_job *j, int opt, const char *arg)
     }
 }
 
-/* Reads a whole file (at most 256 MiB, the message limit) into j->buffers. */
+/* Reads a whole file (at most 256 MiB, the message limit) into j->buffers. Regular files
+ * only, opened non-blocking: a FIFO would hold the command in open() until a writer came. */
 static int slurp(const char *cmd, cli_job *j, const char *path, ProtobufCBinaryData *out)
 {
-    FILE *f = fopen(path, "rb");
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        fprintf(stderr, "cuzk %s: %s: %s\n", cmd, path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return CUZK_EXIT_FAIL;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "cuzk %s: %s: not a regular file\n", cmd, path);
+        close(fd);
+        return CUZK_EXIT_FAIL;
+    }
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         fprintf(stderr, "cuzk %s: %s: %s\n", cmd, path, strerror(errno));
+        close(fd);
         return CUZK_EXIT_FAIL;
     }
     size_t cap = 1 << 20, len = 0, k;

@@ -26,7 +26,7 @@
 #include "cuzk/post.h"
 #include "cuzk/snap.h"
 #include "progress.h"
-#include "cli_args.h"
+#include "util/util_export.h"
 
 /* Counts one partition of the kind for the sector size; desc gets one line about it. */
 typedef cuzk_status (*count_fn)(uint64_t sector_size, cuzk_circuit_counts *out, char *desc,
@@ -157,6 +157,7 @@ void cmd_inspect_circuit_usage(FILE *out)
         fprintf(out, "  %-12s %s\n", k_kinds[i].name, k_kinds[i].summary);
 }
 
+
 static unsigned log2_ceil(uint64_t n)
 {
     unsigned k = 0;
@@ -208,7 +209,7 @@ int cmd_inspect_circuit(int argc, char **argv)
         return CUZK_EXIT_USAGE;
     }
     uint64_t size;
-    if (!cli_parse_size(size_arg, &size)) {
+    if (!cuzk_parse_size(size_arg, &size) || size == 0) {
         fprintf(stderr, "cuzk inspect circuit: bad sector size '%s' (e.g. 2KiB, 32GiB or bytes)\n",
                 size_arg);
         return CUZK_EXIT_USAGE;

@@ -27,6 +27,7 @@
 #include "cuzk/formats.h"
 #include "cuzk/param_digest.h"
 #include "cuzk/porep.h"
+#include "util/util_export.h"
 
 void cmd_gen_c1_usage(FILE *out)
 {
@@ -77,7 +78,7 @@ int cmd_gen_c1(int argc, char **argv)
     }
     uint64_t size = 0;
     cuzk_porep_shape shape;
-    if (!cli_parse_size(size_arg, &size) ||
+    if (!cuzk_parse_size(size_arg, &size) ||
         cuzk_porep_shape_for_size(size, &shape, NULL) != CUZK_OK) {
         fprintf(stderr, "cuzk gen-c1: --sector-size %s: not 2KiB, 8MiB, 512MiB, 32GiB or "
                         "64GiB\n", size_arg);

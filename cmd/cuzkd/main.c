@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "cuzk/engine.h"
+#include "listen_dir.h"
 #include "options.h"
 #ifdef CUZK_HAVE_SERVER
 #include "cuzk/server.h"
@@ -176,6 +177,15 @@ int main(int argc, char **argv)
             }
     }
     cuzkd_config_dump(&cfg, dump_line);
+#ifdef CUZK_HAVE_SERVER
+    /* before the engine (which resumes the journal's jobs): a socket that cannot be made
+     * stops the start at once, saying what to do */
+    char why[1024 + 3 * CUZKD_STR];
+    if (!cuzkd_listen_dirs(cfg.listen, why, sizeof why)) {
+        fprintf(stderr, "cuzkd: %s\n", why);
+        return 1;
+    }
+#endif
     cuzk_engine *engine;
     if (cuzk_engine_create(&engine, &ec, &err) != CUZK_OK) {
         fprintf(stderr, "cuzkd: cannot start the engine: %s\n", err.msg);

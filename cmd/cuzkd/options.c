@@ -29,8 +29,9 @@ typedef struct option {
 #define U64MAX UINT64_MAX
 
 static const option k_opts[] = {
-    {"daemon", "listen", O_STR, OFF(listen), "unix:///tmp/cuzk.sock", 0, 0,
-     "gRPC listen address(es): unix:///path, HOST:PORT or [V6]:PORT, comma-separated"},
+    {"daemon", "listen", O_STR, OFF(listen), "unix:///run/curio/cuzk.sock", 0, 0,
+     "gRPC address(es): unix:///path, HOST:PORT, [V6]:PORT, comma-separated; the default "
+     "is the cuzk client's too (a missing socket directory is made)"},
     {"daemon", "status_listen", O_STR, OFF(status_listen), "", 0, 0,
      "plain HTTP for GET /metrics and GET /status (HOST:PORT); empty = off"},
     {"daemon", "state_dir", O_STR, OFF(state_dir), "~/.local/state/cuzk", 0, 0,
@@ -75,29 +76,7 @@ static const option k_opts[] = {
 };
 #define N_OPTS (sizeof k_opts / sizeof k_opts[0])
 
-bool cuzkd_parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (!isdigit((unsigned char)*s))
-        return false;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (isspace((unsigned char)*end))
-        end++;
-    static const struct { const char *sfx; uint64_t mul; } u[] = {
-        {"", 1}, {"B", 1}, {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30},
-        {"TiB", 1ull << 40}, {"KB", 1000}, {"MB", 1000000}, {"GB", 1000000000ull},
-        {"TB", 1000000000000ull}};
-    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
-        if (strcmp(end, u[i].sfx) == 0) {
-            if (v > UINT64_MAX / u[i].mul)
-                return false;
-            *out = v * u[i].mul;
-            return true;
-        }
-    return false;
-}
+bool cuzkd_parse_size(const char *s, uint64_t *out) { return cuzk_parse_size(s, out); }
 
 bool cuzkd_parse_duration(const char *s, uint64_t *seconds)
 {

@@ -49,8 +49,8 @@ void cuzkd_config_print_example(FILE *out);   /* --print-config */
 /* Logs every option's effective value (one line each) through log. */
 void cuzkd_config_dump(const cuzkd_config *c, void (*log)(const char *line));
 
-/* Parses sizes ("256GiB", "512MiB", "1024", "5 GB") and durations ("5m", "30s", "1h",
- * "90"); false if malformed. */
+/* Parses sizes ("256GiB", "512MiB", "1024", "5 GB": util/size.h, the syntax of every
+ * command) and durations ("5m", "30s", "1h", "90"); false if malformed. */
 bool cuzkd_parse_size(const char *s, uint64_t *out);
 bool cuzkd_parse_duration(const char *s, uint64_t *seconds);
 

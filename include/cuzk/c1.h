@@ -71,6 +71,10 @@ typedef struct cuzk_porep_info {
 /* Looks a registered proof name up (all 20 variants: 2 KiB, 8 MiB, 512 MiB, 32 GiB,
  * 64 GiB x V1, V1_1, synthetic, NI). Errors: INVALID_ARG (NULL), UNSUPPORTED (unknown). */
 cuzk_status cuzk_porep_info_from_name(const char *name, cuzk_porep_info *out, cuzk_error *err);
+/* The same by Go's abi.RegisteredSealProof number: 0-4 V1, 5-9 V1_1, 10-14 V1_1 synthetic,
+ * 15-19 V1_2 NI, each run 2 KiB, 8 MiB, 512 MiB, 32 GiB, 64 GiB (what Curio sends as
+ * SubmitProofRequest.registered_proof). Errors: INVALID_ARG (NULL), UNSUPPORTED (> 19). */
+cuzk_status cuzk_porep_info_from_abi(uint64_t abi, cuzk_porep_info *out, cuzk_error *err);
 
 typedef struct cuzk_c1_merkle_proof {
     uint8_t root[32];

@@ -11,10 +11,17 @@
  *   cuzk.v1 ProofKind, plus our extensions GROTH16 and SYNTHETIC), a priority, and the
  *   kind's inputs. cuzk_engine_submit validates the request cheaply, journals it (inputs
  *   fsync'd to the state directory when one is configured) and returns its id, a UUID
- *   string, before any proving. A request_id makes submission idempotent: submitting the
- *   same non-empty request_id again, while the first job is known to the engine (queued,
- *   running or finished and not yet expired), returns the first job's id
- *   (ticket.duplicate = true) and queues nothing.
+ *   string, before any proving. A request_id makes a retry find its job (Curio reuses ids
+ *   such as porep-<miner>-<sector> and retries with them), by these rules:
+ *     - a job of that id that is queued or running is joined (its id is returned,
+ *       ticket.duplicate = true, nothing is queued) when the new request is the same
+ *       request; a different request is refused (CUZK_ERR_INVALID_ARG: the id is in use);
+ *     - a COMPLETED job not yet expired is returned only for the same request;
+ *     - a FAILED or CANCELLED job is never replayed: the retry is a new job.
+ *   "The same request": the same kind and inputs (registered proof, sector size, sector
+ *   and miner ids, partition index, every byte field, each path with the identity of the
+ *   file it named at submit: device, inode, size, modification and change times); the
+ *   priority and the request_id itself are not inputs.
  *
  *   Life: QUEUED -> RUNNING -> COMPLETED | FAILED | CANCELLED. A finished job's result is
  *   kept until it is collected (returned by a cuzk_engine_await that saw it finished) plus
@@ -211,7 +218,9 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg);
 /*
  * Creates an engine: opens the devices, the CPU pool and the journal, resumes the jobs the
  * journal holds (queued and running ones are queued again in their original order; finished
- * results are served until they expire), and starts the threads. The config strings are
+ * results are served until they expire, except a COMPLETED record that fails its checksum
+ * or lacks its proof: that job is proved again, and the record is logged and kept aside),
+ * and starts the threads. The config strings are
  * copied. Errors: CUZK_ERR_INVALID_ARG (bad config), CUZK_ERR_UNSUPPORTED (a device spec
  * this build or machine cannot open), CUZK_ERR_IO (state_dir unusable), NOMEM.
  */
@@ -261,9 +270,10 @@ typedef struct cuzk_job_request {
     uint32_t partition_index;
     cuzk_bytes comm_r_old, comm_r_new, comm_d_new; /* 32 bytes each or empty */
 
-    /* GROTH16: each input is a path (read by the engine, which must be able to open it)
-     * or bytes (copied); give one form per input, not both. snarkjs: zkey + wtns
-     * (+ r1cs). bellperson: params + r1cs + wtns. */
+    /* GROTH16: each input is a path (read by the engine, which must be able to open it; a
+     * regular file: a FIFO, a device or a directory is refused at submit) or bytes
+     * (copied); give one form per input, not both. snarkjs: zkey + wtns (+ r1cs).
+     * bellperson: params + r1cs + wtns. */
     struct {
         const char *zkey_path, *params_path, *r1cs_path, *wtns_path;
         cuzk_bytes zkey, params, r1cs, wtns;
@@ -284,13 +294,15 @@ typedef struct cuzk_job_ticket {
     char job_id[CUZK_JOB_ID_SIZE];
     uint32_t queue_position; /* jobs that will start before this one (0 = next) */
     char assigned_gpu[64];   /* "" until a device takes a partition of the job */
-    bool duplicate;          /* request_id matched a known job: its id is returned */
+    bool duplicate;          /* request_id matched a job of the same request (queued,
+                                running, or COMPLETED): its id is returned */
 } cuzk_job_ticket;
 
 /*
  * Accepts a job (see Jobs above). Returns once the job is journaled. Errors:
  * CUZK_ERR_INVALID_ARG (malformed request: unknown kind, missing or double inputs, sizes
- * out of range, request_id too long), CUZK_ERR_UNSUPPORTED (a kind whose circuit is not
+ * out of range, request_id too long, request_id in use by a different queued or running
+ * request), CUZK_ERR_UNSUPPORTED (a kind whose circuit is not
  * built: "PoRep circuit not built yet"), CUZK_ERR_IO (journal write failed),
  * CUZK_ERR_UNAVAILABLE (shutting down), NOMEM.
  */
@@ -343,7 +355,8 @@ cuzk_status cuzk_engine_job_info(cuzk_engine *e, const char *job_id, cuzk_job_re
 
 /*
  * Cancels a queued or running job: queued partitions are dropped, running ones are told
- * to stop (a device stage finishes its kernel first), everything is freed, the job ends
+ * to stop (a device stage finishes its kernel first; a partition waiting for a key that
+ * another job's partition is loading stops waiting), everything is freed, the job ends
  * CANCELLED. *was_running (optional) = a partition of it had been admitted. A finished
  * job is left as it is (CUZK_OK, was_running false). CUZK_ERR_NOT_FOUND for unknown ids.
  */

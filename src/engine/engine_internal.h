@@ -128,6 +128,11 @@ struct ekind {
     void (*plan_free)(ekind_plan *plan);
 };
 
+/* The Filecoin fields that choose a circuit (registered_proof, sector_size) name nothing
+ * for the extension kinds, whose circuit is in the request: one given there is a confused
+ * request, refused with CUZK_ERR_INVALID_ARG (kinds.c; what: the kind's name). */
+cuzk_status engine_no_filecoin_proof(const ereq *q, const char *what, cuzk_error *err);
+
 const ekind *engine_kind_find(cuzk_proof_kind k);
 const ekind *engine_kind_for_circuit(const char *circuit_id);
 void esynth_free(esynth *s);
@@ -263,12 +268,19 @@ struct cuzk_engine {
     unsigned fault_count;
     int fault_device;
     bool paused;               /* engine_testing.h: the dispatcher admits nothing */
+    bool hold_loads;           /* engine_testing.h: key loads wait before they start */
 
     pthread_t dispatcher, reaper;
     pthread_t *threads;
     worker_arg *args;
     unsigned n_threads;
 };
+
+/* A job is over once it is COMPLETED, FAILED or CANCELLED (mu held). */
+static inline bool engine_job_over(const ejob *j)
+{
+    return j->state != CUZK_JOB_QUEUED && j->state != CUZK_JOB_RUNNING;
+}
 
 /* Copies src into dst[cap], truncating (messages and names are best-effort text). */
 static inline void engine_strcpy(char *dst, size_t cap, const char *src)
@@ -325,8 +337,11 @@ bool engine_srs_evict_one(cuzk_engine *e, uint64_t need); /* LRU idle HOT key */
 uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s); /* -> bytes freed */
 /* Makes s HOT, loading it if needed with mu released during the load; the budget comes
  * from s->pending_charge (reserved at admission) or is reserved here. *wait_ms (optional)
- * += the time spent. */
-cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, uint64_t *wait_ms, cuzk_error *err);
+ * += the time spent. j: the job whose partition needs the key (NULL for a preload): while
+ * another thread loads the key, the wait ends with CUZK_ERR_CANCELLED as soon as j is
+ * over or the engine stops, so a cancelled job never holds a worker behind a slow load. */
+cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint64_t *wait_ms,
+                              cuzk_error *err);
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */

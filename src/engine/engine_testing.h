@@ -1,6 +1,7 @@
 /*
- * engine_testing.h — hooks for tests: fault injection into one pipeline stage. Not part of
- * the public API; the tests include it from src/.
+ * engine_testing.h — hooks for tests: fault injection into one pipeline stage, pausing
+ * admission, holding key loads, the background releaser. Not part of the public API; the
+ * tests include it from src/.
  * Threading: thread-safe (takes the engine lock).
  */
 #ifndef CUZK_ENGINE_TESTING_H
@@ -24,6 +25,10 @@ void cuzk_engine_inject_fault(cuzk_engine *e, int stage, unsigned count, int dev
 /* While paused the dispatcher admits no partition (jobs queue up); tests use it to line
  * up several jobs before any starts. */
 void cuzk_engine_pause(cuzk_engine *e, bool paused);
+
+/* While held, every key load waits before it starts (as a slow load would: partitions of
+ * other jobs that need the key wait for it); releasing lets them go on. */
+void cuzk_engine_hold_loads(cuzk_engine *e, bool hold);
 
 /* Partitions holding at least `bytes` are freed by the background releaser (default
  * 256 MiB; 0 sends every partition there). */

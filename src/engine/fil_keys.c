@@ -127,7 +127,7 @@ static const char *const k_snap_files[N_SIZES] = {
 static uint32_t file_n_ic(const char *path)
 {
     uint8_t b[4];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* a FIFO must not block */
     if (fd < 0)
         return 0;
     ssize_t r = pread(fd, b, 4, CUZK_BELLPERSON_VK_FIXED_BYTES);

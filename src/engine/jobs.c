@@ -1,7 +1,8 @@
 /*
- * jobs.c — the job table and the job API: submit (validate, plan, journal, queue),
- * idempotency by request_id, await with timeout, non-blocking info, cancel, watches, the
- * end of a job (counters, journal, watches, purge), and result expiry.
+ * jobs.c — the job table and the job API: submit (validate, plan, journal, queue), the
+ * request_id rule (request_id_match: join a live job of the same request, return a
+ * completed one, never replay a failure), await with timeout, non-blocking info, cancel,
+ * watches, the end of a job (counters, journal, watches, purge), and result expiry.
  * Threading: the table is guarded by engine->mu; submit journals with mu released while
  * the new job is marked spooling (listed, so a concurrent duplicate finds it, but not
  * schedulable).
@@ -16,11 +17,6 @@
 #include "cuzk/formats.h"
 #include "engine/engine_internal.h"
 #include "engine/journal.h"
-
-static bool job_over(const ejob *j)
-{
-    return j->state != CUZK_JOB_QUEUED && j->state != CUZK_JOB_RUNNING;
-}
 
 const char *cuzk_job_state_name(cuzk_job_state s)
 {
@@ -139,6 +135,50 @@ static uint32_t queue_position(cuzk_engine *e, const ejob *j)
     return n;
 }
 
+/* The request_id rule (mu held). Curio reuses ids (porep-<miner>-<sector>, WindowPoSt ids
+ * from miner, partition and randomness) and retries with them, so an id says which request
+ * a client means, not that its result may be replayed:
+ *   - a job of the id that is queued or running is joined (*join) when the request is the
+ *     same (ereq_same), else the submit is refused: the id is in use by another request;
+ *   - a COMPLETED job is returned (*join) only for the same request;
+ *   - FAILED and CANCELLED jobs are never replayed: the retry is a new job (*join NULL;
+ *     earlier[] names the newest finished job passed over, *what says why).
+ * Several finished jobs may carry one id; at most one unfinished job does. */
+static cuzk_status request_id_match(cuzk_engine *e, const ereq *q, ejob **join,
+                                    char earlier[CUZK_JOB_ID_SIZE], const char **what,
+                                    cuzk_error *err)
+{
+    ejob *done = NULL;
+    *join = NULL;
+    for (ejob *o = e->jobs; o; o = o->next) {
+        if (strcmp(o->req->request_id, q->request_id) != 0)
+            continue;
+        bool same = ereq_same(o->req, q);
+        if (!engine_job_over(o)) {
+            if (!same)
+                return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                      "request_id %s is in use by a different request (job %s, "
+                                      "%s): wait for it or cancel it, or use another id",
+                                      q->request_id, o->id, cuzk_job_state_name(o->state));
+            *join = o;
+            return CUZK_OK;
+        }
+        if (o->state == CUZK_JOB_COMPLETED && same) {
+            if (!done)
+                done = o; /* the list is newest first */
+        } else if (!earlier[0]) {
+            snprintf(earlier, CUZK_JOB_ID_SIZE, "%s", o->id);
+            *what = o->state == CUZK_JOB_FAILED      ? "failed"
+                    : o->state == CUZK_JOB_CANCELLED ? "was cancelled"
+                                                     : "completed for other inputs";
+        }
+    }
+    *join = done;
+    if (done)
+        earlier[0] = 0;
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_job_ticket *t,
                                cuzk_error *err)
 {
@@ -161,17 +201,24 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
         ereq_free(q);
         return cuzk_error_set(err, CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
     }
-    if (q->request_id[0])
-        for (ejob *o = e->jobs; o; o = o->next)
-            if (strcmp(o->req->request_id, q->request_id) == 0) {
+    /* a finished job of this request_id that is not replayed (named in the log) */
+    char earlier[CUZK_JOB_ID_SIZE] = "";
+    const char *earlier_what = "";
+    if (q->request_id[0]) {
+        ejob *o = NULL;
+        st = request_id_match(e, q, &o, earlier, &earlier_what, err);
+        if (st != CUZK_OK || o) {
+            if (o) {
                 snprintf(t->job_id, sizeof t->job_id, "%s", o->id);
                 t->duplicate = true;
                 t->queue_position = o->state == CUZK_JOB_QUEUED ? queue_position(e, o) : 0;
                 snprintf(t->assigned_gpu, sizeof t->assigned_gpu, "%s", o->device);
-                pthread_mutex_unlock(&e->mu);
-                ereq_free(q);
-                return CUZK_OK;
             }
+            pthread_mutex_unlock(&e->mu);
+            ereq_free(q);
+            return st;
+        }
+    }
     char id[CUZK_JOB_ID_SIZE];
     uuid4(id);
     ejob *j;
@@ -198,6 +245,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
     }
     snprintf(t->job_id, sizeof t->job_id, "%s", j->id);
     t->queue_position = queue_position(e, j);
+    if (earlier[0])
+        engine_log(e, CUZK_LOG_INFO, "request_id %s: job %s %s; proving it as job %s",
+                   j->req->request_id, earlier, earlier_what, j->id);
     engine_log(e, CUZK_LOG_DEBUG, "job %s: %s, %u partition(s), priority %d, key %s", j->id,
                j->kind->name, j->plan.partitions, (int)j->prio, j->plan.circuit_id);
     pthread_cond_broadcast(&e->dispatch_cv);
@@ -205,10 +255,38 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
     return CUZK_OK;
 }
 
+/* The journal's part of a job's end (mu held; small writes): its outcome record, and for
+ * a failed or cancelled job its request rewritten without the payload (a retry is a new
+ * job, so the bytes have no use). A write that fails is logged with what it means. */
+static void journal_outcome(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status code)
+{
+    cuzk_job_result r;
+    ejournal_done d = {.state = st, .code = code, .benchmark_only = j->benchmark_only,
+                       .wall_finish = j->wall_finish, .partitions_done = j->parts_done,
+                       .partitions = j->plan.partitions};
+    engine_job_result(e, j, &r, false);
+    d.t = r.t;
+    snprintf(d.error, sizeof d.error, "%s", j->err);
+    snprintf(d.device, sizeof d.device, "%s", j->device);
+    if (st == CUZK_JOB_COMPLETED && !j->benchmark_only) {
+        d.proof = j->proof;
+        d.proof_len = (size_t)j->plan.partitions * CUZK_GROTH16_PROOF_BYTES;
+    }
+    cuzk_error err = {0};
+    if (ejournal_finish(e->journal, j->id, &d, &err) != CUZK_OK)
+        engine_log(e, CUZK_LOG_WARN, "%s; the job's outcome (%s) is served until this daemon "
+                   "stops, not after a restart%s", err.msg, cuzk_job_state_name(st),
+                   st == CUZK_JOB_COMPLETED ? " (then the job is proved again)" : "");
+    if (st != CUZK_JOB_COMPLETED && ereq_payload_bytes(j->req) &&
+        ejournal_strip(e->journal, j->id, j->seq, j->req, &err) != CUZK_OK)
+        engine_log(e, CUZK_LOG_WARN, "%s; its request keeps its payload until it expires",
+                   err.msg);
+}
+
 void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status code,
                        const char *msg)
 {
-    if (job_over(j))
+    if (engine_job_over(j))
         return;
     j->state = st;
     j->err_code = code;
@@ -231,20 +309,8 @@ void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status c
                "job %s %s (%s, %u partition(s), %.0f ms)%s%s", j->id, cuzk_job_state_name(st),
                j->kind->name, j->plan.partitions, j->t_finish - j->t_submit,
                j->err[0] ? ": " : "", j->err);
-    if (e->journal) {
-        cuzk_job_result r;
-        ejournal_done d = {.state = st, .code = code, .benchmark_only = j->benchmark_only,
-                           .wall_finish = j->wall_finish, .partitions_done = j->parts_done};
-        engine_job_result(e, j, &r, false);
-        d.t = r.t;
-        snprintf(d.error, sizeof d.error, "%s", j->err);
-        snprintf(d.device, sizeof d.device, "%s", j->device);
-        if (st == CUZK_JOB_COMPLETED && !j->benchmark_only) {
-            d.proof = j->proof;
-            d.proof_len = (size_t)j->plan.partitions * CUZK_GROTH16_PROOF_BYTES;
-        }
-        ejournal_finish(e->journal, j->id, &d);
-    }
+    if (e->journal)
+        journal_outcome(e, j, st, code);
     for (ewatch *w = j->watches; w; w = w->next)
         w->fn(w->ctx, j->id, st);
     while (j->watches) {
@@ -254,6 +320,7 @@ void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status c
     }
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->dispatch_cv);
+    pthread_cond_broadcast(&e->srs_cv); /* its partitions waiting for a key load stop */
     if (st != CUZK_JOB_COMPLETED) {
         j->cancel = 1;
         engine_job_purge(e, j);
@@ -276,7 +343,7 @@ void engine_job_result(cuzk_engine *e, const ejob *j, cuzk_job_result *r,
     snprintf(r->error, sizeof r->error, "%s", j->err);
     snprintf(r->device, sizeof r->device, "%s", j->device);
     double now = engine_now_ms();
-    double end = job_over(j) ? j->t_finish : now;
+    double end = engine_job_over(j) ? j->t_finish : now;
     double admit = j->t_first_admit > 0 ? j->t_first_admit : end;
     r->t.queue_wait_ms = (uint64_t)(admit - j->t_submit);
     r->t.srs_load_ms = j->srs_ms;
@@ -337,7 +404,7 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
     pthread_mutex_lock(&e->mu);
     ejob *j = engine_job_find(e, job_id);
     bool timed_out = false;
-    while (j && !job_over(j) && !e->stopping && !timed_out) {
+    while (j && !engine_job_over(j) && !e->stopping && !timed_out) {
         int rc = timeout_ms ? pthread_cond_timedwait(&e->done_cv, &e->mu, &dl)
                             : pthread_cond_wait(&e->done_cv, &e->mu);
         timed_out = rc == ETIMEDOUT;
@@ -347,12 +414,12 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
     }
-    if (!job_over(j) && e->stopping) {
+    if (!engine_job_over(j) && e->stopping) {
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
     }
     engine_job_result(e, j, out, true);
-    if (job_over(j)) {
+    if (engine_job_over(j)) {
         if (!j->collected) {
             j->collected = true;
             j->t_collected = engine_now_ms();
@@ -379,7 +446,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_run
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
     }
-    if (!job_over(j)) {
+    if (!engine_job_over(j)) {
         if (was_running)
             *was_running = j->state == CUZK_JOB_RUNNING;
         engine_job_finish(e, j, CUZK_JOB_CANCELLED, CUZK_ERR_CANCELLED, "cancelled");
@@ -401,7 +468,7 @@ cuzk_status cuzk_engine_watch(cuzk_engine *e, const char *job_id, cuzk_job_watch
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "no job %s", job_id ? job_id : "(null)");
     }
-    if (job_over(j)) {
+    if (engine_job_over(j)) {
         cuzk_job_state st = j->state;
         char id[CUZK_JOB_ID_SIZE];
         snprintf(id, sizeof id, "%s", j->id);
@@ -447,11 +514,16 @@ void engine_jobs_reap(cuzk_engine *e)
     double now = engine_now_ms();
     for (ejob **pp = &e->jobs; *pp;) {
         ejob *j = *pp;
-        bool expired = job_over(j) && j->in_flight == 0 &&
+        bool expired = engine_job_over(j) && j->in_flight == 0 &&
                        ((j->collected &&
                          now - j->t_collected >= (double)e->cfg.collected_ttl_s * 1e3) ||
                         now - j->t_finish >= (double)e->cfg.result_ttl_s * 1e3);
         if (!expired) {
+            /* a failed or cancelled job is never proved again: once no partition reads its
+             * request, its payload goes (as it went from the journal at its end) */
+            if (engine_job_over(j) && j->state != CUZK_JOB_COMPLETED && j->in_flight == 0 &&
+                !j->req->stripped)
+                ereq_strip(j->req);
             pp = &j->next;
             continue;
         }

@@ -1,6 +1,7 @@
 /*
- * journal.c — the job journal (journal.h): one file per job and one per outcome, written
- * with temp + fsync + rename, read back sorted by submission order at start.
+ * journal.c — the job journal (journal.h): one file per job and one per outcome (with its
+ * checksum), written with temp + (fsync) + rename, read back sorted by submission order at
+ * start, after removing the temporaries of interrupted writes.
  * Threading: a mutex serialises writers (file names never collide, but the directory
  * fsync and removal order are kept simple that way).
  */
@@ -66,7 +67,8 @@ static bool write_all(int fd, const void *d, size_t n)
     return true;
 }
 
-/* name.tmp -> name in the journal directory; durable when sync. */
+/* name.tmp -> name in the journal directory; durable when sync. On failure errno says
+ * why (kept across the cleanup). */
 static bool put_file(ejournal *j, const char *name, const void *a, size_t na, const void *b,
                      size_t nb, bool sync)
 {
@@ -76,12 +78,32 @@ static bool put_file(ejournal *j, const char *name, const void *a, size_t na, co
     if (fd < 0)
         return false;
     bool ok = write_all(fd, a, na) && write_all(fd, b, nb) && (!sync || fsync(fd) == 0);
-    ok = close(fd) == 0 && ok;
-    if (!ok || renameat(j->dirfd, tmp, j->dirfd, name) != 0) {
+    int e = errno;
+    if (close(fd) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (ok && renameat(j->dirfd, tmp, j->dirfd, name) != 0) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok) {
         unlinkat(j->dirfd, tmp, 0);
+        errno = e ? e : EIO;
         return false;
     }
     return !sync || fsync(j->dirfd) == 0;
+}
+
+/* FNV-1a, 64 bits: the .done checksum (journal.h says what it catches). */
+static uint64_t fnv1a64(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
 }
 
 static void le(uint8_t *p, uint64_t v, unsigned n)
@@ -121,17 +143,22 @@ cuzk_status ejournal_add(ejournal *j, const char *id, uint64_t seq, const ereq *
     return CUZK_OK;
 }
 
+/* The fixed part of a "CZD1" record, and what "CZD2" adds (partitions, checksum). */
 #define DONE_FIXED (4 + 4 + 4 + 4 + 8 + 8 * 6 + 4 + 4 + 64 + 4)
+#define DONE2_FIXED (DONE_FIXED + 4 + 8)
 
-void ejournal_finish(ejournal *j, const char *id, const ejournal_done *d)
+cuzk_status ejournal_finish(ejournal *j, const char *id, const ejournal_done *d,
+                            cuzk_error *err)
 {
     size_t ml = strnlen(d->error, sizeof d->error - 1);
-    size_t n = DONE_FIXED + ml + d->proof_len;
+    size_t n = DONE2_FIXED + ml + d->proof_len;
+    char name[64];
+    snprintf(name, sizeof name, "%s.done", id);
     uint8_t *b = calloc(1, n);
     if (!b)
-        return;
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "journal: out of memory writing %s", name);
     uint8_t *p = b;
-    memcpy(p, "CZD1", 4);
+    memcpy(p, "CZD2", 4);
     le(p + 4, (uint64_t)d->state, 4);
     le(p + 8, (uint64_t)d->code, 4);
     le(p + 12, d->benchmark_only, 4);
@@ -144,16 +171,59 @@ void ejournal_finish(ejournal *j, const char *id, const ejournal_done *d)
     le(p + 4, ml, 4);
     memcpy(p + 8, d->device, strnlen(d->device, 63));
     le(p + 72, d->proof_len, 4);
-    p += 76;
+    le(p + 76, d->partitions, 4);
+    p += 80;
     memcpy(p, d->error, ml);
     if (d->proof_len)
         memcpy(p + ml, d->proof, d->proof_len);
-    char name[64];
-    snprintf(name, sizeof name, "%s.done", id);
+    le(b + n - 8, fnv1a64(b, n - 8), 8);
     pthread_mutex_lock(&j->mu);
-    put_file(j, name, b, n, NULL, 0, false);
+    bool ok = put_file(j, name, b, n, NULL, 0, false);
+    int e = errno;
     pthread_mutex_unlock(&j->mu);
     free(b);
+    if (!ok)
+        return cuzk_error_set(err, CUZK_ERR_IO, "journal: cannot write %s/%s: %s", j->dir, name,
+                              strerror(e));
+    return CUZK_OK;
+}
+
+cuzk_status ejournal_strip(ejournal *j, const char *id, uint64_t seq, const ereq *req,
+                           cuzk_error *err)
+{
+    ereq v = ereq_stripped_view(req);
+    uint8_t *body;
+    size_t len;
+    cuzk_status st = ereq_encode(&v, &body, &len, err);
+    if (st != CUZK_OK)
+        return st;
+    uint8_t head[12];
+    memcpy(head, "CZJ1", 4);
+    le(head + 4, seq, 8);
+    char name[64];
+    snprintf(name, sizeof name, "%s.req", id);
+    pthread_mutex_lock(&j->mu);
+    bool ok = put_file(j, name, head, sizeof head, body, len, false);
+    int e = errno;
+    pthread_mutex_unlock(&j->mu);
+    free(body);
+    if (!ok)
+        return cuzk_error_set(err, CUZK_ERR_IO, "journal: cannot rewrite %s/%s: %s", j->dir,
+                              name, strerror(e));
+    return CUZK_OK;
+}
+
+void ejournal_set_aside(ejournal *j, const char *id)
+{
+    char name[64], bad[64];
+    pthread_mutex_lock(&j->mu);
+    snprintf(name, sizeof name, "%s.req", id);
+    snprintf(bad, sizeof bad, "%s.req.bad", id);
+    renameat(j->dirfd, name, j->dirfd, bad);
+    snprintf(name, sizeof name, "%s.done", id);
+    snprintf(bad, sizeof bad, "%s.done.bad", id);
+    renameat(j->dirfd, name, j->dirfd, bad);
+    pthread_mutex_unlock(&j->mu);
 }
 
 void ejournal_remove(ejournal *j, const char *id)
@@ -169,12 +239,14 @@ void ejournal_remove(ejournal *j, const char *id)
 
 static uint8_t *slurp(ejournal *j, const char *name, size_t *len)
 {
-    int fd = openat(j->dirfd, name, O_RDONLY | O_CLOEXEC);
+    /* non-blocking and regular files only: a FIFO under a journal name must not hang the
+     * start */
+    int fd = openat(j->dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return NULL;
     struct stat sb;
     uint8_t *b = NULL;
-    if (fstat(fd, &sb) == 0 && (b = malloc((size_t)sb.st_size + 1))) {
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (b = malloc((size_t)sb.st_size + 1))) {
         size_t got = 0;
         while (got < (size_t)sb.st_size) {
             ssize_t r = read(fd, b + got, (size_t)sb.st_size - got);
@@ -192,11 +264,19 @@ static uint8_t *slurp(ejournal *j, const char *name, size_t *len)
     return b;
 }
 
-static bool parse_done(const uint8_t *b, size_t n, ejournal_done *d)
+/* Reads a .done record; NULL when it is sound, else what is wrong with it. */
+static const char *parse_done(const uint8_t *b, size_t n, ejournal_done *d)
 {
     memset(d, 0, sizeof *d);
-    if (n < DONE_FIXED || memcmp(b, "CZD1", 4) != 0)
-        return false;
+    bool v2 = n >= 4 && memcmp(b, "CZD2", 4) == 0;
+    if (!v2 && (n < 4 || memcmp(b, "CZD1", 4) != 0))
+        return "not an outcome record";
+    size_t fixed = v2 ? DONE2_FIXED : DONE_FIXED;
+    if (n < fixed)
+        return "truncated";
+    if (v2 && rd(b + n - 8, 8) != fnv1a64(b, n - 8))
+        return "checksum mismatch";
+    d->checked = v2;
     d->state = (cuzk_job_state)rd(b + 4, 4);
     d->code = (cuzk_status)rd(b + 8, 4);
     d->benchmark_only = rd(b + 12, 4) != 0;
@@ -209,18 +289,22 @@ static bool parse_done(const uint8_t *b, size_t n, ejournal_done *d)
     size_t ml = rd(p + 4, 4);
     memcpy(d->device, p + 8, 63);
     size_t pl = rd(p + 72, 4);
-    p += 76;
-    if (ml >= sizeof d->error || n != DONE_FIXED + ml + pl)
-        return false;
+    if (v2)
+        d->partitions = (uint32_t)rd(p + 76, 4);
+    p += v2 ? 80 : 76;
+    if (ml >= sizeof d->error || n != fixed + ml + pl)
+        return "its lengths do not add up";
+    if (d->state != CUZK_JOB_COMPLETED && d->state != CUZK_JOB_FAILED &&
+        d->state != CUZK_JOB_CANCELLED)
+        return "unknown state";
     memcpy(d->error, p, ml);
     if (pl) {
         if (!(d->proof = malloc(pl)))
-            return false;
+            return "too large for memory";
         memcpy(d->proof, p + ml, pl);
         d->proof_len = pl;
     }
-    return d->state == CUZK_JOB_COMPLETED || d->state == CUZK_JOB_FAILED ||
-           d->state == CUZK_JOB_CANCELLED;
+    return NULL;
 }
 
 static int rec_cmp(const void *a, const void *b)
@@ -243,8 +327,24 @@ cuzk_status ejournal_load(ejournal *j, ejournal_rec **recs, size_t *n,
         return cuzk_error_set(err, CUZK_ERR_IO, "journal: cannot list %s", j->dir);
     }
     rewinddir(dir);
-    size_t cap = 0;
+    /* temporaries of writes that never finished (a kill -9 between write and rename):
+     * nothing reads them, and a 200 MB request's would stay for good */
+    size_t tmps = 0;
     struct dirent *de;
+    while ((de = readdir(dir)) != NULL) {
+        size_t nl = strlen(de->d_name);
+        if ((nl == 36 + 8 && strcmp(de->d_name + 36, ".req.tmp") == 0) ||
+            (nl == 36 + 9 && strcmp(de->d_name + 36, ".done.tmp") == 0))
+            tmps += unlinkat(j->dirfd, de->d_name, 0) == 0;
+    }
+    if (tmps && warn) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "journal: removed %zu temporary file(s) of writes that were interrupted", tmps);
+        warn(ctx, msg);
+    }
+    rewinddir(dir);
+    size_t cap = 0;
     cuzk_status st = CUZK_OK;
     while ((de = readdir(dir)) != NULL) {
         size_t nl = strlen(de->d_name);
@@ -287,12 +387,18 @@ cuzk_status ejournal_load(ejournal *j, ejournal_rec **recs, size_t *n,
         char dn[64];
         snprintf(dn, sizeof dn, "%.36s.done", de->d_name);
         size_t dl = 0;
+        errno = 0;
         uint8_t *db = slurp(j, dn, &dl);
-        if (db)
-            r->finished = parse_done(db, dl, &r->done);
-        if (db && !r->finished) {
+        const char *bad = db ? parse_done(db, dl, &r->done)
+                          : errno != ENOENT ? "unreadable" : NULL;
+        r->finished = db && !bad;
+        if (bad) {
             free(r->done.proof);
             memset(&r->done, 0, sizeof r->done);
+            snprintf(r->done_bad, sizeof r->done_bad, "%s", bad);
+            char aside[80];
+            snprintf(aside, sizeof aside, "%s.bad", dn);
+            renameat(j->dirfd, dn, j->dirfd, aside);
         }
         free(db);
     }

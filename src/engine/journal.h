@@ -2,11 +2,23 @@
  * journal.h — accepted jobs on disk, so they survive a restart. In the state directory:
  *   <id>.req   the job: "CZJ1", u64 seq, then its request (request.h encoding), written to
  *              <id>.req.tmp, fsync'd, renamed, and the directory fsync'd, before submit
- *              returns: an accepted job is never lost;
- *   <id>.done  its outcome once finished (state, error, proof, timings, finish time),
- *              written the same way but not fsync'd: losing it in a crash only means the
- *              job is proved again.
- * Both go when the result is collected and expired.
+ *              returns: an accepted job is never lost. When the job ends FAILED or
+ *              CANCELLED it is rewritten without its payload (ejournal_strip): a 200 MB
+ *              request that failed does not keep its bytes until it expires;
+ *   <id>.done  its outcome once finished, written the same way but not fsync'd (losing it
+ *              in a crash only means the job is proved again):
+ *                "CZD2", u32 state, u32 status code, u32 benchmark_only, i64 finish time,
+ *                6 x u64 timings (cuzk_job_timings order), u32 partitions done,
+ *                u32 message length, 64 bytes device name, u32 proof length,
+ *                u32 partitions, the message, the proof,
+ *                u64 FNV-1a-64 of every byte before it.
+ *              The checksum changes with any one changed byte (each FNV step is a bijection
+ *              of the state), so a damaged result is never served: the loader reports it and
+ *              the job is proved again. "CZD1" records (before the checksum: no partitions,
+ *              no checksum) still load, marked unchecked.
+ * Both go when the result is collected and expired. Temporary files (*.tmp) left by a
+ * write that was interrupted (kill -9) are removed at load; records that cannot be used
+ * are renamed <name>.bad and kept for inspection.
  * Threading: one mutex; calls may come from any thread.
  */
 #ifndef CUZK_ENGINE_JOURNAL_H
@@ -21,6 +33,8 @@
 typedef struct ejournal ejournal;
 
 typedef struct ejournal_done {
+    bool checked;   /* read back: its checksum held (false: a CZD1 record, no checksum) */
+    uint32_t partitions; /* the job's partitions (0 in CZD1 records) */
     cuzk_job_state state;
     cuzk_status code;
     bool benchmark_only;
@@ -39,6 +53,9 @@ typedef struct ejournal_rec {
     ereq *req;
     bool finished;
     ejournal_done done;
+    /* the .done record was there but unusable (damaged, truncated, bad checksum): why; it
+     * was renamed <id>.done.bad, and finished is false */
+    char done_bad[128];
 } ejournal_rec;
 
 cuzk_status ejournal_open(ejournal **out, const char *dir, cuzk_error *err);
@@ -46,12 +63,24 @@ void ejournal_close(ejournal *j);
 
 cuzk_status ejournal_add(ejournal *j, const char *id, uint64_t seq, const ereq *req,
                          cuzk_error *err);
-void ejournal_finish(ejournal *j, const char *id, const ejournal_done *d);
+/* Writes <id>.done (CUZK_ERR_IO with the path and errno text when it cannot). */
+cuzk_status ejournal_finish(ejournal *j, const char *id, const ejournal_done *d,
+                            cuzk_error *err);
+/* Rewrites <id>.req as ereq_stripped_view(req) (the job ended and is never proved again:
+ * its payload goes). Not fsync'd: a lost rewrite leaves the full request, which is only
+ * larger. */
+cuzk_status ejournal_strip(ejournal *j, const char *id, uint64_t seq, const ereq *req,
+                           cuzk_error *err);
 void ejournal_remove(ejournal *j, const char *id);
+/* Renames <id>.req and <id>.done to <name>.bad: a record the engine cannot use, kept for
+ * inspection. */
+void ejournal_set_aside(ejournal *j, const char *id);
 
 /* Every job in the directory, sorted by seq (*recs malloc'd; ejournal_recs_free). Records
  * that cannot be read are reported through the warn callback and moved aside
- * (<id>.req.bad), never fatal. */
+ * (<id>.req.bad; a damaged <id>.done: <id>.done.bad, reported in the record's done_bad),
+ * never fatal. Temporary files of interrupted writes (<id>.req.tmp, <id>.done.tmp) are
+ * removed first, and reported. */
 cuzk_status ejournal_load(ejournal *j, ejournal_rec **recs, size_t *n,
                           void (*warn)(void *ctx, const char *msg), void *ctx,
                           cuzk_error *err);

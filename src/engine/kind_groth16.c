@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "cuzk/formats.h"
+#include "cuzk/msm.h"
 #include "engine/engine_internal.h"
 #include "formats/formats_export.h"
 
@@ -56,7 +57,9 @@ static cuzk_status key_domain(const uint8_t *d, size_t len, bool zkey, uint64_t 
 
 static cuzk_status g16_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, cuzk_error *err)
 {
-    (void)e;
+    cuzk_status st0 = engine_no_filecoin_proof(q, "groth16", err);
+    if (st0 != CUZK_OK)
+        return st0;
     bool zk = given(q->zkey_path, &q->zkey), pa = given(q->params_path, &q->params);
     const char *dup = (q->zkey_path && q->zkey.len)       ? "zkey"
                       : (q->params_path && q->params.len) ? "params"
@@ -101,10 +104,26 @@ static cuzk_status g16_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, 
     p->partitions = 1;
     /* A decoded key is its file's size and then some (structs, the .zkey's A/B matrices as
      * CSR); the witness is 32 bytes a variable (as in the .wtns), the circuit ~3x its file,
-     * the prover's scratch ~10 field elements a domain point plus MSM buckets. */
+     * the prover's scratch ~10 field elements a domain point plus the MSMs' buckets and
+     * per-thread states. Those are sized here as the prover sizes them (cuzk/msm.h) for
+     * vectors of at most max(domain, variables) points on the engine's threads, instead of
+     * a fixed 64 MiB: a 15-constraint circuit's scratch is ~0.3 MiB a thread, and the
+     * fixed figure alone did not fit the smallest budget cuzkd takes (64 MiB). After
+     * synthesis the reservation becomes the exact figure (pipeline.c reserve_actual). */
+    uint64_t wtns = input_size(q->wtns_path, &q->wtns);
+    size_t m = (size_t)(domain > wtns / 32 ? domain : wtns / 32);
+    size_t t = cuzk_pool_nthreads(e->pool);
+    size_t msm = cuzk_g1s_msm_scratch_size(m, t);
+    size_t more[] = {cuzk_g1s_sum_bitmap_scratch_size(m, t), cuzk_g2s_msm_scratch_size(m, t),
+                     cuzk_g2s_sum_bitmap_scratch_size(m, t)};
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        msm = more[i] > msm ? more[i] : msm;
+    size_t split = cuzk_g1s_msm_auto_split_size(m) > cuzk_g2s_msm_auto_split_size(m)
+                       ? cuzk_g1s_msm_auto_split_size(m)
+                       : cuzk_g2s_msm_auto_split_size(m);
     p->key_bytes = 2 * input_size(kpath, kbuf) + (1u << 20);
-    p->partition_bytes = 2 * input_size(q->wtns_path, &q->wtns) +
-                         3 * input_size(q->r1cs_path, &q->r1cs) + 640 * domain + (64u << 20);
+    p->partition_bytes = 2 * wtns + 3 * input_size(q->r1cs_path, &q->r1cs) + 640 * domain +
+                         (uint64_t)msm + (uint64_t)split + (1u << 20);
     return CUZK_OK;
 }
 

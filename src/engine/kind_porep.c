@@ -31,6 +31,25 @@ static cuzk_status porep_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p
                             "PoRep job: sector_size %llu but the C1 output is %s (%llu bytes)",
                             (unsigned long long)q->sector_size, c1->info.name,
                             (unsigned long long)c1->info.sector_size);
+    /* Curio sends the sector's abi.RegisteredSealProof; 0 is both StackedDrg2KiBV1 and
+     * "not given" (proto3's default), so it is taken as not given. Any other number must
+     * name a seal proof of the C1's sector size: the circuit is the size's (every variant
+     * of a size proves on it), and a number that names another size or none is a confused
+     * request, never to be proved. */
+    cuzk_porep_info rp;
+    if (st == CUZK_OK && q->registered_proof &&
+        cuzk_porep_info_from_abi(q->registered_proof, &rp, NULL) != CUZK_OK)
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "PoRep job: registered_proof %llu is no registered seal proof (Go's "
+                            "abi.RegisteredSealProof numbers 0-19); the C1 output is %s",
+                            (unsigned long long)q->registered_proof, c1->info.name);
+    else if (st == CUZK_OK && q->registered_proof && rp.sector_size != c1->info.sector_size)
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "PoRep job: registered_proof %llu is %s, for %llu-byte sectors, but "
+                            "the C1 output is %s (%llu bytes)",
+                            (unsigned long long)q->registered_proof, rp.name,
+                            (unsigned long long)rp.sector_size, c1->info.name,
+                            (unsigned long long)c1->info.sector_size);
     if (st == CUZK_OK)
         st = cuzk_c1_check(c1, err);
     /* synthetic PoRep's ChaCha20 challenge set is not derived here (cuzk/c1.h) */

@@ -71,10 +71,23 @@ static cuzk_status post_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
     /* the paths' check over the pool: ~9 s on one thread for a 32 GiB WindowPoSt */
     const char *text = doc ? doc : (const char *)q->vanilla_proof.data;
     st = cuzk_post_job_parse_pool(text, doc ? len : q->vanilla_proof.len, e->pool, &job, err);
+    bool fields = doc != NULL; /* the document was made from the request's fields */
     free(doc);
     if (st != CUZK_OK)
         return st;
-    if ((job->info.kind == CUZK_POST_WINNING) != winning)
+    /* With a job document the document names the proof; a registered_proof beside it (0
+     * is "not given", proto3's default) must name a proof of the same kind and size. */
+    cuzk_post_info rp;
+    if (!fields && q->registered_proof &&
+        (cuzk_post_info_from_abi(q->registered_proof, &rp, NULL) != CUZK_OK ||
+         rp.kind != job->info.kind || rp.sector_size != job->info.sector_size))
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "%s job: registered_proof %llu is not a %s proof for %llu-byte "
+                            "sectors (the job document's %s)",
+                            what, (unsigned long long)q->registered_proof,
+                            winning ? "WinningPoSt" : "WindowPoSt",
+                            (unsigned long long)job->info.sector_size, job->info.name);
+    else if ((job->info.kind == CUZK_POST_WINNING) != winning)
         st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s job: %s is a %s proof", what,
                             job->info.name, winning ? "WindowPoSt" : "WinningPoSt");
     else if (q->sector_size && q->sector_size != job->info.sector_size)

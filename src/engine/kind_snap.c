@@ -105,6 +105,17 @@ static cuzk_status snap_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
         return st;
     if (!fields)
         st = same_comms(q, job, err);
+    /* beside a job document, a registered_proof (0: "not given", proto3's default) must
+     * name the document's update proof size */
+    cuzk_snap_info rp;
+    if (st == CUZK_OK && !fields && q->registered_proof &&
+        (cuzk_snap_info_from_abi(q->registered_proof, &rp, NULL) != CUZK_OK ||
+         rp.sector_size != job->info.sector_size))
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "SnapDeals job: registered_proof %llu is not the update proof for "
+                            "%llu-byte sectors (the job document's %s)",
+                            (unsigned long long)q->registered_proof,
+                            (unsigned long long)job->info.sector_size, job->info.name);
     if (st == CUZK_OK && q->sector_size && q->sector_size != job->info.sector_size)
         st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                             "SnapDeals job: sector_size %llu but %s is for %llu-byte sectors",

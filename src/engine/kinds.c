@@ -122,9 +122,23 @@ static bool synthetic_owns(const char *id)
     return synthetic_parse_id(id, &k, &s);
 }
 
+cuzk_status engine_no_filecoin_proof(const ereq *q, const char *what, cuzk_error *err)
+{
+    if (q->registered_proof || q->sector_size)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "%s job: %s %llu names a Filecoin proof; this kind has none", what,
+                              q->registered_proof ? "registered_proof" : "sector_size",
+                              (unsigned long long)(q->registered_proof ? q->registered_proof
+                                                                       : q->sector_size));
+    return CUZK_OK;
+}
+
 static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
                                   cuzk_error *err)
 {
+    cuzk_status st = engine_no_filecoin_proof(q, "synthetic", err);
+    if (st != CUZK_OK)
+        return st;
     if (q->log2n < 2 || q->log2n > 28)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "synthetic job: log2n must be 2..28, not %u", q->log2n);

@@ -30,11 +30,6 @@ static const cuzk_proof_kind k_kinds[] = {
     CUZK_PROOF_SYNTHETIC};
 #define N_KINDS (sizeof k_kinds / sizeof k_kinds[0])
 
-static bool job_over(const ejob *j)
-{
-    return j->state != CUZK_JOB_QUEUED && j->state != CUZK_JOB_RUNNING;
-}
-
 cuzk_status cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s, cuzk_error *err)
 {
     if (!e || !s)
@@ -79,7 +74,7 @@ cuzk_status cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s, cuzk_e
             s->memory_warm_bytes += x->map_len;
     }
     for (ejob *j = e->jobs; j; j = j->next) {
-        if (job_over(j) || j->spooling)
+        if (engine_job_over(j) || j->spooling)
             continue;
         size_t q = 0;
         while (q < N_KINDS && k_kinds[q] != j->kind->kind)

@@ -38,11 +38,6 @@ static void q_insert(epart **q, epart *p)
     *q = p;
 }
 
-static bool job_over(const ejob *j)
-{
-    return j->state != CUZK_JOB_QUEUED && j->state != CUZK_JOB_RUNNING;
-}
-
 static bool take_fault(cuzk_engine *e, int stage, int dev)
 {
     if (e->fault_count == 0 || e->fault_stage != stage ||
@@ -138,7 +133,7 @@ static void part_fail(cuzk_engine *e, epart *p, cuzk_status st, const char *msg)
     ejob *j = p->job;
     /* at shutdown a partition stopped by the cancel flag is not the job's failure: the job
      * stays unfinished in the journal and resumes at the next start */
-    if (!job_over(j) && !e->stopping) {
+    if (!engine_job_over(j) && !e->stopping) {
         char m[CUZK_ERROR_MSG_MAX];
         int k = j->plan.partitions > 1 ? snprintf(m, sizeof m, "partition %u: ", p->idx) : 0;
         engine_strcpy(m + k, sizeof m - (size_t)k, msg);
@@ -167,7 +162,7 @@ static void part_retry_or_fail(cuzk_engine *e, epart *p, int dev, cuzk_status st
 {
     bool retryable = st != CUZK_ERR_CANCELLED && st != CUZK_ERR_UNSATISFIED &&
                      st != CUZK_ERR_INVALID_ARG && st != CUZK_ERR_FORMAT;
-    if (retryable && p->attempts == 0 && !job_over(p->job) && !e->stopping) {
+    if (retryable && p->attempts == 0 && !engine_job_over(p->job) && !e->stopping) {
         p->attempts++;
         p->exclude_device = e->n_devs > 1 ? dev : -1;
         e->metrics.partitions_retried++;
@@ -185,7 +180,7 @@ static ejob *pick_job(cuzk_engine *e)
 {
     ejob *best = NULL;
     for (ejob *j = e->jobs; j; j = j->next)
-        if (!job_over(j) && !j->spooling && j->next_part < j->plan.partitions &&
+        if (!engine_job_over(j) && !j->spooling && j->next_part < j->plan.partitions &&
             (!best || j->prio > best->prio || (j->prio == best->prio && j->seq < best->seq)))
             best = j;
     return best;
@@ -326,7 +321,7 @@ static bool reserve_actual(cuzk_engine *e, epart *p, uint64_t actual)
     }
     uint64_t d = actual - p->bytes_held;
     while (!engine_budget_try(e, d)) {
-        if (e->working_bytes == p->bytes_held || e->stopping || job_over(p->job))
+        if (e->working_bytes == p->bytes_held || e->stopping || engine_job_over(p->job))
             return false;
         timed_wait(&e->dispatch_cv, &e->mu, 500);
     }
@@ -352,15 +347,15 @@ void *engine_synth_main(void *arg)
         ejob *j = p->job;
         cuzk_error err = {0};
         cuzk_status st = CUZK_OK;
-        if (!job_over(j)) {
+        if (!engine_job_over(j)) {
             /* partitions of one job wait for its key side by side: the job waited as long
              * as its longest wait, not their sum */
             uint64_t wait = 0;
-            st = engine_srs_ensure(e, p->srs, &wait, &err);
+            st = engine_srs_ensure(e, p->srs, j, &wait, &err);
             if (wait > j->srs_ms)
                 j->srs_ms = wait;
         }
-        if (job_over(j) || st != CUZK_OK) {
+        if (engine_job_over(j) || st != CUZK_OK) {
             e->synth_busy--;
             pthread_cond_broadcast(&e->dispatch_cv);
             if (st != CUZK_OK)
@@ -394,19 +389,19 @@ void *engine_synth_main(void *arg)
         pthread_mutex_lock(&e->mu);
         j->synth_ms += (uint64_t)(p->t_synth1 - p->t_synth0);
         ehist_observe(&e->metrics.h[EH_SYNTHESIS], (p->t_synth1 - p->t_synth0) / 1e3);
-        if (st == CUZK_OK && !job_over(j) &&
+        if (st == CUZK_OK && !engine_job_over(j) &&
             !reserve_actual(e, p, p->syn.bytes + scratch + (1u << 20)))
             st = cuzk_error_set(&err, CUZK_ERR_NOMEM,
                                 "the partition takes %.1f MiB, more than the budget allows",
                                 (p->syn.bytes + scratch) / 1048576.0);
-        while (st == CUZK_OK && !job_over(j) && !e->stopping &&
+        while (st == CUZK_OK && !engine_job_over(j) && !e->stopping &&
                e->dev_q_len >= e->cfg.device_queue_depth)
             pthread_cond_wait(&e->room_cv, &e->mu);
         e->synth_busy--;
         pthread_cond_broadcast(&e->dispatch_cv);
         if (st != CUZK_OK) {
             part_fail(e, p, st, err.msg);
-        } else if (job_over(j) || e->stopping) {
+        } else if (engine_job_over(j) || e->stopping) {
             part_finish(e, p);
         } else {
             dev_q_put(e, p);
@@ -476,7 +471,7 @@ void *engine_device_main(void *arg)
         }
         pthread_cond_broadcast(&e->room_cv);
         ejob *j = p->job;
-        if (job_over(j)) {
+        if (engine_job_over(j)) {
             part_finish(e, p);
             continue;
         }
@@ -524,7 +519,7 @@ void *engine_device_main(void *arg)
             char why[CUZK_ERROR_MSG_MAX - 64];
             if (!d->out_of_service && !cuzk_prover_in_service(d->prover, why, sizeof why))
                 take_out_of_rotation(e, d, why);
-            if (job_over(j))
+            if (engine_job_over(j))
                 part_finish(e, p);
             else if (d->out_of_service)
                 dev_q_put(e, p); /* not the partition's fault: no attempt counted */
@@ -554,7 +549,7 @@ void *engine_finalizer_main(void *arg)
             e->fin_q_tail = NULL;
         e->fin_q_len--;
         ejob *j = p->job;
-        if (job_over(j)) {
+        if (engine_job_over(j)) {
             part_finish(e, p);
             continue;
         }
@@ -593,7 +588,7 @@ void *engine_finalizer_main(void *arg)
             d->busy_ms += pt.device_end_ms - pt.device_begin_ms;
         if (st != CUZK_OK) {
             d->failed++;
-            if (job_over(j))
+            if (engine_job_over(j))
                 part_finish(e, p);
             else
                 part_retry_or_fail(e, p, p->device, st, err.msg);
@@ -601,7 +596,7 @@ void *engine_finalizer_main(void *arg)
         }
         d->done++;
         bool complete = false;
-        if (!job_over(j)) {
+        if (!engine_job_over(j)) {
             if (bench)
                 j->benchmark_only = true;
             else

@@ -4,15 +4,21 @@
  */
 #include "engine/request.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum {
     T_REQUEST_ID = 1, T_KIND, T_PRIORITY, T_SECTOR_SIZE, T_REGISTERED, T_SECTOR_NUMBER,
     T_MINER, T_PARTITION_INDEX, T_VANILLA, T_VANILLA_N, T_RANDOMNESS, T_COMM_R_OLD,
     T_COMM_R_NEW, T_COMM_D_NEW, T_ZKEY_PATH, T_PARAMS_PATH, T_R1CS_PATH, T_WTNS_PATH,
-    T_ZKEY, T_PARAMS, T_R1CS, T_WTNS, T_LOG2N, T_PARTITIONS, T_SEED, T_END
+    T_ZKEY, T_PARAMS, T_R1CS, T_WTNS, T_LOG2N, T_PARTITIONS, T_SEED, T_END,
+    T_ZKEY_ID, T_PARAMS_ID, T_R1CS_ID, T_WTNS_ID, /* efile_id: 5 x u64 */
+    T_STRIPPED                                    /* u64 1: the payload was dropped */
 };
 
 #define REQ_MAGIC "CZRQ"
@@ -31,15 +37,51 @@ static cuzk_status buf_copy(ebuf *b, const uint8_t *data, size_t len)
     return CUZK_OK;
 }
 
-static cuzk_status path_copy(char **dst, const char *path, const char *what, cuzk_error *err)
+static const char *file_type(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* The input file at path, made absolute, checked to be a regular file the daemon can open.
+ * Anything else is refused here: a worker that opened a FIFO would block in open() until a
+ * writer came (for good, holding a synthesis worker and the shutdown), and a device or a
+ * directory is no input. The type is checked before opening (opening a device can have
+ * effects) and again on the descriptor, opened non-blocking (the path may have changed). */
+static cuzk_status path_copy(char **dst, efile_id *id, const char *path, const char *what,
+                             cuzk_error *err)
 {
     *dst = NULL;
+    memset(id, 0, sizeof *id);
     if (!path || !*path)
         return CUZK_OK;
     char *rp = realpath(path, NULL);
     if (!rp)
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened", what,
-                              path);
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened: %s", what,
+                              path, strerror(errno));
+    struct stat sb;
+    cuzk_status st = CUZK_OK;
+    int fd = -1;
+    if (stat(rp, &sb) != 0 || (S_ISREG(sb.st_mode) &&
+                               ((fd = open(rp, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
+                                fstat(fd, &sb) != 0)))
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened: %s", what,
+                            path, strerror(errno));
+    else if (!S_ISREG(sb.st_mode))
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s is %s: give a regular file",
+                            what, path, file_type(sb.st_mode));
+    if (fd >= 0)
+        close(fd);
+    if (st != CUZK_OK) {
+        free(rp);
+        return st;
+    }
+    /* the version of the file this request means (a retry naming a rewritten file is
+     * another request: ereq_same) */
+    *id = (efile_id){.dev = (uint64_t)sb.st_dev, .ino = (uint64_t)sb.st_ino,
+                     .size = (uint64_t)sb.st_size,
+                     .mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec,
+                     .ctime_ns = (int64_t)sb.st_ctim.tv_sec * 1000000000 + sb.st_ctim.tv_nsec};
     *dst = rp;
     return CUZK_OK;
 }
@@ -114,15 +156,55 @@ cuzk_status ereq_from_request(ereq **out, const cuzk_job_request *r, cuzk_error 
         return cuzk_error_set(err, st, st == CUZK_ERR_NOMEM ? "out of memory"
                                                             : "a byte field has no data");
     }
-    if ((st = path_copy(&q->zkey_path, r->groth16.zkey_path, "zkey", err)) != CUZK_OK ||
-        (st = path_copy(&q->params_path, r->groth16.params_path, "params", err)) != CUZK_OK ||
-        (st = path_copy(&q->r1cs_path, r->groth16.r1cs_path, "r1cs", err)) != CUZK_OK ||
-        (st = path_copy(&q->wtns_path, r->groth16.wtns_path, "wtns", err)) != CUZK_OK) {
+    if ((st = path_copy(&q->zkey_path, &q->zkey_id, r->groth16.zkey_path, "zkey", err)) !=
+            CUZK_OK ||
+        (st = path_copy(&q->params_path, &q->params_id, r->groth16.params_path, "params",
+                        err)) != CUZK_OK ||
+        (st = path_copy(&q->r1cs_path, &q->r1cs_id, r->groth16.r1cs_path, "r1cs", err)) !=
+            CUZK_OK ||
+        (st = path_copy(&q->wtns_path, &q->wtns_id, r->groth16.wtns_path, "wtns", err)) !=
+            CUZK_OK) {
         ereq_free(q);
         return st;
     }
     *out = q;
     return CUZK_OK;
+}
+
+static bool buf_same(const ebuf *a, const ebuf *b)
+{
+    return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
+static bool path_same(const char *a, const efile_id *ia, const char *b, const efile_id *ib)
+{
+    if (!a || !b)
+        return !a && !b;
+    return strcmp(a, b) == 0 && memcmp(ia, ib, sizeof *ia) == 0;
+}
+
+bool ereq_same(const ereq *a, const ereq *b)
+{
+    if (a->kind != b->kind || a->sector_size != b->sector_size ||
+        a->registered_proof != b->registered_proof || a->sector_number != b->sector_number ||
+        a->miner_id != b->miner_id || a->partition_index != b->partition_index ||
+        a->log2n != b->log2n || a->partitions != b->partitions || a->seed != b->seed ||
+        a->n_vanilla_proofs != b->n_vanilla_proofs)
+        return false;
+    const ebuf *ba[] = {&a->vanilla_proof, &a->randomness, &a->comm_r_old, &a->comm_r_new,
+                        &a->comm_d_new, &a->zkey, &a->params, &a->r1cs, &a->wtns};
+    const ebuf *bb[] = {&b->vanilla_proof, &b->randomness, &b->comm_r_old, &b->comm_r_new,
+                        &b->comm_d_new, &b->zkey, &b->params, &b->r1cs, &b->wtns};
+    for (size_t i = 0; i < sizeof ba / sizeof ba[0]; i++)
+        if (!buf_same(ba[i], bb[i]))
+            return false;
+    for (size_t i = 0; i < a->n_vanilla_proofs; i++)
+        if (!buf_same(&a->vanilla_proofs[i], &b->vanilla_proofs[i]))
+            return false;
+    return path_same(a->zkey_path, &a->zkey_id, b->zkey_path, &b->zkey_id) &&
+           path_same(a->params_path, &a->params_id, b->params_path, &b->params_id) &&
+           path_same(a->r1cs_path, &a->r1cs_id, b->r1cs_path, &b->r1cs_id) &&
+           path_same(a->wtns_path, &a->wtns_id, b->wtns_path, &b->wtns_id);
 }
 
 size_t ereq_payload_bytes(const ereq *q)
@@ -131,6 +213,29 @@ size_t ereq_payload_bytes(const ereq *q)
     for (size_t i = 0; i < q->n_vanilla_proofs; i++)
         n += q->vanilla_proofs[i].len;
     return n;
+}
+
+ereq ereq_stripped_view(const ereq *q)
+{
+    ereq v = *q;
+    v.vanilla_proof = (ebuf){0};
+    v.vanilla_proofs = NULL;
+    v.n_vanilla_proofs = 0;
+    v.zkey = v.params = v.r1cs = v.wtns = (ebuf){0};
+    v.stripped = true;
+    return v;
+}
+
+void ereq_strip(ereq *q)
+{
+    free(q->vanilla_proof.data);
+    for (size_t i = 0; i < q->n_vanilla_proofs; i++)
+        free(q->vanilla_proofs[i].data);
+    free(q->vanilla_proofs);
+    ebuf *bs[] = {&q->zkey, &q->params, &q->r1cs, &q->wtns};
+    for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++)
+        free(bs[i]->data);
+    *q = ereq_stripped_view(q);
 }
 
 /* ---- encoding -------------------------------------------------------------------------- */
@@ -215,6 +320,19 @@ cuzk_status ereq_encode(const ereq *q, uint8_t **out, size_t *len, cuzk_error *e
     field_str(&w, T_PARAMS_PATH, q->params_path);
     field_str(&w, T_R1CS_PATH, q->r1cs_path);
     field_str(&w, T_WTNS_PATH, q->wtns_path);
+    const struct { unsigned tag; const char *path; const efile_id *id; } ids[] = {
+        {T_ZKEY_ID, q->zkey_path, &q->zkey_id}, {T_PARAMS_ID, q->params_path, &q->params_id},
+        {T_R1CS_ID, q->r1cs_path, &q->r1cs_id}, {T_WTNS_ID, q->wtns_path, &q->wtns_id}};
+    for (size_t i = 0; i < 4; i++)
+        if (ids[i].path) {
+            uint8_t b[40];
+            const uint64_t v[5] = {ids[i].id->dev, ids[i].id->ino, ids[i].id->size,
+                                   (uint64_t)ids[i].id->mtime_ns, (uint64_t)ids[i].id->ctime_ns};
+            for (unsigned k = 0; k < 5; k++)
+                for (unsigned by = 0; by < 8; by++)
+                    b[8 * k + by] = (uint8_t)(v[k] >> (8 * by));
+            field(&w, ids[i].tag, b, sizeof b);
+        }
     field(&w, T_ZKEY, q->zkey.data, q->zkey.len);
     field(&w, T_PARAMS, q->params.data, q->params.len);
     field(&w, T_R1CS, q->r1cs.data, q->r1cs.len);
@@ -222,6 +340,8 @@ cuzk_status ereq_encode(const ereq *q, uint8_t **out, size_t *len, cuzk_error *e
     field_u64(&w, T_LOG2N, q->log2n);
     field_u64(&w, T_PARTITIONS, q->partitions);
     field_u64(&w, T_SEED, q->seed);
+    if (q->stripped)
+        field_u64(&w, T_STRIPPED, 1);
     field(&w, T_END, NULL, 0);
     if (w.fail) {
         free(w.p);
@@ -247,6 +367,18 @@ static cuzk_status set_str(char **dst, const uint8_t *d, size_t n)
         return CUZK_ERR_NOMEM;
     memcpy(*dst, d, n);
     (*dst)[n] = 0;
+    return CUZK_OK;
+}
+
+static cuzk_status set_id(efile_id *id, const uint8_t *d, size_t n)
+{
+    if (n != 40)
+        return CUZK_ERR_FORMAT;
+    id->dev = get_le(d, 8);
+    id->ino = get_le(d + 8, 8);
+    id->size = get_le(d + 16, 8);
+    id->mtime_ns = (int64_t)get_le(d + 24, 8);
+    id->ctime_ns = (int64_t)get_le(d + 32, 8);
     return CUZK_OK;
 }
 
@@ -294,6 +426,7 @@ cuzk_status ereq_decode(ereq **out, const uint8_t *data, size_t len, cuzk_error 
         case T_LOG2N: is_u64 = true; q->log2n = (uint32_t)v; break;
         case T_PARTITIONS: is_u64 = true; q->partitions = (uint32_t)v; break;
         case T_SEED: is_u64 = true; q->seed = v; break;
+        case T_STRIPPED: is_u64 = true; q->stripped = v != 0; break;
         case T_VANILLA: st = buf_copy(&q->vanilla_proof, d, n); break;
         case T_VANILLA_N: {
             ebuf *nb = realloc(q->vanilla_proofs, (q->n_vanilla_proofs + 1) * sizeof *nb);
@@ -319,6 +452,10 @@ cuzk_status ereq_decode(ereq **out, const uint8_t *data, size_t len, cuzk_error 
         case T_PARAMS: st = buf_copy(&q->params, d, n); break;
         case T_R1CS: st = buf_copy(&q->r1cs, d, n); break;
         case T_WTNS: st = buf_copy(&q->wtns, d, n); break;
+        case T_ZKEY_ID: st = set_id(&q->zkey_id, d, n); break;
+        case T_PARAMS_ID: st = set_id(&q->params_id, d, n); break;
+        case T_R1CS_ID: st = set_id(&q->r1cs_id, d, n); break;
+        case T_WTNS_ID: st = set_id(&q->wtns_id, d, n); break;
         case T_END: end = true; break;
         default: st = CUZK_ERR_FORMAT; break;
         }

@@ -17,6 +17,13 @@ typedef struct ebuf {
     size_t len;
 } ebuf;
 
+/* What a path named when the request was accepted: the file's identity and version.
+ * Zero when the input was not a path (or the record predates identities). */
+typedef struct efile_id {
+    uint64_t dev, ino, size;
+    int64_t mtime_ns, ctime_ns;
+} efile_id;
+
 typedef struct ereq {
     char request_id[CUZK_REQUEST_ID_MAX + 1];
     cuzk_proof_kind kind;
@@ -28,22 +35,43 @@ typedef struct ereq {
     size_t n_vanilla_proofs;
     ebuf randomness, comm_r_old, comm_r_new, comm_d_new;
     char *zkey_path, *params_path, *r1cs_path, *wtns_path; /* absolute, or NULL */
+    efile_id zkey_id, params_id, r1cs_id, wtns_id; /* the files those paths named */
     ebuf zkey, params, r1cs, wtns;
     uint32_t log2n, partitions;
     uint64_t seed;
+    /* The payload (vanilla proofs, key/circuit/witness bytes) was dropped once the job
+     * ended FAILED or CANCELLED (ereq_strip): it can be reported, not proved again. */
+    bool stripped;
 } ereq;
 
-/* Copies r. Paths are resolved with realpath (CUZK_ERR_INVALID_ARG naming the input when
- * the file cannot be opened); fixed-size fields are checked (randomness and commitments
- * 32 bytes or empty, request_id length). Kind-specific checks are the kind's plan. */
+/* Copies r. Paths are resolved with realpath and must name regular files the daemon can
+ * open (CUZK_ERR_INVALID_ARG naming the input otherwise: a FIFO, a device, a directory,
+ * an unreadable file); fixed-size fields are checked (randomness and commitments 32 bytes
+ * or empty, request_id length). Kind-specific checks are the kind's plan. */
 cuzk_status ereq_from_request(ereq **out, const cuzk_job_request *r, cuzk_error *err);
 void ereq_free(ereq *q); /* NULL is a no-op */
+
+/* Whether a and b ask for the same proof: the same kind and every input the same (the
+ * Filecoin fields, every byte buffer, each path with the identity of the file it named:
+ * device, inode, size, modification and change times), so one's result is the other's.
+ * The request_id and the priority are not inputs. Exact comparison, no digest: the
+ * requests are kept whole while their results are served. */
+bool ereq_same(const ereq *a, const ereq *b);
 
 /* Total bytes of the request's inline buffers (what a journal spool holds). */
 size_t ereq_payload_bytes(const ereq *q);
 
-/* Encoding: "CZRQ" u32 version, then (u16 tag, u64 len, bytes) fields, little-endian.
- * *out is malloc'd. Decode checks every length against the buffer. */
+/* Frees the payload counted by ereq_payload_bytes and marks q stripped (a failed or
+ * cancelled job is never proved again from its request, so its bytes have no use). Only
+ * when nothing reads q any more. ereq_stripped_view: the same without freeing, a shallow
+ * copy for encoding (its buffers point into q; never ereq_free it). */
+void ereq_strip(ereq *q);
+ereq ereq_stripped_view(const ereq *q);
+
+/* Encoding: "CZRQ" u32 version, then (u16 tag, u64 len, bytes) fields, little-endian,
+ * ending with the END tag; a path's file identity follows as its own field (records
+ * written before identities existed decode with zero identities). *out is malloc'd.
+ * Decode checks every length against the buffer. */
 cuzk_status ereq_encode(const ereq *q, uint8_t **out, size_t *len, cuzk_error *err);
 cuzk_status ereq_decode(ereq **out, const uint8_t *data, size_t len, cuzk_error *err);
 

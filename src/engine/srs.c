@@ -141,11 +141,20 @@ void engine_srs_bury(cuzk_engine *e)
     }
 }
 
-cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, uint64_t *wait_ms, cuzk_error *err)
+cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint64_t *wait_ms,
+                              cuzk_error *err)
 {
     double t0 = engine_now_ms();
     uint64_t gen = s->load_gen;
     while (s->loading) {
+        /* another thread loads it (a 32 GiB PoRep key takes a minute): a cancelled job or
+         * a stopping engine does not wait for that (the cancel and stop broadcast srs_cv) */
+        if (e->stopping || (j && engine_job_over(j))) {
+            if (wait_ms)
+                *wait_ms += (uint64_t)(engine_now_ms() - t0);
+            return cuzk_error_set(err, CUZK_ERR_CANCELLED, e->stopping ? "the engine is stopping"
+                                                                       : "cancelled");
+        }
         pthread_cond_wait(&e->srs_cv, &e->mu);
         if (s->tier != CUZK_SRS_HOT && s->load_gen != gen && s->load_status != CUZK_OK) {
             if (wait_ms)
@@ -172,6 +181,9 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, uint64_t *wait_ms, c
     }
     s->loading = true;
     s->refs++; /* not evictable while we work on it unlocked */
+    /* engine_testing.h: a test holds loads here to stand for a slow one (others wait) */
+    while (e->hold_loads && !e->stopping)
+        pthread_cond_wait(&e->srs_cv, &e->mu);
     const ekind *k = s->kind;
     const ereq *req = s->req;
     char id[256], path[4096];

@@ -110,6 +110,19 @@ cuzk_status cuzk_porep_info_from_name(const char *name, cuzk_porep_info *out, cu
                           name);
 }
 
+cuzk_status cuzk_porep_info_from_abi(uint64_t abi, cuzk_porep_info *out, cuzk_error *err)
+{
+    if (!out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "porep info: NULL argument");
+    /* Go numbers the variants in runs of the five sizes, in k_names' orders */
+    if (abi >= 5 * 4)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "unknown registered seal proof number %llu (Go's "
+                              "abi.RegisteredSealProof: 0-19)",
+                              (unsigned long long)abi);
+    return cuzk_porep_info_from_name(k_names[abi % 5][abi / 5], out, err);
+}
+
 uint64_t cuzk_c1_merkle_node(const cuzk_c1_merkle_proof *m)
 {
     uint64_t node = 0, scale = 1;

@@ -30,7 +30,9 @@ cuzk_status mapped_file_open(mapped_file *mf, const char *path, cuzk_error *err)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "mapped file: NULL argument");
     mf->data = NULL;
     mf->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* non-blocking: opening a FIFO for reading would otherwise wait for a writer, for
+     * good; fstat then refuses it (O_NONBLOCK changes nothing for a regular file) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return io_error(err, "cannot open", path, errno);
     struct stat st;

@@ -21,7 +21,9 @@ typedef struct mapped_file {
     size_t len;
 } mapped_file;
 
-/* Opens and maps path. Failures are CUZK_ERR_IO with the path and the errno text. */
+/* Opens and maps path, which must be a regular file (it is opened non-blocking, so a FIFO
+ * is refused at once instead of waiting for a writer). Failures are CUZK_ERR_IO with the
+ * path and the errno text. */
 cuzk_status mapped_file_open(mapped_file *mf, const char *path, cuzk_error *err);
 void mapped_file_close(mapped_file *mf);
 

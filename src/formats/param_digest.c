@@ -92,7 +92,7 @@ cuzk_status cuzk_param_file_blake2b(const char *path, char hex[129], uint64_t *b
 {
     if (!path || !hex)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "NULL argument");
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
     uint8_t md[64];
@@ -338,12 +338,14 @@ cuzk_status cuzk_param_file_check(const char *path, unsigned flags, cuzk_param_c
         return st;
     }
 
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
     struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        st = cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+    bool stat_ok = fstat(fd, &sb) == 0;
+    if (!stat_ok || !S_ISREG(sb.st_mode)) {
+        st = cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", path,
+                            stat_ok ? "not a regular file" : strerror(errno));
         close(fd);
         return st;
     }
@@ -422,7 +424,7 @@ cuzk_status cuzk_param_vk_matches(const uint8_t *params, size_t params_len, cons
         return cuzk_error_set(err, CUZK_ERR_FORMAT,
                               "%s: ends inside its verifying key (%" PRIu64 " inputs)",
                               params_name, n_ic);
-    int fd = open(vk_path, O_RDONLY | O_CLOEXEC);
+    int fd = open(vk_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", vk_path, strerror(errno));
     struct stat sb;
@@ -430,6 +432,8 @@ cuzk_status cuzk_param_vk_matches(const uint8_t *params, size_t params_len, cons
     uint8_t *buf = NULL;
     if (fstat(fd, &sb) != 0) {
         st = cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", vk_path, strerror(errno));
+    } else if (!S_ISREG(sb.st_mode)) {
+        st = cuzk_error_set(err, CUZK_ERR_IO, "%s: not a regular file", vk_path);
     } else if ((uint64_t)sb.st_size != vk_len) {
         st = cuzk_error_set(err, CUZK_ERR_FORMAT,
                             "%s: not the verifying key of the .params (%" PRIu64 " bytes, the "

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# cuzkd_test.sh CUZKD WORKDIR — configuration errors name file:line and exit 2; the
+# cuzkd_test.sh CUZKD WORKDIR [CUZK] — configuration errors name file:line and exit 2; the
 # example config (--print-config) is accepted as is; SIGTERM stops the daemon with exit 0.
+# The default address is Curio's, unix:///run/curio/cuzk.sock, for cuzkd and (given CUZK,
+# in a build with the client) for the cuzk client alike; a socket whose directory is missing
+# gets it made; one whose directory cannot be made stops cuzkd (exit 1) with a message
+# saying what to do (builds with the gRPC server).
 set -u
 cuzkd=$1
+cuzk=${3:-}
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cuzkd_workdir "$2"
 log=run.log
@@ -35,6 +40,19 @@ case "$out" in *'config gpus.devices = "cpu,cpu"'*) ;; *) fail "devices: $out";;
 case "$out" in *'config jobs.result_ttl = 7200'*) ;; *) fail "ttl: $out";; esac
 case "$out" in *'config logging.level = "debug"'*) ;; *) fail "override: $out";; esac
 
+# one default address for both ends
+default='unix:///run/curio/cuzk.sock'
+grep -qx "listen = \"$default\"" example.toml ||
+    fail "cuzkd's default: $(grep '^listen' example.toml)"
+if [ -n "$cuzk" ]; then
+    out=$("$cuzk" help submit 2>&1)
+    case "$out" in
+        *"not in this build"*) ;;
+        *"else $default)"*) ;;
+        *) fail "the client's default is not cuzkd's ($default): $out";;
+    esac
+fi
+
 # start on the CPU with a journal in the work dir, then SIGTERM
 printf '[daemon]\nstate_dir = "%s/state"\nlisten = "unix://%s/cuzk.sock"\n[memory]\ntotal_budget = "1GiB"\n' "$work" "$work" > run.toml
 # (the engine's line, not the server's: this build may have no gRPC server)
@@ -44,4 +62,21 @@ cuzkd_wait "engine up" 100
 cuzkd_stop
 grep -q "cuzkd stopped" run.log || fail "no clean stop"
 [ -d state ] || fail "journal directory not created"
+
+# the socket's directory: made when missing; when it cannot be, a clear stop
+if ! grep -q "no gRPC server" run.log; then
+    log=sock.log
+    "$cuzkd" --config run.toml --devices cpu --listen "unix://$work/run/curio/cuzk.sock" \
+        > sock.log 2>&1 &
+    pid=$!
+    cuzkd_wait "cuzkd serving on" 100
+    [ -S run/curio/cuzk.sock ] || fail "no socket in the directory cuzkd was to make"
+    cuzkd_stop "socket directory"
+    touch afile
+    out=$("$cuzkd" --config run.toml --devices cpu --listen "unix://$work/afile/x/cuzk.sock" 2>&1)
+    rc=$?
+    [ $rc -eq 1 ] || fail "exit $rc for a socket directory that cannot be made: $out"
+    case "$out" in *"cannot make $work/afile/x, the directory of the socket"*"--listen"*) ;;
+        *) fail "socket directory message: $out";; esac
+fi
 echo "cuzkd_test: all passed"

@@ -140,6 +140,18 @@ static void test_basic(void **state)
     free(tl);
     unlink(path);
 
+    /* a Filecoin registered proof or sector size names nothing for a synthetic job */
+    cuzk_job_request rp = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
+    rp.registered_proof = 999;
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_submit(e, &rp, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "registered_proof 999"));
+    rp.registered_proof = 0;
+    rp.sector_size = 2048;
+    assert_int_equal(cuzk_engine_submit(e, &rp, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "sector_size 2048"));
+
     /* unknown ids */
     cuzk_job_result x;
     assert_int_equal(cuzk_engine_await(e, "nope", 1, &x, NULL), CUZK_ERR_NOT_FOUND);
@@ -193,28 +205,93 @@ static void test_priority_order(void **state)
     cuzk_engine_destroy(e);
 }
 
+static bool submit_dup(cuzk_engine *e, const cuzk_job_request *r, char id[CUZK_JOB_ID_SIZE])
+{
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_submit(e, r, &t, &err);
+    if (st != CUZK_OK)
+        fprintf(stderr, "submit: %s\n", err.msg);
+    assert_int_equal(st, CUZK_OK);
+    memcpy(id, t.job_id, CUZK_JOB_ID_SIZE);
+    return t.duplicate;
+}
+
+/* The request_id rule (cuzk/engine.h, Jobs): a retry joins a live job of the same request
+ * and gets a COMPLETED one back, a different request under a live id is refused, and a
+ * failed or cancelled job is proved again rather than replayed. */
 static void test_idempotent(void **state)
 {
     (void)state;
     cuzk_engine *e = make("cpu", 0, 2, 2);
+    cuzk_engine_pause(e, true);
     cuzk_job_request r = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
     r.request_id = "sector-42";
-    cuzk_job_ticket a, b;
-    assert_int_equal(cuzk_engine_submit(e, &r, &a, NULL), CUZK_OK);
-    assert_false(a.duplicate);
-    assert_int_equal(cuzk_engine_submit(e, &r, &b, NULL), CUZK_OK);
-    assert_true(b.duplicate);
-    assert_string_equal(a.job_id, b.job_id);
-    cuzk_job_result res = await_job(e, a.job_id, 0);
+    char a[CUZK_JOB_ID_SIZE], b[CUZK_JOB_ID_SIZE];
+    assert_false(submit_dup(e, &r, a));
+    assert_true(submit_dup(e, &r, b)); /* queued: joined */
+    assert_string_equal(a, b);
+    r.priority = CUZK_PRIORITY_HIGH; /* the priority is no input */
+    assert_true(submit_dup(e, &r, b));
+    assert_string_equal(a, b);
+    cuzk_job_request other = r;
+    other.synthetic.seed = g_seed + 1;
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_submit(e, &other, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "request_id sector-42 is in use by a different request"));
+    assert_non_null(strstr(err.msg, a));
+    cuzk_engine_pause(e, false);
+    cuzk_job_result res = await_job(e, a, 0);
     assert_int_equal(res.state, CUZK_JOB_COMPLETED);
     cuzk_job_result_free(&res);
-    /* still known after completion: same id again */
-    assert_int_equal(cuzk_engine_submit(e, &r, &b, NULL), CUZK_OK);
-    assert_true(b.duplicate);
-    assert_string_equal(a.job_id, b.job_id);
+    /* completed: the same request gets it back, another request is a new job */
+    assert_true(submit_dup(e, &r, b));
+    assert_string_equal(a, b);
+    char c[CUZK_JOB_ID_SIZE];
+    assert_false(submit_dup(e, &other, c));
+    assert_string_not_equal(a, c);
+    res = await_job(e, c, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    assert_true(submit_dup(e, &r, b)); /* both finished: each request finds its own */
+    assert_string_equal(a, b);
+    assert_true(submit_dup(e, &other, b));
+    assert_string_equal(c, b);
+
+    /* failed: a retry is proved again */
+    cuzk_job_request f = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
+    f.request_id = "sector-43";
+    cuzk_engine_inject_fault(e, ENGINE_FAULT_SYNTH, 1, -1);
+    assert_false(submit_dup(e, &f, a));
+    res = await_job(e, a, 0);
+    assert_int_equal(res.state, CUZK_JOB_FAILED);
+    cuzk_job_result_free(&res);
+    assert_false(submit_dup(e, &f, b));
+    assert_string_not_equal(a, b);
+    res = await_job(e, b, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    assert_true(submit_dup(e, &f, c)); /* now the completed one */
+    assert_string_equal(b, c);
+
+    /* cancelled: likewise */
+    cuzk_engine_pause(e, true);
+    f.request_id = "sector-44";
+    assert_false(submit_dup(e, &f, a));
+    assert_int_equal(cuzk_engine_cancel(e, a, NULL, NULL), CUZK_OK);
+    assert_false(submit_dup(e, &f, b));
+    assert_string_not_equal(a, b);
+    cuzk_engine_pause(e, false);
+    res = await_job(e, b, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+
     cuzk_engine_status s;
     assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
-    assert_int_equal(s.jobs_completed, 1);
+    assert_int_equal(s.jobs_completed, 4);
+    assert_int_equal(s.jobs_failed, 1);
+    assert_int_equal(s.jobs_cancelled, 1);
     cuzk_engine_status_free(&s);
     cuzk_engine_destroy(e);
 }
@@ -537,6 +614,63 @@ static void test_srs_wait_counted_once(void **state)
     cuzk_engine_destroy(e);
 }
 
+static cuzk_engine_status status_now(cuzk_engine *e)
+{
+    cuzk_engine_status s;
+    assert_int_equal(cuzk_engine_get_status(e, &s, NULL), CUZK_OK);
+    return s;
+}
+
+/* Polls (10 ms steps, at most 10 s) until the partitions in synthesis and the references
+ * of the only key (refs 0: any key count, any references) are as given; returns whether
+ * they got there. */
+static bool wait_for(cuzk_engine *e, uint32_t refs, uint32_t synthesizing)
+{
+    for (int i = 0; i < 1000; i++) {
+        cuzk_engine_status s = status_now(e);
+        bool there = (refs == 0 || (s.n_srs == 1 && s.srs[0].ref_count == refs)) &&
+                     s.partitions_synthesizing == synthesizing;
+        cuzk_engine_status_free(&s);
+        if (there)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+/* A partition waiting for another's key load gives its synthesis worker back as soon as
+ * its job is cancelled, instead of when the load ends (a 32 GiB key: a minute; a load
+ * that never ends: never). */
+static void test_cancel_while_key_loads(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make("cpu", 0, 2, 1);
+    cuzk_engine_hold_loads(e, true);
+    char a[CUZK_JOB_ID_SIZE], b[CUZK_JOB_ID_SIZE];
+    cuzk_job_request r = synth_req(8, 1, CUZK_PRIORITY_DEFAULT);
+    submit(e, &r, a);
+    /* A's worker is the loader: its partition's reference and the load's own */
+    assert_true(wait_for(e, 2, 1));
+    submit(e, &r, b);
+    assert_true(wait_for(e, 3, 2)); /* B's worker waits for the load */
+    assert_int_equal(cuzk_engine_cancel(e, b, NULL, NULL), CUZK_OK);
+    assert_true(wait_for(e, 2, 1)); /* ... and no longer */
+    cuzk_engine_hold_loads(e, false);
+    cuzk_job_result res = await_job(e, a, 0);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    res = await_job(e, b, 0);
+    assert_int_equal(res.state, CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&res);
+    /* a stop while a load is held and a partition waits for it returns */
+    cuzk_engine_hold_loads(e, true);
+    r.synthetic.seed = g_seed + 1; /* another key: cold */
+    submit(e, &r, a);
+    submit(e, &r, b);
+    assert_true(wait_for(e, 0, 2));
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     g_seed = test_rng_init("test_engine") % 1000;
@@ -551,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_benchmark_only),
         cmocka_unit_test(test_srs_wait_counted_once),
+        cmocka_unit_test(test_cancel_while_key_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

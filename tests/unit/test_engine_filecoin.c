@@ -8,10 +8,12 @@
  *                 against other randomness;
  *   post_reject   malformed PoSt inputs are refused at submit with the parser's message
  *                 (a path that misses its root, randomness that does not challenge the
- *                 leaves, a WinningPoSt proof submitted as WindowPoSt, sector_size);
+ *                 leaves, a WinningPoSt proof submitted as WindowPoSt, sector_size, a
+ *                 registered_proof beside a job document that is not the document's);
  *                 WinningPoSt jobs default to CRITICAL priority;
  *   porep_reject  a malformed or inconsistent C1 output (JSON error, a label that does not
- *                 match its parents, another sector_size) is refused at submit with its
+ *                 match its parents, another sector_size, a registered_proof that is no
+ *                 seal proof or one of another size) is refused at submit with its
  *                 message; with no params and no dev_key_dir the submit names the missing
  *                 Filecoin .params file;
  *   porep_prove   a generated 2 KiB C1 output through the engine: one partition, 192
@@ -185,6 +187,15 @@ static void test_post_reject(void **state)
     cuzk_job_request w = {0};
     w.kind = CUZK_PROOF_WINNING_POST;
     w.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
+    /* beside a job document, registered_proof must name the document's proof */
+    w.registered_proof = 999;
+    efx_expect_refused(e, &w, CUZK_ERR_INVALID_ARG, "registered_proof 999 is not a WinningPoSt");
+    w.registered_proof = 10; /* StackedDrgWindow2KiBV1_1: a WindowPoSt proof */
+    efx_expect_refused(e, &w, CUZK_ERR_INVALID_ARG, "registered_proof 10 is not a WinningPoSt");
+    w.registered_proof = 3; /* StackedDrgWinning32GiBV1: another size */
+    efx_expect_refused(e, &w, CUZK_ERR_INVALID_ARG, "registered_proof 3 is not a WinningPoSt "
+                                                    "proof for 2048-byte sectors");
+    w.registered_proof = 0; /* not given: the document's */
     cuzk_job_ticket t;
     cuzk_error err = {0};
     if (cuzk_engine_submit(e, &w, &t, &err) != CUZK_OK)
@@ -230,6 +241,15 @@ static void test_porep_reject(void **state)
     r.sector_size = 32ull << 30;
     efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "sector_size 34359738368");
     r.sector_size = 2048;
+    /* registered_proof (Go's abi.RegisteredSealProof, as Curio sends it): a number that is
+     * no seal proof, or one of another sector size, is refused */
+    r.registered_proof = 999;
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG, "registered_proof 999 is no registered "
+                                                    "seal proof");
+    r.registered_proof = 8; /* StackedDrg32GiBV1_1 */
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG,
+                       "registered_proof 8 is StackedDrg32GiBV1_1, for 34359738368-byte "
+                       "sectors, but the C1 output is StackedDrg2KiB");
     cuzk_engine_status st;
     assert_int_equal(cuzk_engine_get_status(e, &st, NULL), CUZK_OK);
     assert_int_equal(st.n_queues, 0); /* nothing was queued */
@@ -240,6 +260,7 @@ static void test_porep_reject(void **state)
     char empty[] = "/tmp/cuzk-params-XXXXXX";
     assert_non_null(mkdtemp(empty));
     e = efx_make(empty, NULL, efx_quiet);
+    r.registered_proof = 5; /* StackedDrg2KiBV1_1: the C1's size, so on to the key */
     efx_expect_refused(e, &r, CUZK_ERR_NOT_FOUND,
                    "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-"
                    "sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b"

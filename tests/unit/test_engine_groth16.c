@@ -3,8 +3,10 @@
  * tests/cli/fixture.c writes (a circom-layout .r1cs, a satisfying .wtns, a bad one, a
  * snarkjs .zkey from a dev setup): by path and by bytes, the proof verifies against the
  * .zkey's verifying key; a bad witness fails its job (with the .r1cs: naming the failing
- * constraint); malformed requests are refused at submit. The fixture binary's path comes
- * from CUZK_FIXTURE (set by CMake); without it the test is skipped.
+ * constraint); malformed requests are refused at submit. Inputs that are not regular files
+ * (a FIFO, a directory) are refused at submit, and a path that turns into a FIFO after
+ * submit fails its job at once instead of blocking a worker in open(). The fixture
+ * binary's path comes from CUZK_FIXTURE (set by CMake); without it the test is skipped.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <setjmp.h>
@@ -14,16 +16,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "cuzk/engine.h"
 #include "cuzk/formats.h"
+#include "engine/engine_testing.h"
 #include "test_rng.h"
 
 static char g_dir[64];
 
 static void path(char *out, const char *name) { sprintf(out, "%s/%s", g_dir, name); }
+
+static cuzk_engine *make_budget(uint64_t budget)
+{
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    c.devices = "cpu";
+    c.memory_budget = budget;
+    c.threads = 2;
+    c.log_level = CUZK_LOG_ERROR;
+    cuzk_engine *e = NULL;
+    assert_int_equal(cuzk_engine_create(&e, &c, NULL), CUZK_OK);
+    return e;
+}
 
 static cuzk_engine *make(void)
 {
@@ -145,6 +163,126 @@ static void test_paths_and_bytes(void **state)
     cuzk_engine_destroy(e);
 }
 
+static void copy_file(const char *from, const char *to)
+{
+    char *d;
+    size_t n;
+    assert_int_equal(cuzk_file_read_text(&d, &n, from, 1 << 26, NULL), CUZK_OK);
+    assert_int_equal(cuzk_file_write(to, d, n, NULL), CUZK_OK);
+    free(d);
+}
+
+/* A FIFO as an input: refused at submit; one swapped in after submit fails the job (the
+ * worker opens it without blocking) and the engine still proves and stops. */
+static void test_not_regular_files(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make();
+    char zk[128], wt[128], fifo[128], w2[128];
+    path(zk, "k.zkey");
+    path(wt, "w.wtns");
+    path(fifo, "f.fifo");
+    path(w2, "w2.wtns");
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    cuzk_job_request r = {.kind = CUZK_PROOF_GROTH16};
+    r.groth16.zkey_path = zk;
+    r.groth16.wtns_path = fifo;
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "is a FIFO"));
+    r.groth16.wtns_path = g_dir;
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "is a directory"));
+    r.groth16.wtns_path = wt;
+    r.groth16.zkey_path = fifo;
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.msg, "zkey file"));
+
+    /* accepted as a file, a FIFO by the time a worker reads it */
+    copy_file(wt, w2);
+    cuzk_engine_pause(e, true);
+    r.groth16.zkey_path = zk;
+    r.groth16.wtns_path = w2;
+    if (cuzk_engine_submit(e, &r, &t, &err) != CUZK_OK)
+        fail_msg("submit: %s", err.msg);
+    assert_int_equal(unlink(w2), 0);
+    assert_int_equal(mkfifo(w2, 0600), 0);
+    cuzk_engine_pause(e, false);
+    cuzk_job_result res;
+    /* before non-blocking opens the worker sat in open() for good: TIMEOUT here */
+    assert_int_equal(cuzk_engine_await(e, t.job_id, 30000, &res, NULL), CUZK_OK);
+    assert_int_equal(res.state, CUZK_JOB_FAILED);
+    assert_non_null(strstr(res.error, "not a regular file"));
+    cuzk_job_result_free(&res);
+    /* the worker is free: a good job still completes */
+    r.groth16.wtns_path = wt;
+    res = run(e, &r);
+    check_proof(&res, wt);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+    unlink(w2);
+    unlink(fifo);
+}
+
+/* A request names its input files by path and by what they were at submit: a retry with
+ * the same request_id and the same unchanged files gets the completed job back, one whose
+ * witness file was rewritten since is another request (a new job). */
+static void test_request_id_files(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make();
+    char zk[128], wt[128], w3[128];
+    path(zk, "k.zkey");
+    path(wt, "w.wtns");
+    path(w3, "w3.wtns");
+    copy_file(wt, w3);
+    cuzk_job_request r = {.kind = CUZK_PROOF_GROTH16, .request_id = "g16-files"};
+    r.groth16.zkey_path = zk;
+    r.groth16.wtns_path = w3;
+    cuzk_job_ticket a, b;
+    assert_int_equal(cuzk_engine_submit(e, &r, &a, NULL), CUZK_OK);
+    cuzk_job_result res;
+    assert_int_equal(cuzk_engine_await(e, a.job_id, 0, &res, NULL), CUZK_OK);
+    check_proof(&res, wt);
+    cuzk_job_result_free(&res);
+    assert_int_equal(cuzk_engine_submit(e, &r, &b, NULL), CUZK_OK);
+    assert_true(b.duplicate);
+    assert_string_equal(a.job_id, b.job_id);
+    copy_file(wt, w3); /* same bytes, but a new version of the file */
+    assert_int_equal(cuzk_engine_submit(e, &r, &b, NULL), CUZK_OK);
+    assert_false(b.duplicate);
+    assert_string_not_equal(a.job_id, b.job_id);
+    assert_int_equal(cuzk_engine_await(e, b.job_id, 0, &res, NULL), CUZK_OK);
+    check_proof(&res, wt);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+    unlink(w3);
+}
+
+/* The smallest budget cuzkd takes (64 MiB) proves the fixture's 15-constraint circuit: the
+ * estimate of a tiny circuit is tiny (it was 64 MiB of fixed scratch plus the rest: "needs
+ * 64.0 MiB (key 1.0 MiB) but the memory budget is 64.0 MiB"). cuzkd_inputs.sh runs the
+ * bellperson form the same way through the daemon. */
+static void test_tiny_circuit_small_budget(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make_budget(64ull << 20);
+    char zk[128], wt[128];
+    path(zk, "k.zkey");
+    path(wt, "w.wtns");
+    cuzk_job_request r = {.kind = CUZK_PROOF_GROTH16};
+    r.groth16.zkey_path = zk;
+    r.groth16.wtns_path = wt;
+    cuzk_job_result res = run(e, &r);
+    if (res.state != CUZK_JOB_COMPLETED)
+        fail_msg("under 64 MiB: %s", res.error);
+    check_proof(&res, wt);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     test_rng_init("test_engine_groth16");
@@ -160,7 +298,10 @@ int main(void)
     snprintf(cmd, sizeof cmd, "%s %s > /dev/null", fixture, g_dir);
     if (system(cmd) != 0)
         return 1;
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_paths_and_bytes)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_paths_and_bytes),
+                                       cmocka_unit_test(test_not_regular_files),
+                                       cmocka_unit_test(test_request_id_files),
+                                       cmocka_unit_test(test_tiny_circuit_small_budget)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     if (system(cmd) != 0)

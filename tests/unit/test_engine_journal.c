@@ -2,7 +2,12 @@
  * test_engine_journal.c — jobs survive a restart: accepted jobs are journaled before
  * submit returns; an engine destroyed with jobs queued resumes them at the next create;
  * finished results are served after a restart until they expire; a damaged record is
- * moved aside without stopping the engine. CPU backend, synthetic 2^8 jobs.
+ * moved aside without stopping the engine. Results read back are checked: a flipped proof
+ * byte, a COMPLETED record without its proof, are proved again, never served; a record of
+ * an unknown kind is logged and set aside. Temporaries of interrupted writes are removed at
+ * start; a failed outcome write is logged; a failed or cancelled job's request loses its
+ * payload on disk, and its result still survives a restart. CPU backend, synthetic 2^8
+ * jobs.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <setjmp.h>
@@ -12,23 +17,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "cuzk/engine.h"
 #include "cuzk/formats.h"
 #include "engine/engine_testing.h"
+#include "engine/journal.h"
+#include "engine/request.h"
 #include "test_rng.h"
 
 static uint64_t g_seed;
 static char g_dir[64];
+static const char *g_state; /* the state directory engines are made on (make) */
+
+/* The warnings and errors of the engines, kept for the tests to look into. */
+static pthread_mutex_t g_log_mu = PTHREAD_MUTEX_INITIALIZER;
+static char g_log[1 << 16];
 
 static void quiet(void *ctx, cuzk_log_level l, const char *m)
 {
     (void)ctx;
-    if (l <= CUZK_LOG_WARN)
-        fprintf(stderr, "  engine: %s\n", m);
+    if (l > CUZK_LOG_WARN)
+        return;
+    fprintf(stderr, "  engine: %s\n", m);
+    pthread_mutex_lock(&g_log_mu);
+    size_t n = strlen(g_log);
+    snprintf(g_log + n, sizeof g_log - n, "%s\n", m);
+    pthread_mutex_unlock(&g_log_mu);
+}
+
+static bool logged(const char *text)
+{
+    pthread_mutex_lock(&g_log_mu);
+    bool found = strstr(g_log, text) != NULL;
+    pthread_mutex_unlock(&g_log_mu);
+    return found;
 }
 
 static cuzk_engine *make(uint64_t result_ttl_s)
@@ -38,12 +66,37 @@ static cuzk_engine *make(uint64_t result_ttl_s)
     c.devices = "cpu";
     c.memory_budget = 1ull << 30;
     c.threads = 2;
-    c.state_dir = g_dir;
+    c.state_dir = g_state;
     c.result_ttl_s = result_ttl_s;
     c.log = quiet;
     cuzk_engine *e = NULL;
     assert_int_equal(cuzk_engine_create(&e, &c, NULL), CUZK_OK);
     return e;
+}
+
+/* A fresh state directory <g_dir>/<name> for the engines the test makes; clears the log. */
+static void fresh_state(const char *name)
+{
+    static char dir[128];
+    snprintf(dir, sizeof dir, "%s/%s", g_dir, name);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    g_state = dir;
+    pthread_mutex_lock(&g_log_mu);
+    g_log[0] = 0;
+    pthread_mutex_unlock(&g_log_mu);
+}
+
+static void state_file(char *out, size_t cap, const char *id, const char *suffix)
+{
+    snprintf(out, cap, "%s/%s%s", g_state, id, suffix);
+}
+
+static bool exists(const char *path) { return access(path, F_OK) == 0; }
+
+static off_t file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 ? sb.st_size : -1;
 }
 
 static void submit(cuzk_engine *e, unsigned parts, const char *rid, char id[CUZK_JOB_ID_SIZE])
@@ -60,6 +113,7 @@ static void submit(cuzk_engine *e, unsigned parts, const char *rid, char id[CUZK
 static void test_restart(void **state)
 {
     (void)state;
+    fresh_state("restart");
     char a[CUZK_JOB_ID_SIZE], b[CUZK_JOB_ID_SIZE], c[CUZK_JOB_ID_SIZE];
     cuzk_engine *e = make(0);
     submit(e, 1, NULL, c);
@@ -77,7 +131,7 @@ static void test_restart(void **state)
 
     /* a damaged record next to them is set aside */
     char bad[128];
-    snprintf(bad, sizeof bad, "%s/00000000-0000-4000-8000-000000000000.req", g_dir);
+    snprintf(bad, sizeof bad, "%s/00000000-0000-4000-8000-000000000000.req", g_state);
     assert_int_equal(cuzk_file_write(bad, "garbage", 7, NULL), CUZK_OK);
 
     e = make(0);
@@ -98,9 +152,18 @@ static void test_restart(void **state)
     r.synthetic.log2n = 8;
     r.synthetic.partitions = 2;
     cuzk_job_ticket t;
+    r.synthetic.seed = g_seed;
     assert_int_equal(cuzk_engine_submit(e, &r, &t, NULL), CUZK_OK);
     assert_true(t.duplicate);
     assert_string_equal(t.job_id, a);
+    /* ... and so do the inputs they were for: another request is another job */
+    r.synthetic.partitions = 1;
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, NULL), CUZK_OK);
+    assert_false(t.duplicate);
+    assert_string_not_equal(t.job_id, a);
+    assert_int_equal(cuzk_engine_await(e, t.job_id, 0, &res, NULL), CUZK_OK);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
     cuzk_engine_destroy(e);
     char moved[160];
     snprintf(moved, sizeof moved, "%s.bad", bad);
@@ -111,6 +174,7 @@ static void test_restart(void **state)
 static void test_expiry(void **state)
 {
     (void)state;
+    fresh_state("expiry");
     cuzk_engine *e = make(1);
     char a[CUZK_JOB_ID_SIZE];
     submit(e, 1, NULL, a);
@@ -131,6 +195,206 @@ static void test_expiry(void **state)
     cuzk_engine_destroy(e);
 }
 
+static cuzk_job_result await_ok(cuzk_engine *e, const char *id)
+{
+    cuzk_job_result res;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_await(e, id, 0, &res, &err);
+    if (st != CUZK_OK)
+        fail_msg("await %s: %s", id, err.msg);
+    return res;
+}
+
+/* Results read back from the journal are checked: a flipped proof byte in <id>.done is
+ * found (checksum), reported, the record kept aside and the job proved again, never served
+ * as COMPLETED with the damaged proof. */
+static void test_damaged_result(void **state)
+{
+    (void)state;
+    fresh_state("damaged");
+    cuzk_engine *e = make(0);
+    char a[CUZK_JOB_ID_SIZE];
+    submit(e, 2, NULL, a);
+    cuzk_job_result res = await_ok(e, a);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+
+    char done[160];
+    state_file(done, sizeof done, a, ".done");
+    char *d;
+    size_t n;
+    assert_int_equal(cuzk_file_read_text(&d, &n, done, 1 << 20, NULL), CUZK_OK);
+    assert_true(n > 2 * 192 + 8);
+    size_t at = n - 8 - 100; /* inside the second partition's proof */
+    d[at] ^= 0x01;
+    uint8_t bad[2 * 192];
+    memcpy(bad, d + n - 8 - sizeof bad, sizeof bad);
+    assert_int_equal(cuzk_file_write(done, d, n, NULL), CUZK_OK);
+    free(d);
+
+    e = make(0);
+    res = await_ok(e, a);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    assert_int_equal(res.proof_len, sizeof bad);
+    assert_memory_not_equal(res.proof, bad, sizeof bad); /* proved again (fresh r, s) */
+    cuzk_groth16_proof proofs[2];
+    assert_int_equal(cuzk_groth16_proofs_from_bellperson(proofs, 2, res.proof, res.proof_len,
+                                                         NULL),
+                     CUZK_OK);
+    cuzk_job_result_free(&res);
+    assert_true(logged("checksum mismatch"));
+    char aside[170];
+    snprintf(aside, sizeof aside, "%s.bad", done);
+    assert_true(exists(aside));
+    cuzk_engine_destroy(e);
+}
+
+/* A COMPLETED record with no proof bytes (before: await answered NOMEM, "out of memory
+ * copying the proof", forever) is proved again. */
+static void test_completed_without_proof(void **state)
+{
+    (void)state;
+    fresh_state("proofless");
+    cuzk_engine *e = make(0);
+    char a[CUZK_JOB_ID_SIZE];
+    submit(e, 1, NULL, a);
+    cuzk_job_result res = await_ok(e, a);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+
+    ejournal *j;
+    assert_int_equal(ejournal_open(&j, g_state, NULL), CUZK_OK);
+    ejournal_done d = {.state = CUZK_JOB_COMPLETED, .partitions = 1, .partitions_done = 1,
+                       .wall_finish = (int64_t)time(NULL)};
+    assert_int_equal(ejournal_finish(j, a, &d, NULL), CUZK_OK);
+    ejournal_close(j);
+
+    e = make(0);
+    res = await_ok(e, a);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    assert_int_equal(res.proof_len, 192);
+    cuzk_job_result_free(&res);
+    assert_true(logged("holds no proof for every partition"));
+    cuzk_engine_destroy(e);
+}
+
+/* A record of a kind this build does not know is logged and set aside, not dropped. */
+static void test_unknown_kind(void **state)
+{
+    (void)state;
+    fresh_state("kind");
+    cuzk_job_request r = {.kind = CUZK_PROOF_SYNTHETIC};
+    ereq *q;
+    assert_int_equal(ereq_from_request(&q, &r, NULL), CUZK_OK);
+    q->kind = (cuzk_proof_kind)77;
+    ejournal *j;
+    assert_int_equal(ejournal_open(&j, g_state, NULL), CUZK_OK);
+    const char *id = "11111111-2222-4333-8444-555555555555";
+    assert_int_equal(ejournal_add(j, id, 5, q, NULL), CUZK_OK);
+    ejournal_close(j);
+    ereq_free(q);
+
+    cuzk_engine *e = make(0);
+    assert_true(logged("kind 77"));
+    char req[160], aside[170];
+    state_file(req, sizeof req, id, ".req");
+    state_file(aside, sizeof aside, id, ".req.bad");
+    assert_false(exists(req));
+    assert_true(exists(aside));
+    cuzk_engine_destroy(e);
+}
+
+/* Temporaries left by a kill -9 between write and rename are removed at start. */
+static void test_temporaries_removed(void **state)
+{
+    (void)state;
+    fresh_state("tmp");
+    const char *id = "11111111-2222-4333-8444-666666666666";
+    char rt[160], dt[160];
+    state_file(rt, sizeof rt, id, ".req.tmp");
+    state_file(dt, sizeof dt, id, ".done.tmp");
+    assert_int_equal(cuzk_file_write(rt, "half a request", 14, NULL), CUZK_OK);
+    assert_int_equal(cuzk_file_write(dt, "half", 4, NULL), CUZK_OK);
+    cuzk_engine *e = make(0);
+    assert_false(exists(rt));
+    assert_false(exists(dt));
+    assert_true(logged("removed 2 temporary file(s)"));
+    cuzk_engine_destroy(e);
+}
+
+/* An outcome that cannot be written is logged (the job's result is still served). */
+static void test_done_write_fails(void **state)
+{
+    (void)state;
+    fresh_state("donefail");
+    cuzk_engine *e = make(0);
+    cuzk_engine_pause(e, true);
+    char a[CUZK_JOB_ID_SIZE];
+    submit(e, 1, NULL, a);
+    char dt[160];
+    state_file(dt, sizeof dt, a, ".done.tmp");
+    assert_int_equal(mkdir(dt, 0700), 0); /* the write's temporary cannot be created */
+    cuzk_engine_pause(e, false);
+    cuzk_job_result res = await_ok(e, a);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    assert_true(logged("cannot write"));
+    assert_true(logged(".done"));
+    cuzk_engine_destroy(e);
+    rmdir(dt);
+}
+
+/* A failed or a cancelled job's request loses its payload on disk (a 200 MB request no
+ * longer waits for its TTL), and its outcome is still served after a restart. */
+static void test_failed_request_stripped(void **state)
+{
+    (void)state;
+    fresh_state("strip");
+    cuzk_engine *e = make(0);
+    size_t big = 1u << 20;
+    uint8_t *payload = calloc(1, big);
+    assert_non_null(payload);
+    cuzk_job_request r = {.kind = CUZK_PROOF_SYNTHETIC, .vanilla_proof = {payload, big}};
+    r.synthetic.log2n = 8;
+    r.synthetic.partitions = 1;
+    r.synthetic.seed = g_seed;
+    char f[CUZK_JOB_ID_SIZE], c[CUZK_JOB_ID_SIZE];
+    cuzk_job_ticket t;
+    cuzk_engine_inject_fault(e, ENGINE_FAULT_SYNTH, 1, -1);
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, NULL), CUZK_OK);
+    memcpy(f, t.job_id, sizeof f);
+    char req[160];
+    state_file(req, sizeof req, f, ".req");
+    cuzk_job_result res = await_ok(e, f);
+    assert_int_equal(res.state, CUZK_JOB_FAILED);
+    char msg[CUZK_ERROR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", res.error);
+    cuzk_job_result_free(&res);
+    assert_true(file_size(req) >= 0 && file_size(req) < 4096);
+
+    cuzk_engine_pause(e, true);
+    assert_int_equal(cuzk_engine_submit(e, &r, &t, NULL), CUZK_OK);
+    memcpy(c, t.job_id, sizeof c);
+    state_file(req, sizeof req, c, ".req");
+    assert_true(file_size(req) > (off_t)big);
+    assert_int_equal(cuzk_engine_cancel(e, c, NULL, NULL), CUZK_OK);
+    assert_true(file_size(req) >= 0 && file_size(req) < 4096);
+    cuzk_engine_destroy(e);
+    free(payload);
+
+    e = make(0);
+    res = await_ok(e, f);
+    assert_int_equal(res.state, CUZK_JOB_FAILED);
+    assert_string_equal(res.error, msg);
+    cuzk_job_result_free(&res);
+    res = await_ok(e, c);
+    assert_int_equal(res.state, CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     g_seed = test_rng_init("test_engine_journal") % 1000;
@@ -140,6 +404,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restart),
         cmocka_unit_test(test_expiry),
+        cmocka_unit_test(test_damaged_result),
+        cmocka_unit_test(test_completed_without_proof),
+        cmocka_unit_test(test_unknown_kind),
+        cmocka_unit_test(test_temporaries_removed),
+        cmocka_unit_test(test_done_write_fails),
+        cmocka_unit_test(test_failed_request_stripped),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];

@@ -208,6 +208,13 @@ static void test_snap_reject(void **state)
     m = d;
     m.comm_d_new = (cuzk_bytes){other, 32};
     efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "comm_d_new differs from the job document's");
+    /* a registered_proof beside the document must be the document's size (0: not given) */
+    m = d;
+    m.registered_proof = 3; /* StackedDrg32GiBV1 */
+    efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG,
+                       "registered_proof 3 is not the update proof for 2048-byte sectors");
+    m.registered_proof = 999;
+    efx_expect_refused(e, &m, CUZK_ERR_INVALID_ARG, "registered_proof 999");
     /* a well-formed document is accepted: NORMAL priority, one partition (then cancelled) */
     cuzk_engine_pause(e, true);
     d.comm_d_new = (cuzk_bytes){s->comm_d_new, 32};
