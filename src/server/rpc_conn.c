@@ -18,6 +18,7 @@
 
 #include "grpc_wire.h"
 #include "rpc_internal.h"
+#include "util/util_export.h"
 
 /* Stream windows large enough that a 256 MiB request is not throttled by round trips on
  * a fast link; the connection window covers several such requests at once. */
@@ -49,7 +50,13 @@ static void respond_error(rpc_stream *s, int code, const char *msg)
     s->state = RPC_ST_DONE;
     char codebuf[12];
     snprintf(codebuf, sizeof codebuf, "%d", code);
-    char *enc = msg ? grpc_message_encode(msg) : NULL;
+    /* grpc-message is the percent-encoding of UTF-8 text (the gRPC HTTP/2 spec); the
+     * message may quote request bytes or have been cut in the middle of a character. */
+    char *text = msg ? strdup(msg) : NULL;
+    if (text)
+        cuzk_utf8_scrub(text);
+    char *enc = text ? grpc_message_encode(text) : NULL;
+    free(text);
     nghttp2_nv nva[4] = {NV(":status", "200"), NV("content-type", "application/grpc"),
                          NV("grpc-status", codebuf)};
     size_t n = 3;

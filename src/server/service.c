@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "grpc_wire.h"
+#include "util/util_export.h"
 
 int cuzk_service_grpc_code(cuzk_status st)
 {
@@ -51,8 +52,11 @@ static void reply_error(rpc_reply *r, int code, const char *fmt, ...)
     char buf[CUZK_ERROR_MSG_MAX + 64];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof buf)
+        buf[cuzk_utf8_cut(buf, sizeof buf - 1)] = 0;
+    cuzk_utf8_scrub(buf); /* engine messages quote request fields and file names */
     r->code = code;
     free(r->message);
     r->message = strdup(buf);
@@ -226,8 +230,14 @@ static int await_job(cuzk_service *svc, rpc_call *call, const char *job_id,
     }
 }
 
-static void result_to_pb(const cuzk_job_result *res, Cuzk__V1__AwaitProofResponse *out)
+/* res's strings are scrubbed in place: the engine keeps job errors in fixed buffers that
+ * may have cut a character in two, and a Go client refuses a reply whose string fields
+ * are not valid UTF-8. */
+static void result_to_pb(cuzk_job_result *res, Cuzk__V1__AwaitProofResponse *out)
 {
+    cuzk_utf8_scrub(res->error);
+    cuzk_utf8_scrub(res->device);
+    cuzk_utf8_scrub(res->job_id);
     cuzk__v1__await_proof_response__init(out);
     out->job_id = (char *)res->job_id;
     out->status = res->state <= CUZK_JOB_TIMEOUT ? (Cuzk__V1__AwaitProofResponse__Status)res->state
@@ -318,6 +328,7 @@ static void h_status(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         reply_status(r, rc, &e);
         return;
     }
+    cuzk_service_status_scrub(&st);
     Cuzk__V1__GetStatusResponse out;
     if (cuzk_service_status_fill(&st, &out) != CUZK_OK)
         reply_error(r, GRPC_RESOURCE_EXHAUSTED, "out of memory");
@@ -340,6 +351,7 @@ static void h_metrics(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         reply_status(r, st, &e);
         return;
     }
+    cuzk_utf8_scrub(text); /* labels carry circuit ids, which carry file names */
     Cuzk__V1__GetMetricsResponse out = CUZK__V1__GET_METRICS_RESPONSE__INIT;
     out.prometheus_text = text;
     reply_message(r, &out.base);

@@ -28,6 +28,10 @@ extern const size_t cuzk_service_nmethods;
  * INTERNAL for everything else). */
 int cuzk_service_grpc_code(cuzk_status st);
 
+/* service_status.c: makes the snapshot's strings valid UTF-8 in place (device names and
+ * reasons cut to fixed buffers, circuit ids that carry file names), for protobuf and JSON. */
+void cuzk_service_status_scrub(cuzk_engine_status *st);
+
 /* service_status.c: GetStatus reply from an engine snapshot (pointers into st, which
  * must outlive the packing; free with cuzk_service_status_release). */
 cuzk_status cuzk_service_status_fill(const cuzk_engine_status *st,

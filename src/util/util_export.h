@@ -1,13 +1,15 @@
 /*
  * util_export.h — the util layer's internal interface for the layers above it: the
- * CUZK_VERIFY invariant checks (util/verify.h) and the strict TOML-subset parser
- * (util/toml.h, for cuzkd's configuration). Not public API; the only util header
- * another layer may include (tests/lint/check_layers.sh enforces it).
+ * CUZK_VERIFY invariant checks (util/verify.h), the strict TOML-subset parser
+ * (util/toml.h, for cuzkd's configuration) and UTF-8 validity for text sent to clients
+ * (util/utf8.h). Not public API; the only util header another layer may include
+ * (tests/lint/check_layers.sh enforces it).
  */
 #ifndef CUZK_UTIL_EXPORT_H
 #define CUZK_UTIL_EXPORT_H
 
 #include "util/toml.h"
+#include "util/utf8.h"
 #include "util/verify.h"
 
 #endif

@@ -142,7 +142,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *q,
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "synthetic size out of range");
         parts = q->synthetic.partitions;
         run_ms = (int64_t)q->synthetic.seed;
-        fail = q->synthetic.log2n == 3;
+        fail = q->synthetic.log2n == 3 ? 1 : q->synthetic.log2n == 4 ? 2 : 0;
         break;
     case CUZK_PROOF_GROTH16: {
         if (!q->groth16.wtns.len && !q->groth16.wtns_path)
@@ -204,7 +204,15 @@ static cuzk_status fill_result(cuzk_engine *e, fake_job *j, cuzk_job_state s,
     out->t.total_ms = (uint64_t)(now_ms() - j->submitted_ms);
     out->t.synthesis_ms = 1;
     snprintf(out->device, sizeof out->device, "fake-cpu:0");
-    if (s == CUZK_JOB_FAILED) {
+    if (s == CUZK_JOB_FAILED && j->fail == 2) {
+        /* 18 + 2k bytes cut at 255: the last 'é' loses its second byte, as an engine that
+         * copies a message into a fixed buffer with snprintf would leave it. */
+        char long_msg[512] = "injected failure: ";
+        for (int i = 0; i < 200; i++)
+            strcat(long_msg, "\xc3\xa9");
+        out->error_code = CUZK_ERR_INTERNAL;
+        snprintf(out->error, sizeof out->error, "%s", long_msg);
+    } else if (s == CUZK_JOB_FAILED) {
         out->error_code = CUZK_ERR_INTERNAL;
         snprintf(out->error, sizeof out->error, "injected failure");
     } else if (s == CUZK_JOB_CANCELLED) {
