@@ -15,11 +15,14 @@
  *   can be awaited or found again by request_id).
  *
  *   Status codes: INVALID_ARGUMENT (malformed protobuf, unknown kind or priority, a
- *   request the engine rejects), NOT_FOUND (unknown job id or circuit), RESOURCE_EXHAUSTED
- *   (message over the limit, out of memory), DEADLINE_EXCEEDED, CANCELLED, UNAVAILABLE
- *   (stopping), UNIMPLEMENTED (unknown method, a kind whose circuit is not built),
- *   INTERNAL (engine failures, with the engine's message). A proof that fails is not a
- *   gRPC error: AwaitProofResponse.status = FAILED with error_message, as Curio expects.
+ *   request the engine rejects, input that fails its checks such as a tampered C1
+ *   output), NOT_FOUND (unknown job id or circuit), RESOURCE_EXHAUSTED (message over the
+ *   limit, out of memory), DEADLINE_EXCEEDED, CANCELLED, UNAVAILABLE (stopping; the
+ *   daemon's own storage failed, e.g. a full disk under the journal: worth retrying
+ *   later), UNIMPLEMENTED (unknown method, a kind whose circuit is not built), INTERNAL
+ *   (engine bugs, with the engine's message). A proof that fails is not a gRPC error:
+ *   AwaitProofResponse.status = FAILED with error_message, as Curio expects. Every
+ *   refusal is logged through opts.log with the method and the peer.
  *
  * Threading: create/run/destroy from one thread (run may be on another thread than
  * create, but only one run); cuzk_server_stop from any thread or a signal handler.
@@ -48,6 +51,9 @@ typedef struct cuzk_server_opts {
     unsigned max_workers;      /* concurrent handler threads; 0 = 256 */
     unsigned max_connections;  /* 0 = 1024 */
     unsigned max_streams;      /* concurrent calls per connection; 0 = 128 */
+    /* Where refusals and connection events are logged (any thread); NULL = nowhere. */
+    void (*log)(void *ctx, cuzk_log_level level, const char *msg);
+    void *log_ctx;
 } cuzk_server_opts;
 
 typedef struct cuzk_server_stats {

@@ -41,11 +41,23 @@ static void stream_detach_call(rpc_stream *s)
     }
 }
 
+/* Every refusal is logged: an operator must be able to tell why a client was turned
+ * away. Deadlines and a stop are the client's or the operator's doing, not refusals. */
+static void log_refusal(rpc_stream *s, int code, const char *what)
+{
+    int quiet = code == GRPC_DEADLINE_EXCEEDED || code == GRPC_CANCELLED ||
+                (code == GRPC_UNAVAILABLE && s->conn->srv->stopping);
+    rpc_log(s->conn->srv, quiet ? 2 : 1, "%s %s from %s: %s%s%s",
+            quiet ? "ended" : "refused", s->path ? s->path : "(no path)", s->conn->peer.desc,
+            code >= 0 ? grpc_status_name(code) : "HTTP", what ? ": " : "", what ? what : "");
+}
+
 /* A Trailers-Only response (HEADERS with END_STREAM) carrying a gRPC error. */
 static void respond_error(rpc_stream *s, int code, const char *msg)
 {
     if (s->state == RPC_ST_DONE)
         return;
+    log_refusal(s, code, msg);
     stream_detach_call(s);
     s->state = RPC_ST_DONE;
     char codebuf[12];
@@ -70,6 +82,7 @@ static void respond_error(rpc_stream *s, int code, const char *msg)
 
 static void respond_http(rpc_stream *s, const char *status)
 {
+    log_refusal(s, -1, status);
     stream_detach_call(s);
     s->state = RPC_ST_DONE;
     nghttp2_nv nva[] = {NV(":status", status)};
@@ -194,6 +207,11 @@ static void on_request_end(rpc_stream *s)
     }
     rpc_call *call = calloc(1, sizeof *call);
     if (!call) {
+        respond_error(s, GRPC_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    if (rpc_peer_copy(&call->peer, &s->conn->peer) != 0) {
+        free(call);
         respond_error(s, GRPC_RESOURCE_EXHAUSTED, "out of memory");
         return;
     }
@@ -405,7 +423,7 @@ static ssize_t on_send(nghttp2_session *sess, const uint8_t *data, size_t len, i
     return n;
 }
 
-rpc_conn *rpc_conn_new(rpc_server *srv, int fd)
+rpc_conn *rpc_conn_new(rpc_server *srv, int fd, rpc_peer *peer)
 {
     rpc_conn *c = calloc(1, sizeof *c);
     if (!c)
@@ -443,12 +461,15 @@ rpc_conn *rpc_conn_new(rpc_server *srv, int fd)
         free(c);
         return NULL;
     }
+    c->peer = *peer; /* moved: the caller's copy no longer owns the groups */
+    memset(peer, 0, sizeof *peer);
     return c;
 }
 
 void rpc_conn_on_readable(rpc_conn *c)
 {
     uint8_t buf[RPC_READ_CHUNK];
+    ssize_t rc;
     for (int i = 0; i < RPC_READS_PER_EVENT && !c->dead; i++) {
         ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
         if (n == 0) {
@@ -457,9 +478,11 @@ void rpc_conn_on_readable(rpc_conn *c)
             if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
                 c->dead = 1;
             return;
-        } else if (nghttp2_session_mem_recv(c->sess, buf, (size_t)n) < 0) {
+        } else if ((rc = nghttp2_session_mem_recv(c->sess, buf, (size_t)n)) < 0) {
             /* Not HTTP/2 (garbage, an HTTP/1 request) or a protocol error: nghttp2 has
              * queued a GOAWAY where it could; flush it and drop the connection. */
+            rpc_log(c->srv, 1, "connection from %s dropped: %s (not HTTP/2, or a protocol "
+                    "error)", c->peer.desc, nghttp2_strerror((int)rc));
             rpc_conn_flush(c);
             c->dead = 1;
         }
@@ -486,6 +509,7 @@ void rpc_conn_free(rpc_conn *c)
     }
     nghttp2_session_del(c->sess);
     close(c->fd);
+    rpc_peer_clear(&c->peer);
     free(c);
 }
 

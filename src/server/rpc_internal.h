@@ -3,6 +3,7 @@
  *   rpc_server.c   the I/O thread's loop: listeners, epoll, completions, deadlines, stop
  *   rpc_conn.c     one HTTP/2 connection: the nghttp2 session and its streams
  *   rpc_workers.c  the worker pool that runs handlers
+ *   rpc_peer.c     who a connection's peer is, and its socket options
  *
  * Ownership: a connection and its streams belong to the I/O thread. A call is created by
  * the I/O thread when a request is complete, handed to the pool, and comes back through
@@ -17,6 +18,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "rpc.h"
 
@@ -32,6 +34,7 @@ struct rpc_call {
     uint8_t *req;
     size_t req_len;
     rpc_reply reply;
+    rpc_peer peer;      /* a copy of the connection's (groups malloc'd) */
     rpc_stream *stream; /* I/O thread only */
     rpc_call *next;     /* pool queue, then completion queue */
 };
@@ -71,6 +74,7 @@ struct rpc_conn {
     int dead;
     nghttp2_session *sess;
     rpc_server *srv;
+    rpc_peer peer;
     rpc_conn *prev, *next;
     rpc_stream *streams;
 };
@@ -78,6 +82,7 @@ struct rpc_conn {
 typedef struct rpc_listener {
     int kind; /* RPC_EV_LISTENER */
     int fd;
+    int is_unix;
     char *unix_path; /* to unlink on destroy */
 } rpc_listener;
 
@@ -113,8 +118,8 @@ struct rpc_server {
     atomic_uint_fast64_t calls_total, conns_total;
 };
 
-/* rpc_conn.c */
-rpc_conn *rpc_conn_new(rpc_server *srv, int fd);
+/* rpc_conn.c; the peer is moved into the connection */
+rpc_conn *rpc_conn_new(rpc_server *srv, int fd, rpc_peer *peer);
 void rpc_conn_on_readable(rpc_conn *c);
 void rpc_conn_flush(rpc_conn *c); /* nghttp2 send; marks dead on error */
 int rpc_conn_done(rpc_conn *c);   /* dead, or nothing left to read or write */
@@ -131,5 +136,9 @@ void rpc_workers_fini(rpc_server *srv); /* stops and joins; the queue must be em
 /* rpc_server.c: a worker hands a finished call back to the I/O thread */
 void rpc_server_push_completion(rpc_server *srv, rpc_call *call);
 void rpc_call_free(rpc_call *call);
+/* rpc_peer.c */
+void rpc_peer_identify(rpc_peer *p, int fd, int is_unix, const struct sockaddr_storage *sa);
+void rpc_peer_clear(rpc_peer *p);              /* frees groups */
+int rpc_peer_copy(rpc_peer *dst, const rpc_peer *src); /* 0, or -1 out of memory */
 
 #endif

@@ -10,6 +10,8 @@
 #define _GNU_SOURCE /* accept4 */
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -35,7 +37,34 @@ void rpc_call_free(rpc_call *call)
     free(call->req);
     free(call->reply.body);
     free(call->reply.message);
+    rpc_peer_clear(&call->peer);
     free(call);
+}
+
+const rpc_peer *rpc_call_peer(const rpc_call *call)
+{
+    return &call->peer;
+}
+
+const char *rpc_call_method(const rpc_call *call)
+{
+    return call->method->path;
+}
+
+void rpc_log(rpc_server *srv, int level, const char *fmt, ...)
+{
+    if (!srv->opts.log)
+        return;
+    char line[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    /* Messages quote what clients sent (paths, ids): one log line must stay one line. */
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    srv->opts.log(srv->opts.log_ctx, level, line);
 }
 
 void rpc_server_push_completion(rpc_server *srv, rpc_call *call)
@@ -119,7 +148,8 @@ cuzk_status rpc_server_listen(rpc_server *srv, const char *spec, int *bound_port
     l->kind = RPC_EV_LISTENER;
     l->fd = fd;
     char path[256];
-    l->unix_path = grpc_addr_unix_path(spec, path, sizeof path) ? strdup(path) : NULL;
+    l->is_unix = grpc_addr_unix_path(spec, path, sizeof path);
+    l->unix_path = l->is_unix ? strdup(path) : NULL;
     struct epoll_event ev = {.events = EPOLLIN, .data.ptr = l};
     if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
         int e = errno;
@@ -156,20 +186,30 @@ void rpc_server_get_stats(rpc_server *srv, rpc_server_stats *out)
 static void accept_all(rpc_server *srv, rpc_listener *l)
 {
     for (;;) {
-        int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        struct sockaddr_storage sa;
+        socklen_t salen = sizeof sa;
+        memset(&sa, 0, sizeof sa);
+        int fd = accept4(l->fd, (struct sockaddr *)&sa, &salen, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return; /* EAGAIN, or a transient error (EMFILE...): retried on next event */
+        rpc_peer peer;
+        rpc_peer_identify(&peer, fd, l->is_unix, &sa);
         if (atomic_load(&srv->n_conns) >= srv->opts.max_connections) {
+            rpc_log(srv, 1, "connection from %s refused: %u connections open (the limit)",
+                    peer.desc, srv->opts.max_connections);
+            rpc_peer_clear(&peer);
             close(fd);
             continue;
         }
-        rpc_conn *c = rpc_conn_new(srv, fd);
+        rpc_conn *c = rpc_conn_new(srv, fd, &peer);
         struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
         if (!c || epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+            rpc_log(srv, 1, "connection from %s dropped: out of memory", peer.desc);
             if (c)
                 rpc_conn_free(c);
             else
                 close(fd);
+            rpc_peer_clear(&peer);
             continue;
         }
         c->ev_mask = EPOLLIN;

@@ -20,12 +20,20 @@
 
 struct cuzk_server {
     cuzk_service svc;
+    void (*log)(void *ctx, cuzk_log_level level, const char *msg);
+    void *log_ctx;
     rpc_server *rpc;
     http_status *http;
     int ports[SERVER_MAX_LISTENERS];
     int nports;
     int http_port;
 };
+
+static void log_to_opts(void *ctx, int level, const char *msg)
+{
+    cuzk_server *s = ctx;
+    s->log(s->log_ctx, (cuzk_log_level)level, msg);
+}
 
 cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
                                const cuzk_server_opts *opts, cuzk_server **out,
@@ -48,6 +56,12 @@ cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
         ro.max_workers = opts->max_workers;
         ro.max_connections = opts->max_connections;
         ro.max_streams = opts->max_streams;
+        if (opts->log) {
+            s->log = opts->log;
+            s->log_ctx = opts->log_ctx;
+            ro.log = log_to_opts;
+            ro.log_ctx = s;
+        }
     }
     cuzk_status st = rpc_server_create(&ro, cuzk_service_methods, cuzk_service_nmethods,
                                        &s->svc, &s->rpc, err);

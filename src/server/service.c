@@ -35,7 +35,15 @@ int cuzk_service_grpc_code(cuzk_status st)
     case CUZK_ERR_NOT_SQUARE:
     case CUZK_ERR_FORMAT:
     case CUZK_ERR_TRUNCATED:
-    case CUZK_ERR_UNSATISFIED: return GRPC_INVALID_ARGUMENT;
+    case CUZK_ERR_UNSATISFIED:
+    case CUZK_ERR_NOT_INVERTIBLE:
+    /* input that fails its checks (a tampered C1 output: a Merkle path or label that does
+     * not hash to its root): the same request can never succeed, so not INTERNAL, which
+     * clients retry */
+    case CUZK_ERR_INVALID_PROOF: return GRPC_INVALID_ARGUMENT;
+    /* the daemon's own storage failed (the journal on a full disk, a key file it cannot
+     * read): the request is fine and may succeed later or on another daemon */
+    case CUZK_ERR_IO: return GRPC_UNAVAILABLE;
     case CUZK_ERR_NOT_FOUND: return GRPC_NOT_FOUND;
     case CUZK_ERR_UNAVAILABLE: return GRPC_UNAVAILABLE;
     case CUZK_ERR_NOMEM: return GRPC_RESOURCE_EXHAUSTED;

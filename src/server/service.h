@@ -23,9 +23,10 @@ typedef struct cuzk_service {
 extern const rpc_method cuzk_service_methods[];
 extern const size_t cuzk_service_nmethods;
 
-/* The gRPC code for an engine status (INVALID_ARGUMENT for bad requests, NOT_FOUND,
- * UNAVAILABLE, RESOURCE_EXHAUSTED for memory, UNIMPLEMENTED for kinds not built,
- * INTERNAL for everything else). */
+/* The gRPC code for an engine status (INVALID_ARGUMENT for bad requests and input that
+ * fails its checks, NOT_FOUND, UNAVAILABLE for stopping and the daemon's own I/O failures,
+ * RESOURCE_EXHAUSTED for memory, UNIMPLEMENTED for kinds not built, INTERNAL for the
+ * rest: bugs). */
 int cuzk_service_grpc_code(cuzk_status st);
 
 /* service_status.c: makes the snapshot's strings valid UTF-8 in place (device names and

@@ -140,6 +140,15 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *q,
         if (q->synthetic.log2n < 2 || q->synthetic.log2n > 28 || q->synthetic.partitions < 1 ||
             q->synthetic.partitions > 64)
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "synthetic size out of range");
+        /* refusals the real engine makes: a full disk under the journal, input that
+         * fails its checks */
+        if (q->synthetic.log2n == 5)
+            return cuzk_error_set(err, CUZK_ERR_IO, "journal: cannot write /state/x.req: %s",
+                                  "No space left on device");
+        if (q->synthetic.log2n == 6)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                                  "C1 vanilla_proofs[0][0]: comm_d path does not hash to "
+                                  "comm_d");
         parts = q->synthetic.partitions;
         run_ms = (int64_t)q->synthetic.seed;
         fail = q->synthetic.log2n == 3 ? 1 : q->synthetic.log2n == 4 ? 2 : 0;

@@ -7,7 +7,9 @@
  * Behaviour (the fake's contract with the tests)
  *   SYNTHETIC: runs synthetic.seed milliseconds (queued for the first fifth); log2n 3
  *     makes it FAIL with "injected failure", log2n 4 with "injected failure: " and 'é's
- *     cut at 255 bytes in the middle of one (as a fixed engine buffer cuts); the proof is partitions x 192 bytes, byte i
+ *     cut at 255 bytes in the middle of one (as a fixed engine buffer cuts); log2n 5 and
+ *     6 are refused at submit as a full disk (CUZK_ERR_IO) and a tampered input
+ *     (CUZK_ERR_INVALID_PROOF) are by the real engine; the proof is partitions x 192 bytes, byte i
  *     = (i + partitions) & 0xff.
  *   GROTH16: needs wtns bytes or wtns_path; completes at once; the proof is 192 bytes
  *     whose first 8 are the FNV-1a 64 of the wtns bytes (little-endian), then its length.

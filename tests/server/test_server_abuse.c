@@ -139,7 +139,9 @@ static void test_garbage(void **state)
         expect_dropped(junk, 1 + test_rng_u64() % sizeof junk);
     }
     static const char http1[] = "GET /status HTTP/1.1\r\nHost: x\r\n\r\n";
+    harness_log_clear();
     expect_dropped((const uint8_t *)http1, sizeof http1 - 1);
+    assert_true(harness_logged("WARN connection from unix uid ", "dropped", "not HTTP/2", NULL));
     /* A valid preface followed by a frame of garbage. */
     static const char pre[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
     memcpy(junk, pre, sizeof pre - 1);

@@ -243,6 +243,25 @@ static void test_bad_requests(void **state)
     assert_int_equal(call_pb(c, "SubmitProof", &r.base, NULL, 0, NULL, &msg), 12);
     assert_string_equal(msg, "PoRep circuit not built yet");
     free(msg);
+    /* Input that fails its checks (a tampered C1) can never succeed: INVALID_ARGUMENT,
+     * not INTERNAL, which clients retry; the daemon's full disk: UNAVAILABLE. Both logged
+     * with the method and the peer. */
+    harness_log_clear();
+    synthetic_req(&r, 1, 1);
+    r.synthetic_log2n = 6;
+    assert_int_equal(call_pb(c, "SubmitProof", &r.base, NULL, 0, NULL, &msg), 3);
+    assert_non_null(strstr(msg, "does not hash"));
+    free(msg);
+    r.synthetic_log2n = 5;
+    Cuzk__V1__ProveRequest pv = CUZK__V1__PROVE_REQUEST__INIT;
+    pv.submit = &r;
+    assert_int_equal(call_pb(c, "Prove", &pv.base, NULL, 0, NULL, &msg), 14);
+    assert_non_null(strstr(msg, "No space left on device"));
+    free(msg);
+    assert_true(harness_logged("WARN refused /cuzk.v1.ProvingEngine/SubmitProof from unix uid ",
+                               "INVALID_ARGUMENT: C1 vanilla_proofs", NULL));
+    assert_true(harness_logged("WARN refused /cuzk.v1.ProvingEngine/Prove", "UNAVAILABLE",
+                               "No space left", NULL));
     /* ProveRequest without its submit. */
     Cuzk__V1__ProveRequest p = CUZK__V1__PROVE_REQUEST__INIT;
     assert_int_equal(call_pb(c, "Prove", &p.base, NULL, 0, NULL, NULL), 3);
@@ -280,6 +299,7 @@ static void test_transport_refusals(void **state)
     assert_int_equal(rep.grpc_status, 12);
     assert_non_null(strstr(rep.grpc_message, "/cuzk.v1.ProvingEngine/Nope"));
     cuzk_client_reply_free(&rep);
+    assert_true(harness_logged("refused /cuzk.v1.ProvingEngine/Nope", "UNIMPLEMENTED", NULL));
 
     uint8_t hdr[5] = {0};
     cuzk_client_raw q = {.path = "/cuzk.v1.ProvingEngine/GetStatus",
@@ -287,6 +307,7 @@ static void test_transport_refusals(void **state)
     assert_int_equal(cuzk_client_call_raw(c, &q, &rep, &e), 0);
     assert_int_equal(rep.http_status, 415);
     cuzk_client_reply_free(&rep);
+    assert_true(harness_logged("refused /cuzk.v1.ProvingEngine/GetStatus", "HTTP: 415", NULL));
 
     /* Compressed flag without grpc-encoding support; two messages in a unary call; a
      * message cut short; no message at all. */
