@@ -184,7 +184,9 @@ int main(int argc, char **argv)
     int rc = 0;
 #ifdef CUZK_HAVE_SERVER
     cuzk_server_opts so = {.http_listen = cfg.status_listen[0] ? cfg.status_listen : NULL,
-                           .log = engine_log};
+                           .log = engine_log,
+                           .keepalive_ms = cfg.keepalive_s ? (int64_t)cfg.keepalive_s * 1000 : -1,
+                           .keepalive_timeout_ms = (int64_t)cfg.keepalive_timeout_s * 1000};
     if (cuzk_server_create(engine, cfg.listen, &so, &sc.server, &err) != CUZK_OK) {
         fprintf(stderr, "cuzkd: cannot listen on %s: %s\n", cfg.listen, err.msg);
         cuzk_engine_destroy(engine);

@@ -31,6 +31,11 @@ typedef struct option {
 static const option k_opts[] = {
     {"daemon", "listen", O_STR, OFF(listen), "unix:///tmp/cuzk.sock", 0, 0,
      "gRPC listen address(es): unix:///path, HOST:PORT or [V6]:PORT, comma-separated"},
+    {"daemon", "keepalive_interval", O_DURATION, OFF(keepalive_s), "60s", 0, 86400,
+     "HTTP/2 PING to a client silent this long (a Prove waiting for its proof is silent; "
+     "firewalls drop idle connections); 0 = off. TCP keepalive probes start after it too"},
+    {"daemon", "keepalive_timeout", O_DURATION, OFF(keepalive_timeout_s), "20s", 1, 3600,
+     "a connection whose client does not answer a keepalive PING within this is closed"},
     {"daemon", "status_listen", O_STR, OFF(status_listen), "", 0, 0,
      "plain HTTP for GET /metrics and GET /status (HOST:PORT); empty = off"},
     {"daemon", "state_dir", O_STR, OFF(state_dir), "~/.local/state/cuzk", 0, 0,

@@ -51,6 +51,13 @@ typedef struct cuzk_server_opts {
     unsigned max_workers;      /* concurrent handler threads; 0 = 256 */
     unsigned max_connections;  /* 0 = 1024 */
     unsigned max_streams;      /* concurrent calls per connection; 0 = 128 */
+    /* An HTTP/2 PING goes to a connection the peer has been silent on for keepalive_ms
+     * (a Prove waiting 30 minutes is otherwise silent: firewalls and NATs drop such
+     * connections without a word); unanswered for keepalive_timeout_ms, the connection
+     * is closed. TCP connections also get TCP_NODELAY and keepalive probes after the same
+     * idle time. 0 = 60 s / 20 s; keepalive_ms < 0 = no PINGs. */
+    int64_t keepalive_ms;
+    int64_t keepalive_timeout_ms;
     /* Where refusals and connection events are logged (any thread); NULL = nowhere. */
     void (*log)(void *ctx, cuzk_log_level level, const char *msg);
     void *log_ctx;
@@ -58,7 +65,7 @@ typedef struct cuzk_server_opts {
 
 typedef struct cuzk_server_stats {
     unsigned connections, streams, calls, workers;
-    uint64_t calls_total, connections_total;
+    uint64_t calls_total, connections_total, keepalive_pings_total;
 } cuzk_server_stats;
 
 /* listen: one spec, or several separated by commas. opts may be NULL (defaults). */

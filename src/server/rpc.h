@@ -81,6 +81,12 @@ typedef struct rpc_server_opts {
     unsigned max_workers;      /* 0 = 256 */
     unsigned max_connections;  /* 0 = 1024 */
     unsigned max_streams;      /* per connection; 0 = 128 */
+    /* HTTP/2 PING on a connection that has received nothing for keepalive_ms, so a call
+     * that waits half an hour for its proof is not dropped as idle by a firewall or NAT;
+     * no answer within keepalive_timeout_ms closes the connection (its calls end). TCP
+     * keepalive probes start after the same idle time. 0 = 60 s / 20 s; < 0 = no PINGs. */
+    int64_t keepalive_ms;
+    int64_t keepalive_timeout_ms;
     rpc_log_fn log;            /* refusals and connection events; NULL = silent */
     void *log_ctx;
 } rpc_server_opts;
@@ -93,6 +99,7 @@ typedef struct rpc_server_stats {
     unsigned workers;      /* worker threads alive */
     uint64_t calls_total;  /* handlers started */
     uint64_t conns_total;  /* connections accepted */
+    uint64_t pings_total;  /* keepalive PINGs sent */
 } rpc_server_stats;
 
 /* methods (n entries) and ctx must outlive the server. */

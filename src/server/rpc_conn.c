@@ -461,6 +461,7 @@ rpc_conn *rpc_conn_new(rpc_server *srv, int fd, rpc_peer *peer)
         free(c);
         return NULL;
     }
+    c->last_recv_ns = grpc_now_ns();
     c->peer = *peer; /* moved: the caller's copy no longer owns the groups */
     memset(peer, 0, sizeof *peer);
     return c;
@@ -469,16 +470,22 @@ rpc_conn *rpc_conn_new(rpc_server *srv, int fd, rpc_peer *peer)
 void rpc_conn_on_readable(rpc_conn *c)
 {
     uint8_t buf[RPC_READ_CHUNK];
-    ssize_t rc;
     for (int i = 0; i < RPC_READS_PER_EVENT && !c->dead; i++) {
         ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
         if (n == 0) {
             c->dead = 1;
-        } else if (n < 0) {
+            return;
+        }
+        if (n < 0) {
             if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
                 c->dead = 1;
             return;
-        } else if ((rc = nghttp2_session_mem_recv(c->sess, buf, (size_t)n)) < 0) {
+        }
+        /* Any byte from the peer shows it is there: a PING's ACK, or a request. */
+        c->last_recv_ns = grpc_now_ns();
+        c->ping_sent_ns = 0;
+        ssize_t rc = nghttp2_session_mem_recv(c->sess, buf, (size_t)n);
+        if (rc < 0) {
             /* Not HTTP/2 (garbage, an HTTP/1 request) or a protocol error: nghttp2 has
              * queued a GOAWAY where it could; flush it and drop the connection. */
             rpc_log(c->srv, 1, "connection from %s dropped: %s (not HTTP/2, or a protocol "
@@ -523,6 +530,37 @@ void rpc_conn_check_deadlines(rpc_conn *c, int64_t now, int64_t *next)
         else if (s->deadline_ns < *next)
             *next = s->deadline_ns;
     }
+}
+
+void rpc_conn_check_keepalive(rpc_conn *c, int64_t now, int64_t *next)
+{
+    rpc_server *srv = c->srv;
+    if (srv->opts.keepalive_ms < 0 || c->dead)
+        return;
+    int64_t every = srv->opts.keepalive_ms * 1000000;
+    int64_t grace = srv->opts.keepalive_timeout_ms * 1000000;
+    int64_t due;
+    if (c->ping_sent_ns) {
+        if (now - c->ping_sent_ns >= grace) {
+            rpc_log(srv, 1, "connection from %s closed: no answer to a keepalive PING in %lld ms",
+                    c->peer.desc, (long long)srv->opts.keepalive_timeout_ms);
+            c->dead = 1;
+            *next = now; /* the loop closes dead connections after its wait: no wait */
+            return;
+        }
+        due = c->ping_sent_ns + grace;
+    } else if (now - c->last_recv_ns >= every) {
+        if (nghttp2_submit_ping(c->sess, NGHTTP2_FLAG_NONE, NULL) == 0) {
+            c->ping_sent_ns = now;
+            atomic_fetch_add(&srv->pings_total, 1);
+            rpc_conn_flush(c); /* now, not after the loop's next wait */
+        }
+        due = now + grace;
+    } else {
+        due = c->last_recv_ns + every;
+    }
+    if (due < *next)
+        *next = due;
 }
 
 void rpc_conn_shutdown(rpc_conn *c)

@@ -75,6 +75,8 @@ struct rpc_conn {
     nghttp2_session *sess;
     rpc_server *srv;
     rpc_peer peer;
+    int64_t last_recv_ns; /* the peer last sent a byte */
+    int64_t ping_sent_ns; /* a keepalive PING awaits an answer since; 0 = none */
     rpc_conn *prev, *next;
     rpc_stream *streams;
 };
@@ -115,7 +117,7 @@ struct rpc_server {
     rpc_call *c_head, *c_tail;
 
     atomic_uint n_conns, n_streams, n_calls;
-    atomic_uint_fast64_t calls_total, conns_total;
+    atomic_uint_fast64_t calls_total, conns_total, pings_total;
 };
 
 /* rpc_conn.c; the peer is moved into the connection */
@@ -125,6 +127,9 @@ void rpc_conn_flush(rpc_conn *c); /* nghttp2 send; marks dead on error */
 int rpc_conn_done(rpc_conn *c);   /* dead, or nothing left to read or write */
 void rpc_conn_free(rpc_conn *c);  /* detaches calls (cancelling them) and closes */
 void rpc_conn_check_deadlines(rpc_conn *c, int64_t now, int64_t *next);
+/* Sends a keepalive PING when due, marks the connection dead when one went unanswered;
+ * lowers *next to when it must be looked at again. */
+void rpc_conn_check_keepalive(rpc_conn *c, int64_t now, int64_t *next);
 void rpc_conn_shutdown(rpc_conn *c); /* GOAWAY + UNAVAILABLE to open streams */
 void rpc_conn_complete(rpc_call *call); /* on the I/O thread: send the handler's reply */
 
@@ -139,6 +144,9 @@ void rpc_call_free(rpc_call *call);
 /* rpc_peer.c */
 void rpc_peer_identify(rpc_peer *p, int fd, int is_unix, const struct sockaddr_storage *sa);
 void rpc_peer_clear(rpc_peer *p);              /* frees groups */
+/* TCP: no Nagle delay (a unary reply is one small write after the headers), keepalive
+ * probes after idle_s of silence. Unix sockets: nothing. */
+void rpc_socket_tune(int fd, int is_unix, int idle_s);
 int rpc_peer_copy(rpc_peer *dst, const rpc_peer *src); /* 0, or -1 out of memory */
 
 #endif

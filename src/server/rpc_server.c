@@ -22,6 +22,12 @@
 #include "grpc_wire.h"
 #include "rpc_internal.h"
 
+/* Keepalive defaults: a minute of silence is well inside the idle timeouts of common
+ * firewalls and NATs (often 5 to 60 minutes; some cloud load balancers 4 minutes), and a
+ * PING a minute costs nothing; 20 s covers a slow peer's answer. */
+#define RPC_KEEPALIVE_MS 60000
+#define RPC_KEEPALIVE_TIMEOUT_MS 20000
+
 /* How long a stopping server keeps flushing replies to clients that do not read. */
 #define RPC_STOP_GRACE_NS (5LL * 1000000000LL)
 
@@ -112,6 +118,10 @@ cuzk_status rpc_server_create(const rpc_server_opts *opts, const rpc_method *met
         srv->opts.max_connections = 1024;
     if (!srv->opts.max_streams)
         srv->opts.max_streams = 128;
+    if (!srv->opts.keepalive_ms)
+        srv->opts.keepalive_ms = RPC_KEEPALIVE_MS;
+    if (srv->opts.keepalive_timeout_ms <= 0)
+        srv->opts.keepalive_timeout_ms = RPC_KEEPALIVE_TIMEOUT_MS;
     srv->methods = methods;
     srv->nmethods = n;
     srv->ctx = ctx;
@@ -181,6 +191,7 @@ void rpc_server_get_stats(rpc_server *srv, rpc_server_stats *out)
     pthread_mutex_unlock(&srv->mu);
     out->calls_total = atomic_load(&srv->calls_total);
     out->conns_total = atomic_load(&srv->conns_total);
+    out->pings_total = atomic_load(&srv->pings_total);
 }
 
 static void accept_all(rpc_server *srv, rpc_listener *l)
@@ -194,6 +205,8 @@ static void accept_all(rpc_server *srv, rpc_listener *l)
             return; /* EAGAIN, or a transient error (EMFILE...): retried on next event */
         rpc_peer peer;
         rpc_peer_identify(&peer, fd, l->is_unix, &sa);
+        int64_t idle_s = srv->opts.keepalive_ms > 0 ? srv->opts.keepalive_ms / 1000 : 60;
+        rpc_socket_tune(fd, l->is_unix, idle_s < 1 ? 1 : idle_s > 32767 ? 32767 : (int)idle_s);
         if (atomic_load(&srv->n_conns) >= srv->opts.max_connections) {
             rpc_log(srv, 1, "connection from %s refused: %u connections open (the limit)",
                     peer.desc, srv->opts.max_connections);
@@ -290,8 +303,10 @@ cuzk_status rpc_server_run(rpc_server *srv, cuzk_error *err)
     struct epoll_event evs[64];
     for (;;) {
         int64_t now = grpc_now_ns(), next = INT64_MAX;
-        for (rpc_conn *c = srv->conns; c; c = c->next)
+        for (rpc_conn *c = srv->conns; c; c = c->next) {
             rpc_conn_check_deadlines(c, now, &next);
+            rpc_conn_check_keepalive(c, now, &next);
+        }
         int timeout = -1;
         if (srv->stopping)
             timeout = 20;

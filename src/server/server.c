@@ -56,6 +56,8 @@ cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
         ro.max_workers = opts->max_workers;
         ro.max_connections = opts->max_connections;
         ro.max_streams = opts->max_streams;
+        ro.keepalive_ms = opts->keepalive_ms;
+        ro.keepalive_timeout_ms = opts->keepalive_timeout_ms;
         if (opts->log) {
             s->log = opts->log;
             s->log_ctx = opts->log_ctx;
@@ -122,6 +124,7 @@ void cuzk_server_get_stats(cuzk_server *s, cuzk_server_stats *out)
     out->workers = rs.workers;
     out->calls_total = rs.calls_total;
     out->connections_total = rs.conns_total;
+    out->keepalive_pings_total = rs.pings_total;
 }
 
 void cuzk_server_destroy(cuzk_server *s)

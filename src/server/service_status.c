@@ -166,9 +166,12 @@ cuzk_status cuzk_service_metrics(const cuzk_service *svc, char **out, size_t *le
             "cuzk_rpc_calls_total %llu\n"
             "# HELP cuzk_rpc_connections_total gRPC connections accepted since start.\n"
             "# TYPE cuzk_rpc_connections_total counter\n"
-            "cuzk_rpc_connections_total %llu\n",
+            "cuzk_rpc_connections_total %llu\n"
+            "# HELP cuzk_rpc_keepalive_pings_total HTTP/2 keepalive PINGs sent to silent peers.\n"
+            "# TYPE cuzk_rpc_keepalive_pings_total counter\n"
+            "cuzk_rpc_keepalive_pings_total %llu\n",
             rs.connections, rs.calls, (unsigned long long)rs.calls_total,
-            (unsigned long long)rs.conns_total);
+            (unsigned long long)rs.conns_total, (unsigned long long)rs.pings_total);
     if (fclose(f) != 0) {
         free(buf);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
