@@ -66,6 +66,7 @@ typedef struct cuzk_server_opts {
 typedef struct cuzk_server_stats {
     unsigned connections, streams, calls, workers;
     uint64_t calls_total, connections_total, keepalive_pings_total;
+    uint64_t request_bytes; /* request messages held for handlers that have not unpacked them */
 } cuzk_server_stats;
 
 /* listen: one spec, or several separated by commas. opts may be NULL (defaults). */

@@ -100,6 +100,7 @@ typedef struct rpc_server_stats {
     uint64_t calls_total;  /* handlers started */
     uint64_t conns_total;  /* connections accepted */
     uint64_t pings_total;  /* keepalive PINGs sent */
+    uint64_t request_bytes; /* request messages held for handlers (dispatched, not dropped) */
 } rpc_server_stats;
 
 /* methods (n entries) and ctx must outlive the server. */
@@ -134,6 +135,11 @@ const char *rpc_call_method(const rpc_call *call);
 /* Logs through opts.log (printf-style; control characters in the text are replaced). */
 void rpc_log(rpc_server *srv, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Frees the request bytes the handler was given; req must not be used afterwards. A
+ * handler calls it once it has unpacked them: a Prove of a 256 MiB message would
+ * otherwise hold them for its whole wait. */
+void rpc_call_drop_request(rpc_call *call);
 
 /* Milliseconds until the call's deadline (INT64_MAX without one; <= 0 when passed). */
 int64_t rpc_call_remaining_ms(const rpc_call *call);

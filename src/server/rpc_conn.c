@@ -215,10 +215,12 @@ static void on_request_end(rpc_stream *s)
         respond_error(s, GRPC_RESOURCE_EXHAUSTED, "out of memory");
         return;
     }
+    call->srv = s->conn->srv;
     call->deadline_ns = s->deadline_ns;
     call->method = find_method(s->conn->srv, s->path);
     call->req = s->body;
     call->req_len = s->body_got;
+    atomic_fetch_add(&call->srv->req_bytes, call->req_len);
     s->body = NULL;
     s->body_cap = s->body_got = 0;
     call->stream = s;

@@ -29,6 +29,7 @@ typedef struct rpc_conn rpc_conn;
 
 struct rpc_call {
     atomic_int cancelled;
+    rpc_server *srv;
     int64_t deadline_ns; /* INT64_MAX: none */
     const rpc_method *method;
     uint8_t *req;
@@ -118,6 +119,7 @@ struct rpc_server {
 
     atomic_uint n_conns, n_streams, n_calls;
     atomic_uint_fast64_t calls_total, conns_total, pings_total;
+    atomic_uint_fast64_t req_bytes; /* request bytes of calls not yet dropped */
 };
 
 /* rpc_conn.c; the peer is moved into the connection */

@@ -38,9 +38,18 @@ static void wake(rpc_server *srv)
     (void)rc; /* a full counter already means "wake up" */
 }
 
+void rpc_call_drop_request(rpc_call *call)
+{
+    if (call->req) {
+        atomic_fetch_sub(&call->srv->req_bytes, call->req_len);
+        free(call->req);
+        call->req = NULL;
+    }
+}
+
 void rpc_call_free(rpc_call *call)
 {
-    free(call->req);
+    rpc_call_drop_request(call);
     free(call->reply.body);
     free(call->reply.message);
     rpc_peer_clear(&call->peer);
@@ -192,6 +201,7 @@ void rpc_server_get_stats(rpc_server *srv, rpc_server_stats *out)
     out->calls_total = atomic_load(&srv->calls_total);
     out->conns_total = atomic_load(&srv->conns_total);
     out->pings_total = atomic_load(&srv->pings_total);
+    out->request_bytes = atomic_load(&srv->req_bytes);
 }
 
 static void accept_all(rpc_server *srv, rpc_listener *l)

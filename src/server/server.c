@@ -125,6 +125,7 @@ void cuzk_server_get_stats(cuzk_server *s, cuzk_server_stats *out)
     out->calls_total = rs.calls_total;
     out->connections_total = rs.conns_total;
     out->keepalive_pings_total = rs.pings_total;
+    out->request_bytes = rs.request_bytes;
 }
 
 void cuzk_server_destroy(cuzk_server *s)

@@ -90,9 +90,11 @@ static void reply_message(rpc_reply *r, const ProtobufCMessage *m)
     r->len = n;
 }
 
-/* Declares m, the unpacked request, or answers INVALID_ARGUMENT and returns. */
-#define UNPACK(type, fn, req, len, r)                                                      \
+/* Declares m, the unpacked request, or answers INVALID_ARGUMENT and returns. Either way
+ * the request's bytes are freed at once: the unpacked copy is all a handler needs. */
+#define UNPACK(type, fn, call, req, len, r)                                                \
     type *m = fn(NULL, len, req);                                                          \
+    rpc_call_drop_request(call);                                                           \
     if (!m) {                                                                              \
         reply_error(r, GRPC_INVALID_ARGUMENT, "malformed %s message", &(#type)[10]);      \
         return;                                                                            \
@@ -187,8 +189,8 @@ static int submit(cuzk_service *svc, const Cuzk__V1__SubmitProofRequest *m,
 static void h_submit(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                      rpc_reply *r)
 {
-    UNPACK(Cuzk__V1__SubmitProofRequest, cuzk__v1__submit_proof_request__unpack, req, len,
-           r);
+    UNPACK(Cuzk__V1__SubmitProofRequest, cuzk__v1__submit_proof_request__unpack, call, req,
+           len, r);
     cuzk_job_ticket t;
     if (submit(ctx, m, &t, r) == 0) {
         Cuzk__V1__SubmitProofResponse out = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
@@ -267,7 +269,8 @@ static void result_to_pb(cuzk_job_result *res, Cuzk__V1__AwaitProofResponse *out
 static void h_await(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                     rpc_reply *r)
 {
-    UNPACK(Cuzk__V1__AwaitProofRequest, cuzk__v1__await_proof_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__AwaitProofRequest, cuzk__v1__await_proof_request__unpack, call, req,
+           len, r);
     cuzk_job_result res;
     if (!m->job_id[0]) {
         reply_error(r, GRPC_INVALID_ARGUMENT, "AwaitProofRequest without job_id");
@@ -285,13 +288,19 @@ static void h_await(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
 static void h_prove(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                     rpc_reply *r)
 {
-    UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request__unpack, call, req,
+           len, r);
     cuzk_job_ticket t;
     cuzk_job_result res;
-    if (!m->submit) {
+    int submitted = 0;
+    if (!m->submit)
         reply_error(r, GRPC_INVALID_ARGUMENT, "ProveRequest without submit");
-    } else if (submit(ctx, m->submit, &t, r) == 0 &&
-               await_job(ctx, call, t.job_id, 0, &res, r) == 0) {
+    else
+        submitted = submit(ctx, m->submit, &t, r) == 0;
+    /* The engine keeps its own copy of what it needs: the request (up to 256 MiB) goes
+     * before the wait for the proof, which can take half an hour. */
+    cuzk__v1__prove_request__free_unpacked(m, NULL);
+    if (submitted && await_job(ctx, call, t.job_id, 0, &res, r) == 0) {
         Cuzk__V1__AwaitProofResponse result;
         result_to_pb(&res, &result);
         Cuzk__V1__ProveResponse out = CUZK__V1__PROVE_RESPONSE__INIT;
@@ -299,15 +308,14 @@ static void h_prove(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         reply_message(r, &out.base);
         cuzk_job_result_free(&res);
     }
-    cuzk__v1__prove_request__free_unpacked(m, NULL);
 }
 
 static void h_cancel(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                      rpc_reply *r)
 {
     cuzk_service *svc = ctx;
-    UNPACK(Cuzk__V1__CancelProofRequest, cuzk__v1__cancel_proof_request__unpack, req, len,
-           r);
+    UNPACK(Cuzk__V1__CancelProofRequest, cuzk__v1__cancel_proof_request__unpack, call, req,
+           len, r);
     bool was_running = false;
     cuzk_error e = {0};
     cuzk_status st;
@@ -327,7 +335,8 @@ static void h_status(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                      rpc_reply *r)
 {
     cuzk_service *svc = ctx;
-    UNPACK(Cuzk__V1__GetStatusRequest, cuzk__v1__get_status_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__GetStatusRequest, cuzk__v1__get_status_request__unpack, call, req,
+           len, r);
     cuzk__v1__get_status_request__free_unpacked(m, NULL);
     cuzk_engine_status st;
     cuzk_error e = {0};
@@ -349,7 +358,8 @@ static void h_status(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
 static void h_metrics(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                       rpc_reply *r)
 {
-    UNPACK(Cuzk__V1__GetMetricsRequest, cuzk__v1__get_metrics_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__GetMetricsRequest, cuzk__v1__get_metrics_request__unpack, call, req,
+           len, r);
     cuzk__v1__get_metrics_request__free_unpacked(m, NULL);
     char *text;
     size_t n;
@@ -370,7 +380,8 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                       rpc_reply *r)
 {
     cuzk_service *svc = ctx;
-    UNPACK(Cuzk__V1__PreloadSrsRequest, cuzk__v1__preload_srs_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__PreloadSrsRequest, cuzk__v1__preload_srs_request__unpack, call, req,
+           len, r);
     bool already = false;
     uint64_t ms = 0;
     cuzk_error e = {0};
@@ -393,7 +404,8 @@ static void h_evict(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                     rpc_reply *r)
 {
     cuzk_service *svc = ctx;
-    UNPACK(Cuzk__V1__EvictSrsRequest, cuzk__v1__evict_srs_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__EvictSrsRequest, cuzk__v1__evict_srs_request__unpack, call, req,
+           len, r);
     bool was = false;
     uint64_t freed = 0;
     cuzk_error e = {0};
