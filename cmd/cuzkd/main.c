@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,6 +58,40 @@ static void engine_log(void *ctx, cuzk_log_level lvl, const char *msg)
 }
 
 static void dump_line(const char *line) { log_line(CUZK_LOG_INFO, line); }
+
+#ifdef CUZK_HAVE_SERVER
+/* The server's options from the configuration; false with a message on stderr. */
+static bool server_opts(const cuzkd_config *cfg, cuzk_server_opts *so)
+{
+    memset(so, 0, sizeof *so);
+    so->http_listen = cfg->status_listen[0] ? cfg->status_listen : NULL;
+    so->log = engine_log;
+    so->keepalive_ms = cfg->keepalive_s ? (int64_t)cfg->keepalive_s * 1000 : -1;
+    so->keepalive_timeout_ms = (int64_t)cfg->keepalive_timeout_s * 1000;
+    so->unix_mode = (unsigned)cfg->socket_mode;
+    if (so->unix_mode == 0) {
+        fprintf(stderr, "cuzkd: daemon.socket_mode 0 would let nobody connect\n");
+        return false;
+    }
+    if (cfg->socket_group[0]) {
+        char *end;
+        unsigned long g = strtoul(cfg->socket_group, &end, 10);
+        if (!*end && end != cfg->socket_group) {
+            so->unix_group = (gid_t)g;
+        } else {
+            struct group gr, *res = NULL;
+            char buf[4096];
+            if (getgrnam_r(cfg->socket_group, &gr, buf, sizeof buf, &res) != 0 || !res) {
+                fprintf(stderr, "cuzkd: daemon.socket_group: no group '%s'\n", cfg->socket_group);
+                return false;
+            }
+            so->unix_group = res->gr_gid;
+        }
+        so->unix_group_set = 1;
+    }
+    return true;
+}
+#endif
 
 static void usage(FILE *out)
 {
@@ -148,6 +183,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzkd: %s\n", err.msg);
         return 2;
     }
+#ifdef CUZK_HAVE_SERVER
+    cuzk_server_opts so;
+    if (!server_opts(&cfg, &so))
+        return 2;
+#endif
     if (check) {
         cuzkd_config_dump(&cfg, dump_line);
         printf("cuzkd: configuration OK\n");
@@ -183,10 +223,6 @@ int main(int argc, char **argv)
     }
     int rc = 0;
 #ifdef CUZK_HAVE_SERVER
-    cuzk_server_opts so = {.http_listen = cfg.status_listen[0] ? cfg.status_listen : NULL,
-                           .log = engine_log,
-                           .keepalive_ms = cfg.keepalive_s ? (int64_t)cfg.keepalive_s * 1000 : -1,
-                           .keepalive_timeout_ms = (int64_t)cfg.keepalive_timeout_s * 1000};
     if (cuzk_server_create(engine, cfg.listen, &so, &sc.server, &err) != CUZK_OK) {
         fprintf(stderr, "cuzkd: cannot listen on %s: %s\n", cfg.listen, err.msg);
         cuzk_engine_destroy(engine);

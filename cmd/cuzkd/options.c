@@ -14,7 +14,10 @@
 #include "cuzk/formats.h"
 #include "util/util_export.h"
 
-typedef enum opt_type { O_STR, O_LIST, O_SIZE, O_BUDGET, O_UINT, O_DURATION, O_LEVEL } opt_type;
+typedef enum opt_type {
+    O_STR, O_LIST, O_SIZE, O_BUDGET, O_UINT, O_DURATION, O_LEVEL,
+    O_MODE /* permission bits as an octal string ("0660") */
+} opt_type;
 
 typedef struct option {
     const char *section, *name;
@@ -31,6 +34,11 @@ typedef struct option {
 static const option k_opts[] = {
     {"daemon", "listen", O_STR, OFF(listen), "unix:///tmp/cuzk.sock", 0, 0,
      "gRPC listen address(es): unix:///path, HOST:PORT or [V6]:PORT, comma-separated"},
+    {"daemon", "socket_mode", O_MODE, OFF(socket_mode), "0660", 0, 0777,
+     "permission bits of unix sockets: who may connect (and so submit jobs and name files)"},
+    {"daemon", "socket_group", O_STR, OFF(socket_group), "", 0, 0,
+     "group of unix sockets (a name or a number): let another user's client in by adding "
+     "it to this group; empty = the daemon's group"},
     {"daemon", "keepalive_interval", O_DURATION, OFF(keepalive_s), "60s", 0, 86400,
      "HTTP/2 PING to a client silent this long (a Prove waiting for its proof is silent; "
      "firewalls drop idle connections); 0 = off. TCP keepalive probes start after it too"},
@@ -202,6 +210,16 @@ static cuzk_status set_opt(cuzkd_config *c, const option *o, const cuzk_toml_val
     }
     uint64_t x = 0;
     bool ok;
+    if (o->type == O_MODE) {
+        /* a string, so that 0660 is not read as the decimal 660 */
+        char *end;
+        ok = v->type == CUZK_TOML_STRING && v->str[0] >= '0' && v->str[0] <= '7' &&
+             (x = strtoull(v->str, &end, 8), !*end) && strlen(v->str) <= 4;
+        if (!ok || x > o->max)
+            return bad(err, file, line, o, "expected octal permission bits as a string (\"0660\")");
+        *(uint64_t *)(void *)field = x;
+        return CUZK_OK;
+    }
     if (v->type == CUZK_TOML_INT)
         ok = v->i >= 0 && (x = (uint64_t)v->i, true);
     else if (v->type == CUZK_TOML_STRING && o->type == O_SIZE)
@@ -315,7 +333,7 @@ cuzk_status cuzkd_config_engine(const cuzkd_config *c, cuzk_engine_config *e, cu
 static const char *type_name(opt_type t)
 {
     static const char *n[] = {"string", "strings", "size", "size|auto", "integer", "duration",
-                              "level"};
+                              "level", "octal"};
     return n[t];
 }
 
@@ -359,6 +377,9 @@ void cuzkd_config_dump(const cuzkd_config *c, void (*log)(const char *line))
         const char *field = (const char *)c + o->off;
         if (o->type == O_STR || o->type == O_LIST || o->type == O_LEVEL || o->type == O_BUDGET)
             snprintf(line, sizeof line, "config %s.%s = \"%s\"", o->section, o->name, field);
+        else if (o->type == O_MODE)
+            snprintf(line, sizeof line, "config %s.%s = \"%04" PRIo64 "\"", o->section, o->name,
+                     *(const uint64_t *)(const void *)field);
         else
             snprintf(line, sizeof line, "config %s.%s = %" PRIu64, o->section, o->name,
                      *(const uint64_t *)(const void *)field);

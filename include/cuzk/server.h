@@ -33,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cuzk/engine.h"
 #include "cuzk/status.h"
@@ -58,6 +59,12 @@ typedef struct cuzk_server_opts {
      * idle time. 0 = 60 s / 20 s; keepalive_ms < 0 = no PINGs. */
     int64_t keepalive_ms;
     int64_t keepalive_timeout_ms;
+    /* Who may connect to the unix sockets: permission bits (0 = 0660: the daemon's user
+     * and group) and, with unix_group_set, the socket's group (clients of another user
+     * are let in by putting them in that group). */
+    unsigned unix_mode;
+    int unix_group_set;
+    gid_t unix_group;
     /* Where refusals and connection events are logged (any thread); NULL = nowhere. */
     void (*log)(void *ctx, cuzk_log_level level, const char *msg);
     void *log_ctx;

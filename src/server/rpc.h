@@ -87,6 +87,10 @@ typedef struct rpc_server_opts {
      * keepalive probes start after the same idle time. 0 = 60 s / 20 s; < 0 = no PINGs. */
     int64_t keepalive_ms;
     int64_t keepalive_timeout_ms;
+    /* unix sockets: permission bits (0 = 0660) and, with unix_group_set, group */
+    unsigned unix_mode;
+    int unix_group_set;
+    gid_t unix_group;
     rpc_log_fn log;            /* refusals and connection events; NULL = silent */
     void *log_ctx;
 } rpc_server_opts;

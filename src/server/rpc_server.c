@@ -160,7 +160,9 @@ cuzk_status rpc_server_listen(rpc_server *srv, const char *spec, int *bound_port
     if (srv->nlisteners == RPC_MAX_LISTENERS)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "too many listeners");
     int fd;
-    cuzk_status st = grpc_listen(spec, 512, &fd, bound_port, err);
+    grpc_unix_perms perms = {.mode = srv->opts.unix_mode, .set_group = srv->opts.unix_group_set,
+                             .group = srv->opts.unix_group};
+    cuzk_status st = grpc_listen(spec, 512, &perms, &fd, bound_port, err);
     if (st != CUZK_OK)
         return st;
     rpc_listener *l = &srv->listeners[srv->nlisteners];

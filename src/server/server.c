@@ -58,6 +58,9 @@ cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
         ro.max_streams = opts->max_streams;
         ro.keepalive_ms = opts->keepalive_ms;
         ro.keepalive_timeout_ms = opts->keepalive_timeout_ms;
+        ro.unix_mode = opts->unix_mode;
+        ro.unix_group_set = opts->unix_group_set;
+        ro.unix_group = opts->unix_group;
         if (opts->log) {
             s->log = opts->log;
             s->log_ctx = opts->log_ctx;

@@ -2,7 +2,8 @@
  * test_server_conn.c — what cuzk_server does to connections, each case on a harness of
  * its own options: TCP sockets get TCP_NODELAY and keepalive probes; a peer silent for
  * the keepalive interval gets an HTTP/2 PING, a call that waits longer than that (a Prove
- * on a quiet connection) completes, and a peer that never answers is disconnected.
+ * on a quiet connection) completes, and a peer that never answers is disconnected; unix
+ * sockets get mode 0660 whatever the umask (the configured mode and group when given).
  */
 #define _GNU_SOURCE
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -133,12 +135,46 @@ static void test_keepalive(void **state)
     harness_stop(&h);
 }
 
+static void socket_mode(const harness *h, unsigned *mode, gid_t *gid)
+{
+    struct stat st;
+    assert_int_equal(stat(h->addr + strlen("unix://"), &st), 0);
+    assert_true(S_ISSOCK(st.st_mode));
+    *mode = st.st_mode & 07777;
+    *gid = st.st_gid;
+}
+
+/* Under umask 0 a socket bound by the daemon was 0777: anyone on the machine could submit
+ * jobs and name files for a root daemon to read. */
+static void test_unix_socket_mode(void **state)
+{
+    mode_t old = umask(0);
+    harness h;
+    unsigned mode;
+    gid_t gid;
+    harness_start(&h, NULL);
+    socket_mode(&h, &mode, &gid);
+    assert_int_equal(mode, 0660);
+    assert_int_equal(gid, getegid());
+    harness_stop(&h);
+    if (geteuid() == 0) { /* only root may give its files to any group */
+        cuzk_server_opts o = {.unix_mode = 0620, .unix_group_set = 1, .unix_group = 65534};
+        harness_start(&h, &o);
+        socket_mode(&h, &mode, &gid);
+        assert_int_equal(mode, 0620);
+        assert_int_equal(gid, 65534);
+        harness_stop(&h);
+    }
+    umask(old);
+}
+
 int main(void)
 {
     test_rng_init("test_server_conn");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tcp_socket_options),
         cmocka_unit_test(test_keepalive),
+        cmocka_unit_test(test_unix_socket_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
