@@ -69,6 +69,7 @@ static bool server_opts(const cuzkd_config *cfg, cuzk_server_opts *so)
     so->keepalive_ms = cfg->keepalive_s ? (int64_t)cfg->keepalive_s * 1000 : -1;
     so->keepalive_timeout_ms = (int64_t)cfg->keepalive_timeout_s * 1000;
     so->unix_mode = (unsigned)cfg->socket_mode;
+    so->input_dirs = cfg->input_dirs[0] ? cfg->input_dirs : NULL;
     if (so->unix_mode == 0) {
         fprintf(stderr, "cuzkd: daemon.socket_mode 0 would let nobody connect\n");
         return false;

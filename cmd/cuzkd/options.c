@@ -39,6 +39,10 @@ static const option k_opts[] = {
     {"daemon", "socket_group", O_STR, OFF(socket_group), "", 0, 0,
      "group of unix sockets (a name or a number): let another user's client in by adding "
      "it to this group; empty = the daemon's group"},
+    {"daemon", "input_dirs", O_LIST, OFF(input_dirs), "[]", 0, 0,
+     "directories whose files any client may name (GROTH16 paths, PreloadSRS zkey:<path>); "
+     "when set, no file outside them; TCP clients may name files only here. Empty: a "
+     "unix-socket client may name the files it can read itself"},
     {"daemon", "keepalive_interval", O_DURATION, OFF(keepalive_s), "60s", 0, 86400,
      "HTTP/2 PING to a client silent this long (a Prove waiting for its proof is silent; "
      "firewalls drop idle connections); 0 = off. TCP keepalive probes start after it too"},

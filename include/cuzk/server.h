@@ -20,7 +20,9 @@
  *   limit, out of memory), DEADLINE_EXCEEDED, CANCELLED, UNAVAILABLE (stopping; the
  *   daemon's own storage failed, e.g. a full disk under the journal: worth retrying
  *   later), UNIMPLEMENTED (unknown method, a kind whose circuit is not built), INTERNAL
- *   (engine bugs, with the engine's message). A proof that fails is not a gRPC error:
+ *   (engine bugs, with the engine's message), PERMISSION_DENIED (a client that may not
+ *   name files: see input_dirs); a named file the client may not read is NOT_FOUND, with
+ *   the message of a missing one. A proof that fails is not a gRPC error:
  *   AwaitProofResponse.status = FAILED with error_message, as Curio expects. Every
  *   refusal is logged through opts.log with the method and the peer.
  *
@@ -65,6 +67,12 @@ typedef struct cuzk_server_opts {
     unsigned unix_mode;
     int unix_group_set;
     gid_t unix_group;
+    /* Files a client names (GROTH16 paths, PreloadSRS "zkey:<path>") are opened only when
+     * that client may read them: a unix-socket peer is checked with its own credentials
+     * (the daemon takes its file identity for the check when running as root); other
+     * peers (TCP) may name only files under these directories, comma-separated absolute
+     * paths, which then bind every peer. NULL or "" = none. */
+    const char *input_dirs;
     /* Where refusals and connection events are logged (any thread); NULL = nowhere. */
     void (*log)(void *ctx, cuzk_log_level level, const char *msg);
     void *log_ctx;

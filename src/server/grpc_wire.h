@@ -24,11 +24,13 @@ enum {
     GRPC_INVALID_ARGUMENT = 3,
     GRPC_DEADLINE_EXCEEDED = 4,
     GRPC_NOT_FOUND = 5,
+    GRPC_PERMISSION_DENIED = 7,
     GRPC_RESOURCE_EXHAUSTED = 8,
     GRPC_FAILED_PRECONDITION = 9,
     GRPC_UNIMPLEMENTED = 12,
     GRPC_INTERNAL = 13,
     GRPC_UNAVAILABLE = 14,
+    GRPC_UNAUTHENTICATED = 16,
 };
 
 /* Curio's client raises both directions to 256 MiB; the same limit is our default. */

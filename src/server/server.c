@@ -68,8 +68,14 @@ cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
             ro.log_ctx = s;
         }
     }
-    cuzk_status st = rpc_server_create(&ro, cuzk_service_methods, cuzk_service_nmethods,
-                                       &s->svc, &s->rpc, err);
+    cuzk_status st = peer_files_init(&s->svc.files, opts ? opts->input_dirs : NULL, err);
+    if (st != CUZK_OK) {
+        free(s);
+        free(specs);
+        return st;
+    }
+    st = rpc_server_create(&ro, cuzk_service_methods, cuzk_service_nmethods, &s->svc, &s->rpc,
+                           err);
     s->svc.rpc = s->rpc;
     char *save = NULL;
     for (char *tok = strtok_r(specs, ",", &save); st == CUZK_OK && tok;
@@ -137,5 +143,6 @@ void cuzk_server_destroy(cuzk_server *s)
         return;
     http_status_stop(s->http);
     rpc_server_destroy(s->rpc);
+    peer_files_fini(&s->svc.files);
     free(s);
 }

@@ -4,6 +4,9 @@
  * answers (AwaitProofResponse.status FAILED with the message, gRPC OK), as Curio's
  * client expects, while requests the engine refuses are gRPC errors.
  *
+ * Paths a client names are checked against the client's own rights first (peer_files.h)
+ * and reach the engine in canonical form.
+ *
  * A Prove whose client goes away does not cancel its job: a retry with the same
  * request_id then finds the job (the engine's idempotency) instead of starting over.
  *
@@ -169,16 +172,49 @@ static int request_from_pb(const Cuzk__V1__SubmitProofRequest *m, cuzk_job_reque
     return 0;
 }
 
-static int submit(cuzk_service *svc, const Cuzk__V1__SubmitProofRequest *m,
+/* Checks a path the client names; *canon (malloc'd) replaces it. -1 with r filled. */
+static int check_path(cuzk_service *svc, rpc_call *call, const char *field, const char *path,
+                      char **canon, rpc_reply *r)
+{
+    const rpc_peer *peer = rpc_call_peer(call);
+    if (!peer_files_may_name(&svc->files, peer)) {
+        reply_error(r, GRPC_PERMISSION_DENIED,
+                    "%s: this client may not name files on the daemon's machine (a TCP "
+                    "client, or another user than the daemon's when it is not root): send "
+                    "the bytes instead, or see daemon.input_dirs", field);
+        return -1;
+    }
+    cuzk_error e = {0};
+    cuzk_status st = peer_files_check(&svc->files, peer, field, path, canon, &e);
+    if (st != CUZK_OK) {
+        reply_status(r, st, &e);
+        return -1;
+    }
+    return 0;
+}
+
+static int submit(cuzk_service *svc, rpc_call *call, const Cuzk__V1__SubmitProofRequest *m,
                   cuzk_job_ticket *t, rpc_reply *r)
 {
     cuzk_job_request q;
     cuzk_bytes *vps;
     if (request_from_pb(m, &q, &vps, r) != 0)
         return -1;
+    const char **paths[4] = {&q.groth16.zkey_path, &q.groth16.params_path,
+                             &q.groth16.r1cs_path, &q.groth16.wtns_path};
+    static const char *const fields[4] = {"zkey_path", "params_path", "r1cs_path", "wtns_path"};
+    char *canon[4] = {NULL, NULL, NULL, NULL};
+    int rc = 0;
+    for (int i = 0; i < 4 && rc == 0; i++)
+        if (*paths[i] && (rc = check_path(svc, call, fields[i], *paths[i], &canon[i], r)) == 0)
+            *paths[i] = canon[i];
     cuzk_error e = {0};
-    cuzk_status st = cuzk_engine_submit(svc->engine, &q, t, &e);
+    cuzk_status st = rc == 0 ? cuzk_engine_submit(svc->engine, &q, t, &e) : CUZK_OK;
     free(vps);
+    for (int i = 0; i < 4; i++)
+        free(canon[i]);
+    if (rc != 0)
+        return -1;
     if (st != CUZK_OK) {
         reply_status(r, st, &e);
         return -1;
@@ -192,7 +228,7 @@ static void h_submit(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
     UNPACK(Cuzk__V1__SubmitProofRequest, cuzk__v1__submit_proof_request__unpack, call, req,
            len, r);
     cuzk_job_ticket t;
-    if (submit(ctx, m, &t, r) == 0) {
+    if (submit(ctx, call, m, &t, r) == 0) {
         Cuzk__V1__SubmitProofResponse out = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         out.job_id = t.job_id;
         out.queue_position = t.queue_position;
@@ -296,7 +332,7 @@ static void h_prove(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
     if (!m->submit)
         reply_error(r, GRPC_INVALID_ARGUMENT, "ProveRequest without submit");
     else
-        submitted = submit(ctx, m->submit, &t, r) == 0;
+        submitted = submit(ctx, call, m->submit, &t, r) == 0;
     /* The engine keeps its own copy of what it needs: the request (up to 256 MiB) goes
      * before the wait for the proof, which can take half an hour. */
     cuzk__v1__prove_request__free_unpacked(m, NULL);
@@ -386,10 +422,31 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
     uint64_t ms = 0;
     cuzk_error e = {0};
     cuzk_status st;
+    /* "zkey:<path>" and "params:<path>" name a key file the engine would load */
+    const char *colon = strchr(m->circuit_id, ':');
+    char *canon = NULL, *id = NULL;
+    if (colon && (strncmp(m->circuit_id, "zkey:", 5) == 0 ||
+                  strncmp(m->circuit_id, "params:", 7) == 0)) {
+        if (check_path(svc, call, "circuit_id", colon + 1, &canon, r) != 0) {
+            cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
+            return;
+        }
+        size_t n = (size_t)(colon + 1 - m->circuit_id);
+        if ((id = malloc(n + strlen(canon) + 1)) != NULL) {
+            memcpy(id, m->circuit_id, n);
+            strcpy(id + n, canon);
+        }
+        free(canon);
+        if (!id) {
+            reply_error(r, GRPC_RESOURCE_EXHAUSTED, "out of memory");
+            cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
+            return;
+        }
+    }
     if (!m->circuit_id[0])
         reply_error(r, GRPC_INVALID_ARGUMENT, "PreloadSrsRequest without circuit_id");
-    else if ((st = cuzk_engine_preload(svc->engine, m->circuit_id, &already, &ms, &e)) !=
-             CUZK_OK)
+    else if ((st = cuzk_engine_preload(svc->engine, id ? id : m->circuit_id, &already, &ms,
+                                       &e)) != CUZK_OK)
         reply_status(r, st, &e);
     else {
         Cuzk__V1__PreloadSrsResponse out = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
@@ -397,6 +454,7 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         out.load_time_ms = ms;
         reply_message(r, &out.base);
     }
+    free(id);
     cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
 }
 

@@ -13,11 +13,13 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "peer_files.h"
 #include "rpc.h"
 
 typedef struct cuzk_service {
     cuzk_engine *engine;
-    rpc_server *rpc; /* for the transport counters in metrics and status */
+    rpc_server *rpc;  /* for the transport counters in metrics and status */
+    peer_files files; /* which client-named paths are accepted */
 } cuzk_service;
 
 extern const rpc_method cuzk_service_methods[];

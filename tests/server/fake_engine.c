@@ -35,6 +35,7 @@ struct cuzk_engine {
     char keys[FAKE_MAX_KEYS][64];
     unsigned nkeys;
     uint64_t completed, failed, cancelled_n;
+    char last_wtns_path[4096];
     int64_t created_ms;
 };
 
@@ -156,6 +157,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *q,
     case CUZK_PROOF_GROTH16: {
         if (!q->groth16.wtns.len && !q->groth16.wtns_path)
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "GROTH16 job without a witness");
+        pthread_mutex_lock(&e->mu);
+        snprintf(e->last_wtns_path, sizeof e->last_wtns_path, "%s",
+                 q->groth16.wtns_path ? q->groth16.wtns_path : "");
+        pthread_mutex_unlock(&e->mu);
         uint64_t h = fake_fnv1a(q->groth16.wtns.data, q->groth16.wtns.len);
         uint64_t n = q->groth16.wtns.len;
         for (int i = 0; i < 8; i++) {
@@ -301,13 +306,22 @@ static int key_index(cuzk_engine *e, const char *id)
 
 static uint64_t key_size(const char *id)
 {
+    if (strncmp(id, "zkey:/", 6) == 0)
+        return 1u << 20;
     return (uint64_t)strtoul(id + strlen("synthetic-"), NULL, 10) << 20;
+}
+
+void fake_engine_last_wtns_path(cuzk_engine *e, char *out, size_t n)
+{
+    pthread_mutex_lock(&e->mu);
+    snprintf(out, n, "%s", e->last_wtns_path);
+    pthread_mutex_unlock(&e->mu);
 }
 
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already, uint64_t *ms,
                                 cuzk_error *err)
 {
-    if (strncmp(id, "synthetic-", 10) != 0 || !key_size(id))
+    if ((strncmp(id, "synthetic-", 10) != 0 && strncmp(id, "zkey:/", 6) != 0) || !key_size(id))
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit '%s'", id);
     pthread_mutex_lock(&e->mu);
     *already = key_index(e, id) >= 0;

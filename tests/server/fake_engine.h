@@ -14,7 +14,8 @@
  *   GROTH16: needs wtns bytes or wtns_path; completes at once; the proof is 192 bytes
  *     whose first 8 are the FNV-1a 64 of the wtns bytes (little-endian), then its length.
  *   Filecoin kinds: CUZK_ERR_UNSUPPORTED. Other kinds: CUZK_ERR_INVALID_ARG.
- *   Keys: "synthetic-<n>" exist (1 MiB x n); anything else is NOT_FOUND.
+ *   Keys: "synthetic-<n>" exist (1 MiB x n), and "zkey:/<path>" (1 MiB: the fake opens no
+ *   file); anything else is NOT_FOUND.
  * Thread-safe (one mutex + condition variable); no threads of its own.
  */
 #ifndef CUZK_FAKE_ENGINE_H
@@ -29,5 +30,7 @@ void fake_engine_destroy(cuzk_engine *e);
 unsigned fake_engine_jobs(cuzk_engine *e);        /* submitted, duplicates excluded */
 unsigned fake_engine_waiters(cuzk_engine *e);     /* threads inside cuzk_engine_await */
 uint64_t fake_fnv1a(const uint8_t *p, size_t n);
+/* The wtns_path of the last GROTH16 job submitted ("" for bytes). */
+void fake_engine_last_wtns_path(cuzk_engine *e, char *out, size_t n);
 
 #endif
