@@ -70,6 +70,7 @@ static bool server_opts(const cuzkd_config *cfg, cuzk_server_opts *so)
     so->keepalive_timeout_ms = (int64_t)cfg->keepalive_timeout_s * 1000;
     so->unix_mode = (unsigned)cfg->socket_mode;
     so->input_dirs = cfg->input_dirs[0] ? cfg->input_dirs : NULL;
+    so->auth_token = cfg->auth_token[0] ? cfg->auth_token : NULL;
     if (so->unix_mode == 0) {
         fprintf(stderr, "cuzkd: daemon.socket_mode 0 would let nobody connect\n");
         return false;
@@ -217,6 +218,13 @@ int main(int argc, char **argv)
             }
     }
     cuzkd_config_dump(&cfg, dump_line);
+    struct stat cst;
+    if (config && cfg.auth_token[0] && stat(config, &cst) == 0 && (cst.st_mode & 077)) {
+        char line[CUZKD_STR + 128];
+        snprintf(line, sizeof line, "%s holds daemon.auth_token and is readable by others "
+                 "(mode %04o): chmod 600 it", config, (unsigned)(cst.st_mode & 07777));
+        log_line(CUZK_LOG_WARN, line);
+    }
     cuzk_engine *engine;
     if (cuzk_engine_create(&engine, &ec, &err) != CUZK_OK) {
         fprintf(stderr, "cuzkd: cannot start the engine: %s\n", err.msg);

@@ -16,7 +16,8 @@
 
 typedef enum opt_type {
     O_STR, O_LIST, O_SIZE, O_BUDGET, O_UINT, O_DURATION, O_LEVEL,
-    O_MODE /* permission bits as an octal string ("0660") */
+    O_MODE,  /* permission bits as an octal string ("0660") */
+    O_SECRET /* a string never logged or printed (the dump says whether it is set) */
 } opt_type;
 
 typedef struct option {
@@ -43,6 +44,10 @@ static const option k_opts[] = {
      "directories whose files any client may name (GROTH16 paths, PreloadSRS zkey:<path>); "
      "when set, no file outside them; TCP clients may name files only here. Empty: a "
      "unix-socket client may name the files it can read itself"},
+    {"daemon", "auth_token", O_SECRET, OFF(auth_token), "", 0, 0,
+     "shared secret TCP clients must send as gRPC metadata 'authorization: Bearer <token>' "
+     "(16-256 printable characters, no spaces; keep this file unreadable to others); "
+     "empty = none, and a TCP listener is logged as open to anyone who can reach it"},
     {"daemon", "keepalive_interval", O_DURATION, OFF(keepalive_s), "60s", 0, 86400,
      "HTTP/2 PING to a client silent this long (a Prove waiting for its proof is silent; "
      "firewalls drop idle connections); 0 = off. TCP keepalive probes start after it too"},
@@ -160,6 +165,17 @@ static cuzk_status set_opt(cuzkd_config *c, const option *o, const cuzk_toml_val
     char *field = (char *)c + o->off;
     char msg[160];
     switch (o->type) {
+    case O_SECRET: {
+        size_t n = v->type == CUZK_TOML_STRING ? strlen(v->str) : 0;
+        bool ok = v->type == CUZK_TOML_STRING && (n == 0 || (n >= 16 && n <= 256));
+        for (size_t i = 0; ok && i < n; i++)
+            ok = (unsigned char)v->str[i] > 0x20 && (unsigned char)v->str[i] < 0x7f;
+        if (!ok)
+            return bad(err, file, line, o, "expected \"\" or 16 to 256 printable characters "
+                                           "without spaces");
+        strcpy(field, v->str);
+        return CUZK_OK;
+    }
     case O_STR:
         if (v->type != CUZK_TOML_STRING)
             return bad(err, file, line, o, "expected a string");
@@ -337,7 +353,7 @@ cuzk_status cuzkd_config_engine(const cuzkd_config *c, cuzk_engine_config *e, cu
 static const char *type_name(opt_type t)
 {
     static const char *n[] = {"string", "strings", "size", "size|auto", "integer", "duration",
-                              "level", "octal"};
+                              "level", "octal", "secret"};
     return n[t];
 }
 
@@ -381,6 +397,9 @@ void cuzkd_config_dump(const cuzkd_config *c, void (*log)(const char *line))
         const char *field = (const char *)c + o->off;
         if (o->type == O_STR || o->type == O_LIST || o->type == O_LEVEL || o->type == O_BUDGET)
             snprintf(line, sizeof line, "config %s.%s = \"%s\"", o->section, o->name, field);
+        else if (o->type == O_SECRET)
+            snprintf(line, sizeof line, "config %s.%s = %s", o->section, o->name,
+                     field[0] ? "(set, not shown)" : "\"\"");
         else if (o->type == O_MODE)
             snprintf(line, sizeof line, "config %s.%s = \"%04" PRIo64 "\"", o->section, o->name,
                      *(const uint64_t *)(const void *)field);

@@ -73,6 +73,11 @@ typedef struct cuzk_server_opts {
      * peers (TCP) may name only files under these directories, comma-separated absolute
      * paths, which then bind every peer. NULL or "" = none. */
     const char *input_dirs;
+    /* A shared secret that TCP clients must send with every call as the gRPC metadata
+     * "authorization: Bearer <token>" (UNAUTHENTICATED otherwise); unix-socket clients
+     * are vouched for by the socket's mode and their credentials. NULL or "" = none; a
+     * TCP listener without one is logged as a warning. */
+    const char *auth_token;
     /* Where refusals and connection events are logged (any thread); NULL = nowhere. */
     void (*log)(void *ctx, cuzk_log_level level, const char *msg);
     void *log_ctx;

@@ -87,6 +87,10 @@ typedef struct rpc_server_opts {
      * keepalive probes start after the same idle time. 0 = 60 s / 20 s; < 0 = no PINGs. */
     int64_t keepalive_ms;
     int64_t keepalive_timeout_ms;
+    /* TCP connections must send "authorization: Bearer <auth_token>" with every call, or
+     * get UNAUTHENTICATED; unix sockets are guarded by their mode and the peer's
+     * credentials instead. NULL or "" = no token (copied at create). */
+    const char *auth_token;
     /* unix sockets: permission bits (0 = 0660) and, with unix_group_set, group */
     unsigned unix_mode;
     int unix_group_set;

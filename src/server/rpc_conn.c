@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -181,6 +182,12 @@ static void on_request_headers(rpc_stream *s)
         respond_http(s, "415");
         return;
     }
+    if (srv->opts.auth_token && !s->conn->peer.is_unix && !s->auth_ok) {
+        respond_error(s, GRPC_UNAUTHENTICATED,
+                      "this TCP listener needs the shared token: send the metadata "
+                      "'authorization: Bearer <token>' (daemon.auth_token)");
+        return;
+    }
     if (!s->path || !find_method(srv, s->path)) {
         char msg[160];
         snprintf(msg, sizeof msg, "unknown method %.120s", s->path ? s->path : "(none)");
@@ -254,6 +261,19 @@ static int header_is(const uint8_t *name, size_t len, const char *lit)
     return len == strlen(lit) && memcmp(name, lit, len) == 0;
 }
 
+/* "Bearer <token>", compared in time independent of where a guess goes wrong. */
+static int token_matches(const char *token, const uint8_t *value, size_t len)
+{
+    static const char scheme[] = "Bearer ";
+    size_t sl = sizeof scheme - 1, tl = strlen(token);
+    if (len != sl + tl || strncasecmp((const char *)value, scheme, sl) != 0)
+        return 0;
+    unsigned diff = 0;
+    for (size_t i = 0; i < tl; i++)
+        diff |= (unsigned)(value[sl + i] ^ (uint8_t)token[i]);
+    return diff == 0;
+}
+
 static int on_header(nghttp2_session *sess, const nghttp2_frame *f, const uint8_t *name,
                      size_t namelen, const uint8_t *value, size_t valuelen, uint8_t flags,
                      void *user)
@@ -274,6 +294,9 @@ static int on_header(nghttp2_session *sess, const nghttp2_frame *f, const uint8_
         size_t l = sizeof ct - 1;
         s->content_type_ok = valuelen >= l && memcmp(value, ct, l) == 0 &&
                              (valuelen == l || value[l] == '+' || value[l] == ';');
+    } else if (header_is(name, namelen, "authorization")) {
+        const char *token = s->conn->srv->opts.auth_token;
+        s->auth_ok = token && token_matches(token, value, valuelen);
     } else if (header_is(name, namelen, "grpc-timeout")) {
         int64_t ns;
         if (grpc_timeout_parse((const char *)value, valuelen, &ns) == 0) {

@@ -59,6 +59,7 @@ struct rpc_stream {
     size_t hdr_got;
     uint32_t msg_len;
     int nmsgs;       /* complete messages received */
+    int auth_ok;     /* an authorization header matched the token */
     uint8_t *body;
     size_t body_cap, body_got;
     rpc_call *call;

@@ -119,6 +119,12 @@ cuzk_status rpc_server_create(const rpc_server_opts *opts, const rpc_method *met
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
     if (opts)
         srv->opts = *opts;
+    srv->opts.auth_token = NULL;
+    if (opts && opts->auth_token && opts->auth_token[0] &&
+        !(srv->opts.auth_token = strdup(opts->auth_token))) {
+        free(srv);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    }
     if (!srv->opts.max_message || srv->opts.max_message > 0xffffffffu)
         srv->opts.max_message = GRPC_DEFAULT_MAX_MESSAGE;
     if (!srv->opts.max_workers)
@@ -381,5 +387,6 @@ void rpc_server_destroy(rpc_server *srv)
     pthread_mutex_destroy(&srv->mu);
     pthread_cond_destroy(&srv->cv);
     pthread_mutex_destroy(&srv->cmu);
+    free((char *)srv->opts.auth_token);
     free(srv);
 }

@@ -9,6 +9,7 @@
 
 #include "cuzk/server.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,7 @@ cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
         ro.unix_mode = opts->unix_mode;
         ro.unix_group_set = opts->unix_group_set;
         ro.unix_group = opts->unix_group;
+        ro.auth_token = opts->auth_token;
         if (opts->log) {
             s->log = opts->log;
             s->log_ctx = opts->log_ctx;
@@ -87,6 +89,18 @@ cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
         }
         st = rpc_server_listen(s->rpc, tok, &s->ports[s->nports], err);
         s->nports++;
+        if (st == CUZK_OK && strncmp(tok, "unix:", 5) != 0 && s->log) {
+            char line[512];
+            int token = opts->auth_token && opts->auth_token[0];
+            snprintf(line, sizeof line,
+                     token ? "gRPC on TCP %.200s: clients must send the shared token "
+                             "(daemon.auth_token)"
+                           : "gRPC on TCP %.200s without a token: anyone who can reach this port "
+                             "can submit jobs, cancel them and read their results; set "
+                             "daemon.auth_token, or listen on a unix socket only",
+                     tok);
+            s->log(s->log_ctx, token ? CUZK_LOG_INFO : CUZK_LOG_WARN, line);
+        }
     }
     free(specs);
     if (st == CUZK_OK && s->nports == 0)

@@ -3,7 +3,8 @@
  * its own options: TCP sockets get TCP_NODELAY and keepalive probes; a peer silent for
  * the keepalive interval gets an HTTP/2 PING, a call that waits longer than that (a Prove
  * on a quiet connection) completes, and a peer that never answers is disconnected; unix
- * sockets get mode 0660 whatever the umask (the configured mode and group when given).
+ * sockets get mode 0660 whatever the umask (the configured mode and group when given); a
+ * TCP listener is logged as open to anyone, or, with a token, refuses calls without it.
  */
 #define _GNU_SOURCE
 
@@ -168,6 +169,47 @@ static void test_unix_socket_mode(void **state)
     umask(old);
 }
 
+static int status_code(cuzk_client *c)
+{
+    Cuzk__V1__GetStatusRequest g = CUZK__V1__GET_STATUS_REQUEST__INIT;
+    return call_pb(c, "GetStatus", &g.base, NULL, 0, NULL, NULL);
+}
+
+static void test_tcp_token(void **state)
+{
+    harness h;
+    harness_log_clear();
+    harness_start(&h, NULL); /* a TCP listener without a token: said loudly */
+    assert_true(harness_logged("WARN gRPC on TCP 127.0.0.1:0 without a token", NULL));
+    harness_stop(&h);
+
+    static const char token[] = "s3cr3t-t0ken-0123456789";
+    cuzk_server_opts o = {.auth_token = token};
+    harness_log_clear();
+    harness_start(&h, &o);
+    assert_true(harness_logged("INFO gRPC on TCP 127.0.0.1:0: clients must send the shared token",
+                               NULL));
+    cuzk_client *c = NULL;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_client_connect(h.tcp_addr, &c, &e), CUZK_OK);
+    assert_int_equal(status_code(c), 16); /* no token: UNAUTHENTICATED */
+    assert_int_equal(cuzk_client_set_token(c, "s3cr3t-t0ken-0123456788", &e), CUZK_OK);
+    assert_int_equal(status_code(c), 16); /* one character off */
+    assert_int_equal(cuzk_client_set_token(c, "s3cr3t-t0ken-012345678", &e), CUZK_OK);
+    assert_int_equal(status_code(c), 16); /* a prefix */
+    assert_int_equal(cuzk_client_set_token(c, token, &e), CUZK_OK);
+    assert_int_equal(status_code(c), 0);
+    assert_int_equal(cuzk_client_set_token(c, "with space", &e), CUZK_ERR_INVALID_ARG);
+    cuzk_client_close(c);
+    assert_true(harness_logged("WARN refused /cuzk.v1.ProvingEngine/GetStatus from tcp 127.0.0.1:",
+                               "UNAUTHENTICATED", NULL));
+    /* the unix socket is guarded by its mode and the peer's credentials instead */
+    c = harness_client(&h);
+    assert_int_equal(status_code(c), 0);
+    cuzk_client_close(c);
+    harness_stop(&h);
+}
+
 int main(void)
 {
     test_rng_init("test_server_conn");
@@ -175,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_tcp_socket_options),
         cmocka_unit_test(test_keepalive),
         cmocka_unit_test(test_unix_socket_mode),
+        cmocka_unit_test(test_tcp_token),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
