@@ -242,6 +242,13 @@ int main(int argc, char **argv)
     char line[CUZKD_STR + 64];
     snprintf(line, sizeof line, "cuzkd serving on %s", cfg.listen);
     log_line(CUZK_LOG_INFO, line);
+    for (int i = 0; i < 8; i++) { /* cuzk_server_port is 0 past the last listener */
+        int port = cuzk_server_port(sc.server, i);
+        if (port) { /* the real port of "HOST:0", for scripts and operators */
+            snprintf(line, sizeof line, "gRPC listener %d: TCP port %d", i, port);
+            log_line(CUZK_LOG_INFO, line);
+        }
+    }
     if (cuzk_server_run(sc.server, &err) != CUZK_OK) {
         snprintf(line, sizeof line, "server stopped: %s", err.msg);
         log_line(CUZK_LOG_ERROR, line);
