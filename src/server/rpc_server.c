@@ -235,7 +235,8 @@ static void accept_all(rpc_server *srv, rpc_listener *l)
         rpc_conn *c = rpc_conn_new(srv, fd, &peer);
         struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
         if (!c || epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-            rpc_log(srv, 1, "connection from %s dropped: out of memory", peer.desc);
+            rpc_log(srv, 1, "connection from %s dropped: out of memory",
+                    c ? c->peer.desc : peer.desc);
             if (c)
                 rpc_conn_free(c);
             else
