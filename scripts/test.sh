@@ -28,6 +28,10 @@ t_start=$SECONDS
 # ---- dependencies ------------------------------------------------------------------------
 install_pkgs build-essential cmake libcmocka-dev libjansson-dev libssl-dev clang python3
 install_pkgs pkg-config libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev
+# The Go client test (tests/go): grpc-go and its code generators, Debian's, used offline.
+# grpc-go needs github.com/golang/protobuf 1.5 (1.3 cannot read APIv2 messages).
+install_pkgs golang-go golang-google-grpc-dev golang-google-protobuf-dev \
+  golang-github-golang-protobuf-1-5-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler
 clang_major=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n1)
 install_pkgs "libclang-rt-${clang_major}-dev"  # libFuzzer and the sanitizer runtimes
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || install_pkgs nodejs npm
@@ -40,8 +44,12 @@ log "npm ci (tests/e2e: @grpc/grpc-js 1.14.7, @grpc/proto-loader 0.8.1)"
 npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error </dev/null
 # One prepared-ptau cache for every stage: phase-2 preparation is the slow part.
 export CUZK_PTAU_CACHE="$CUZK_ROOT/build-ptau-cache"
-# From here on a missing node or package fails the oracle test instead of skipping it.
+# From here on a missing node or package fails the oracle test instead of skipping it, and
+# missing Go packages fail the Go client test.
 export CUZK_REQUIRE_ORACLE=1
+export CUZK_REQUIRE_GO=1
+# One Go build cache for every stage: grpc-go is compiled once.
+export CUZK_GO_CACHE="$CUZK_ROOT/build-go-cache"
 
 # ---- stages ------------------------------------------------------------------------------
 tests_passed=0

@@ -24,9 +24,23 @@
 typedef struct cli_conn_opts {
     const char *addr;
     int64_t timeout_ms; /* 0 = none */
+    const char *token;  /* --token, else $CUZK_TOKEN; NULL = none */
 } cli_conn_opts;
 
-/* Handles --addr and --timeout (returns 1 when opt was one of them, 0 if not, -1 bad). */
+/* The connection options of every client command, for getopt_long and the usage text. */
+#define CLI_CONN_OPTIONS                                                                   \
+    {"addr", required_argument, NULL, 'a'}, {"timeout", required_argument, NULL, 'T'},    \
+    {"token", required_argument, NULL, 'K'}
+#define CLI_CONN_USAGE                                                                     \
+    "  --addr unix:///PATH | HOST:PORT   the daemon (default $CUZK_ADDR, else "           \
+    CLI_DEFAULT_ADDR ")\n"                                                                 \
+    "  --timeout MS                      gRPC deadline of the call (default none)\n"        \
+    "  --token T                         the daemon's shared token, sent as 'authorization:\n" \
+    "                                    Bearer T' (default $CUZK_TOKEN, which ps does not\n" \
+    "                                    show; TCP listeners with daemon.auth_token need it)\n"
+
+/* Handles --addr, --timeout and --token (returns 1 when opt was one of them, 0 if not,
+ * -1 bad). */
 int cli_conn_opt(cli_conn_opts *o, int opt, const char *arg);
 void cli_conn_opts_init(cli_conn_opts *o);
 

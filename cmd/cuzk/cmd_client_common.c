@@ -27,6 +27,8 @@ void cli_conn_opts_init(cli_conn_opts *o)
     const char *env = getenv("CUZK_ADDR");
     o->addr = env && env[0] ? env : CLI_DEFAULT_ADDR;
     o->timeout_ms = 0;
+    env = getenv("CUZK_TOKEN");
+    o->token = env && env[0] ? env : NULL;
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -46,6 +48,7 @@ int cli_conn_opt(cli_conn_opts *o, int opt, const char *arg)
     uint64_t v;
     switch (opt) {
     case 'a': o->addr = arg; return 1;
+    case 'K': o->token = arg[0] ? arg : NULL; return 1;
     case 'T':
         if (!parse_u64(arg, &v) || v > (uint64_t)INT64_MAX / 1000000) {
             fprintf(stderr, "cuzk: --timeout needs milliseconds\n");
@@ -66,6 +69,11 @@ int cli_call(const char *cmd, const cli_conn_opts *o, const char *method,
     if (cuzk_client_connect(o->addr, &c, &e) != CUZK_OK) {
         fprintf(stderr, "cuzk %s: cannot reach cuzkd: %s\n", cmd, e.msg);
         return CUZK_EXIT_FAIL;
+    }
+    if (cuzk_client_set_token(c, o->token, &e) != CUZK_OK) {
+        cuzk_client_close(c);
+        fprintf(stderr, "cuzk %s: --token: %s\n", cmd, e.msg);
+        return CUZK_EXIT_USAGE;
     }
     size_t n = protobuf_c_message_get_packed_size(m);
     uint8_t *buf = malloc(n ? n : 1);

@@ -14,9 +14,7 @@
 
 static int parse(const char *cmd, int argc, char **argv, cli_conn_opts *co)
 {
-    static const struct option opts[] = {{"addr", required_argument, NULL, 'a'},
-                                         {"timeout", required_argument, NULL, 'T'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {CLI_CONN_OPTIONS, {NULL, 0, NULL, 0}};
     cli_conn_opts_init(co);
     opterr = 0;
     optind = 1;
@@ -42,8 +40,8 @@ static double gib(uint64_t b)
 
 void cmd_status_usage(FILE *out)
 {
-    fprintf(out, "usage: cuzk status [--addr unix:///PATH | HOST:PORT] [--timeout MS]\n"
-                 "prints cuzkd's devices, keys, queues, memory and counters\n");
+    fprintf(out, "usage: cuzk status [--addr unix:///PATH | HOST:PORT] [--timeout MS] [--token T]\n"
+                 "prints cuzkd's devices, keys, queues, memory and counters\n\n" CLI_CONN_USAGE);
 }
 
 int cmd_status(int argc, char **argv)
@@ -101,8 +99,8 @@ int cmd_status(int argc, char **argv)
 
 void cmd_metrics_usage(FILE *out)
 {
-    fprintf(out, "usage: cuzk metrics [--addr unix:///PATH | HOST:PORT] [--timeout MS]\n"
-                 "prints cuzkd's metrics (Prometheus text exposition)\n");
+    fprintf(out, "usage: cuzk metrics [--addr unix:///PATH | HOST:PORT] [--timeout MS] [--token T]\n"
+                 "prints cuzkd's metrics (Prometheus text exposition)\n\n" CLI_CONN_USAGE);
 }
 
 int cmd_metrics(int argc, char **argv)

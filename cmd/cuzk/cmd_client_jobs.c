@@ -17,12 +17,8 @@
 #ifdef CUZK_HAVE_GRPC
 #include "client_common.h"
 
-#define CONN_OPTIONS                                                                       \
-    {"addr", required_argument, NULL, 'a'}, {"timeout", required_argument, NULL, 'T'}
-#define CONN_USAGE                                                                         \
-    "  --addr unix:///PATH | HOST:PORT   the daemon (default $CUZK_ADDR, else "           \
-    CLI_DEFAULT_ADDR ")\n"                                                                 \
-    "  --timeout MS                      gRPC deadline of the call (default none)\n"
+#define CONN_OPTIONS CLI_CONN_OPTIONS
+#define CONN_USAGE CLI_CONN_USAGE
 
 static int bad_option(const char *cmd, char **argv)
 {
@@ -64,7 +60,7 @@ static int parse_job_args(const char *cmd, int argc, char **argv, cli_conn_opts 
 
 void cmd_submit_usage(FILE *out)
 {
-    fprintf(out, "usage: cuzk submit [--addr A] [--timeout MS] JOB\n"
+    fprintf(out, "usage: cuzk submit [--addr A] [--timeout MS] [--token T] JOB\n"
                  "submits a proof job to cuzkd and prints its id (then: cuzk await ID)\n"
                  "\n" CONN_USAGE CLI_JOB_USAGE);
 }
@@ -90,7 +86,7 @@ int cmd_submit(int argc, char **argv)
 
 void cmd_remote_prove_usage(FILE *out)
 {
-    fprintf(out, "usage: cuzk remote-prove [--addr A] [--timeout MS] JOB [--out FILE]\n"
+    fprintf(out, "usage: cuzk remote-prove [--addr A] [--timeout MS] [--token T] JOB [--out FILE]\n"
                  "proves on cuzkd (its Prove call: submit and wait), prints the result and\n"
                  "writes the proof bytes (192 per partition) to FILE\n"
                  "\n" CONN_USAGE CLI_JOB_USAGE);
@@ -154,7 +150,8 @@ static int parse_id_args(const char *cmd, int argc, char **argv, cli_conn_opts *
 
 void cmd_await_usage(FILE *out)
 {
-    fprintf(out, "usage: cuzk await JOB_ID [--addr A] [--timeout MS] [--wait-ms N] [--out FILE]\n"
+    fprintf(out, "usage: cuzk await JOB_ID [--addr A] [--timeout MS] [--token T] [--wait-ms N]\n"
+                 "                  [--out FILE]\n"
                  "waits for a job (at most N ms with --wait-ms; default until it ends), prints\n"
                  "the result and writes the proof bytes to FILE; exit 0 only when COMPLETED\n"
                  "\n" CONN_USAGE);
@@ -183,7 +180,7 @@ int cmd_await(int argc, char **argv)
 
 void cmd_cancel_usage(FILE *out)
 {
-    fprintf(out, "usage: cuzk cancel JOB_ID [--addr A] [--timeout MS]\n"
+    fprintf(out, "usage: cuzk cancel JOB_ID [--addr A] [--timeout MS] [--token T]\n"
                  "cancels a queued or running job\n\n" CONN_USAGE);
 }
 

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,6 +59,42 @@ static void engine_log(void *ctx, cuzk_log_level lvl, const char *msg)
 }
 
 static void dump_line(const char *line) { log_line(CUZK_LOG_INFO, line); }
+
+#ifdef CUZK_HAVE_SERVER
+/* The server's options from the configuration; false with a message on stderr. */
+static bool server_opts(const cuzkd_config *cfg, cuzk_server_opts *so)
+{
+    memset(so, 0, sizeof *so);
+    so->http_listen = cfg->status_listen[0] ? cfg->status_listen : NULL;
+    so->log = engine_log;
+    so->keepalive_ms = cfg->keepalive_s ? (int64_t)cfg->keepalive_s * 1000 : -1;
+    so->keepalive_timeout_ms = (int64_t)cfg->keepalive_timeout_s * 1000;
+    so->unix_mode = (unsigned)cfg->socket_mode;
+    so->input_dirs = cfg->input_dirs[0] ? cfg->input_dirs : NULL;
+    so->auth_token = cfg->auth_token[0] ? cfg->auth_token : NULL;
+    if (so->unix_mode == 0) {
+        fprintf(stderr, "cuzkd: daemon.socket_mode 0 would let nobody connect\n");
+        return false;
+    }
+    if (cfg->socket_group[0]) {
+        char *end;
+        unsigned long g = strtoul(cfg->socket_group, &end, 10);
+        if (!*end && end != cfg->socket_group) {
+            so->unix_group = (gid_t)g;
+        } else {
+            struct group gr, *res = NULL;
+            char buf[4096];
+            if (getgrnam_r(cfg->socket_group, &gr, buf, sizeof buf, &res) != 0 || !res) {
+                fprintf(stderr, "cuzkd: daemon.socket_group: no group '%s'\n", cfg->socket_group);
+                return false;
+            }
+            so->unix_group = res->gr_gid;
+        }
+        so->unix_group_set = 1;
+    }
+    return true;
+}
+#endif
 
 static void usage(FILE *out)
 {
@@ -149,6 +186,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzkd: %s\n", err.msg);
         return 2;
     }
+#ifdef CUZK_HAVE_SERVER
+    cuzk_server_opts so;
+    if (!server_opts(&cfg, &so))
+        return 2;
+#endif
     if (check) {
         cuzkd_config_dump(&cfg, dump_line);
         printf("cuzkd: configuration OK\n");
@@ -186,6 +228,13 @@ int main(int argc, char **argv)
         return 1;
     }
 #endif
+    struct stat cst;
+    if (config && cfg.auth_token[0] && stat(config, &cst) == 0 && (cst.st_mode & 077)) {
+        char line[CUZKD_STR + 128];
+        snprintf(line, sizeof line, "%s holds daemon.auth_token and is readable by others "
+                 "(mode %04o): chmod 600 it", config, (unsigned)(cst.st_mode & 07777));
+        log_line(CUZK_LOG_WARN, line);
+    }
     cuzk_engine *engine;
     if (cuzk_engine_create(&engine, &ec, &err) != CUZK_OK) {
         fprintf(stderr, "cuzkd: cannot start the engine: %s\n", err.msg);
@@ -193,7 +242,6 @@ int main(int argc, char **argv)
     }
     int rc = 0;
 #ifdef CUZK_HAVE_SERVER
-    cuzk_server_opts so = {.http_listen = cfg.status_listen[0] ? cfg.status_listen : NULL};
     if (cuzk_server_create(engine, cfg.listen, &so, &sc.server, &err) != CUZK_OK) {
         fprintf(stderr, "cuzkd: cannot listen on %s: %s\n", cfg.listen, err.msg);
         cuzk_engine_destroy(engine);
@@ -204,6 +252,13 @@ int main(int argc, char **argv)
     char line[CUZKD_STR + 64];
     snprintf(line, sizeof line, "cuzkd serving on %s", cfg.listen);
     log_line(CUZK_LOG_INFO, line);
+    for (int i = 0; i < 8; i++) { /* cuzk_server_port is 0 past the last listener */
+        int port = cuzk_server_port(sc.server, i);
+        if (port) { /* the real port of "HOST:0", for scripts and operators */
+            snprintf(line, sizeof line, "gRPC listener %d: TCP port %d", i, port);
+            log_line(CUZK_LOG_INFO, line);
+        }
+    }
     if (cuzk_server_run(sc.server, &err) != CUZK_OK) {
         snprintf(line, sizeof line, "server stopped: %s", err.msg);
         log_line(CUZK_LOG_ERROR, line);

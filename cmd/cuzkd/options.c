@@ -14,7 +14,11 @@
 #include "cuzk/formats.h"
 #include "util/util_export.h"
 
-typedef enum opt_type { O_STR, O_LIST, O_SIZE, O_BUDGET, O_UINT, O_DURATION, O_LEVEL } opt_type;
+typedef enum opt_type {
+    O_STR, O_LIST, O_SIZE, O_BUDGET, O_UINT, O_DURATION, O_LEVEL,
+    O_MODE,  /* permission bits as an octal string ("0660") */
+    O_SECRET /* a string never logged or printed (the dump says whether it is set) */
+} opt_type;
 
 typedef struct option {
     const char *section, *name;
@@ -32,6 +36,24 @@ static const option k_opts[] = {
     {"daemon", "listen", O_STR, OFF(listen), "unix:///run/curio/cuzk.sock", 0, 0,
      "gRPC address(es): unix:///path, HOST:PORT, [V6]:PORT, comma-separated; the default "
      "is the cuzk client's too (a missing socket directory is made)"},
+    {"daemon", "socket_mode", O_MODE, OFF(socket_mode), "0660", 0, 0777,
+     "permission bits of unix sockets: who may connect (and so submit jobs and name files)"},
+    {"daemon", "socket_group", O_STR, OFF(socket_group), "", 0, 0,
+     "group of unix sockets (a name or a number): let another user's client in by adding "
+     "it to this group; empty = the daemon's group"},
+    {"daemon", "input_dirs", O_LIST, OFF(input_dirs), "[]", 0, 0,
+     "directories whose files any client may name (GROTH16 paths, PreloadSRS zkey:<path>); "
+     "when set, no file outside them; TCP clients may name files only here. Empty: a "
+     "unix-socket client may name the files it can read itself"},
+    {"daemon", "auth_token", O_SECRET, OFF(auth_token), "", 0, 0,
+     "shared secret TCP clients must send as gRPC metadata 'authorization: Bearer <token>' "
+     "(16-256 printable characters, no spaces; keep this file unreadable to others); "
+     "empty = none, and a TCP listener is logged as open to anyone who can reach it"},
+    {"daemon", "keepalive_interval", O_DURATION, OFF(keepalive_s), "60s", 0, 86400,
+     "HTTP/2 PING to a client silent this long (a Prove waiting for its proof is silent; "
+     "firewalls drop idle connections); 0 = off. TCP keepalive probes start after it too"},
+    {"daemon", "keepalive_timeout", O_DURATION, OFF(keepalive_timeout_s), "20s", 1, 3600,
+     "a connection whose client does not answer a keepalive PING within this is closed"},
     {"daemon", "status_listen", O_STR, OFF(status_listen), "", 0, 0,
      "plain HTTP for GET /metrics and GET /status (HOST:PORT); empty = off"},
     {"daemon", "state_dir", O_STR, OFF(state_dir), "~/.local/state/cuzk", 0, 0,
@@ -122,6 +144,17 @@ static cuzk_status set_opt(cuzkd_config *c, const option *o, const cuzk_toml_val
     char *field = (char *)c + o->off;
     char msg[160];
     switch (o->type) {
+    case O_SECRET: {
+        size_t n = v->type == CUZK_TOML_STRING ? strlen(v->str) : 0;
+        bool ok = v->type == CUZK_TOML_STRING && (n == 0 || (n >= 16 && n <= 256));
+        for (size_t i = 0; ok && i < n; i++)
+            ok = (unsigned char)v->str[i] > 0x20 && (unsigned char)v->str[i] < 0x7f;
+        if (!ok)
+            return bad(err, file, line, o, "expected \"\" or 16 to 256 printable characters "
+                                           "without spaces");
+        strcpy(field, v->str);
+        return CUZK_OK;
+    }
     case O_STR:
         if (v->type != CUZK_TOML_STRING)
             return bad(err, file, line, o, "expected a string");
@@ -176,6 +209,16 @@ static cuzk_status set_opt(cuzkd_config *c, const option *o, const cuzk_toml_val
     }
     uint64_t x = 0;
     bool ok;
+    if (o->type == O_MODE) {
+        /* a string, so that 0660 is not read as the decimal 660 */
+        char *end;
+        ok = v->type == CUZK_TOML_STRING && v->str[0] >= '0' && v->str[0] <= '7' &&
+             (x = strtoull(v->str, &end, 8), !*end) && strlen(v->str) <= 4;
+        if (!ok || x > o->max)
+            return bad(err, file, line, o, "expected octal permission bits as a string (\"0660\")");
+        *(uint64_t *)(void *)field = x;
+        return CUZK_OK;
+    }
     if (v->type == CUZK_TOML_INT)
         ok = v->i >= 0 && (x = (uint64_t)v->i, true);
     else if (v->type == CUZK_TOML_STRING && o->type == O_SIZE)
@@ -289,7 +332,7 @@ cuzk_status cuzkd_config_engine(const cuzkd_config *c, cuzk_engine_config *e, cu
 static const char *type_name(opt_type t)
 {
     static const char *n[] = {"string", "strings", "size", "size|auto", "integer", "duration",
-                              "level"};
+                              "level", "octal", "secret"};
     return n[t];
 }
 
@@ -333,6 +376,12 @@ void cuzkd_config_dump(const cuzkd_config *c, void (*log)(const char *line))
         const char *field = (const char *)c + o->off;
         if (o->type == O_STR || o->type == O_LIST || o->type == O_LEVEL || o->type == O_BUDGET)
             snprintf(line, sizeof line, "config %s.%s = \"%s\"", o->section, o->name, field);
+        else if (o->type == O_SECRET)
+            snprintf(line, sizeof line, "config %s.%s = %s", o->section, o->name,
+                     field[0] ? "(set, not shown)" : "\"\"");
+        else if (o->type == O_MODE)
+            snprintf(line, sizeof line, "config %s.%s = \"%04" PRIo64 "\"", o->section, o->name,
+                     *(const uint64_t *)(const void *)field);
         else
             snprintf(line, sizeof line, "config %s.%s = %" PRIu64, o->section, o->name,
                      *(const uint64_t *)(const void *)field);

@@ -25,6 +25,11 @@ typedef struct cuzkd_config {
     char log_level[16];
     char total_budget[32];        /* "auto" or a size */
     uint64_t safety_margin, timeline_rotate;
+    uint64_t keepalive_s, keepalive_timeout_s;
+    uint64_t socket_mode;
+    char socket_group[CUZKD_STR];
+    char input_dirs[CUZKD_STR];   /* comma-joined */
+    char auth_token[CUZKD_STR];
     uint64_t eviction_min_idle_s, result_ttl_s, collected_ttl_s;
     uint64_t threads, synthesis_workers, workers_per_device, finalizers, device_queue_depth,
              synthetic_setup_max_log2n;

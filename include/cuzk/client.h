@@ -55,6 +55,11 @@ cuzk_status cuzk_client_call(cuzk_client *c, const char *method, const uint8_t *
 
 void cuzk_client_reply_free(cuzk_client_reply *reply);
 
+/* Sends "authorization: Bearer <token>" with every later call (what a cuzkd TCP listener
+ * with daemon.auth_token asks for); NULL or "" stops sending it. CUZK_ERR_INVALID_ARG for
+ * a token with spaces or control characters. */
+cuzk_status cuzk_client_set_token(cuzk_client *c, const char *token, cuzk_error *err);
+
 void cuzk_client_close(cuzk_client *c);
 
 /* "OK", "CANCELLED", "INVALID_ARGUMENT", ...; "UNKNOWN" for codes it does not name. */

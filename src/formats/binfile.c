@@ -79,11 +79,11 @@ cuzk_status binfile_open(binfile *bf, const uint8_t *data, size_t len, const cha
     cuzk_status st = bin_read_bytes(&c, 4, &m, "magic", err);
     if (st != CUZK_OK)
         return st;
+    /* The bytes found are not quoted: cuzkd sends these messages to clients, and a file
+     * that is not of this kind may be anything (it said "72 6f 6f 74" for /etc/shadow). */
     if (memcmp(m, magic, 4) != 0)
-        return cuzk_error_set(err, CUZK_ERR_FORMAT,
-                              "not a %s file: magic at offset 0 is %02x %02x %02x %02x, expected "
-                              "\"%.4s\"",
-                              kind, m[0], m[1], m[2], m[3], magic);
+        return cuzk_error_set(err, CUZK_ERR_FORMAT, "not a %s file: it does not start with \"%.4s\"",
+                              kind, magic);
     if ((st = bin_read_u32(&c, &bf->version, "version", err)) != CUZK_OK ||
         (st = bin_read_u32(&c, &bf->n_sections, "section count", err)) != CUZK_OK)
         return st;
@@ -153,22 +153,37 @@ cuzk_status bin_check_prime(bin_cursor *c, uint32_t n8, const uint64_t *limbs, s
         same = p[i] == (uint8_t)(limbs[i / 8] >> (8 * (i % 8)));
     if (same)
         return CUZK_OK;
-    /* Print the declared prime big-endian without leading zeros (e.g. bn128's r starts
-     * 0x30644e72...); primes too long for the message are described by size. */
+    /* Name the declared prime when it is a known curve's (the common mistake: a circuit
+     * compiled for bn128), printed big-endian without leading zeros. Any other bytes are
+     * only described: cuzkd sends these messages to clients, and file content must not
+     * travel in them. */
+    static const struct {
+        const char *hex, *curve;
+    } known[] = {
+        {"30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001", "BN254 (bn128) r"},
+        {"30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", "BN254 (bn128) q"},
+        {"1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feff"
+         "ffffffaaab", "BLS12-381 q"},
+        {"73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", "BLS12-381 r"},
+    };
     char hex[2 * 64 + 1];
     size_t top = n8;
     while (top > 1 && p[top - 1] == 0)
         top--;
-    if (n8 == 0 || top > 64)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "%s file: wrong curve: field prime at offset %zu has %u bytes "
-                              "(expected %s)",
-                              c->kind, at, n8, name);
-    char *h = hex;
-    h += sprintf(h, "%x", p[top - 1]);
-    for (size_t i = top - 1; i-- > 0;)
-        h += sprintf(h, "%02x", p[i]);
+    if (n8 != 0 && top <= 64) {
+        char *h = hex;
+        h += sprintf(h, "%x", p[top - 1]);
+        for (size_t i = top - 1; i-- > 0;)
+            h += sprintf(h, "%02x", p[i]);
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            if (strcmp(hex, known[k].hex) == 0)
+                return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                                      "%s file: wrong curve: field prime is 0x%s (%s) at offset "
+                                      "%zu (expected %s)",
+                                      c->kind, hex, known[k].curve, at, name);
+    }
     return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                          "%s file: wrong curve: field prime is 0x%s at offset %zu (expected %s)",
-                          c->kind, hex, at, name);
+                          "%s file: wrong curve: the field prime at offset %zu (%u bytes) is no "
+                          "curve cuzk knows (expected %s)",
+                          c->kind, at, n8, name);
 }

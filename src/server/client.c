@@ -25,6 +25,7 @@
 struct cuzk_client {
     int fd;
     int dead;
+    char *authorization; /* "Bearer <token>", sent with every call; NULL = none */
     nghttp2_session *sess;
     /* the call in progress */
     int32_t stream_id;
@@ -194,10 +195,30 @@ cuzk_status cuzk_client_connect(const char *addr, cuzk_client **out, cuzk_error 
     return CUZK_OK;
 }
 
+cuzk_status cuzk_client_set_token(cuzk_client *c, const char *token, cuzk_error *err)
+{
+    if (!c)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "cuzk_client_set_token: NULL client");
+    free(c->authorization);
+    c->authorization = NULL;
+    if (!token || !token[0])
+        return CUZK_OK;
+    for (const char *p = token; *p; p++)
+        if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "the token must be printable ASCII without spaces");
+    size_t n = strlen(token) + sizeof "Bearer ";
+    if (!(c->authorization = malloc(n)))
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    snprintf(c->authorization, n, "Bearer %s", token);
+    return CUZK_OK;
+}
+
 void cuzk_client_close(cuzk_client *c)
 {
     if (!c)
         return;
+    free(c->authorization);
     if (c->sess)
         nghttp2_session_del(c->sess);
     if (c->fd >= 0)
@@ -262,12 +283,22 @@ cuzk_status cuzk_client_call_raw(cuzk_client *c, const cuzk_client_raw *q,
         grpc_timeout_format(q->grpc_timeout_ms * 1000000, tmo);
     const char *ct = q->content_type ? q->content_type : "application/grpc";
 #define CNV(n, v) {(uint8_t *)(n), (uint8_t *)(v), strlen(n), strlen(v), NGHTTP2_NV_FLAG_NONE}
-    nghttp2_nv nva[] = {CNV(":method", "POST"), CNV(":scheme", "http"),
-                        CNV(":path", q->path), CNV(":authority", "localhost"),
-                        CNV("content-type", ct), CNV("te", "trailers"),
-                        CNV("user-agent", "cuzk-client"), CNV("grpc-timeout", tmo)};
+    nghttp2_nv nva[9] = {CNV(":method", "POST"), CNV(":scheme", "http"),
+                         CNV(":path", q->path), CNV(":authority", "localhost"),
+                         CNV("content-type", ct), CNV("te", "trailers"),
+                         CNV("user-agent", "cuzk-client")};
+    size_t nnv = 7;
+    if (tmo[0]) {
+        nghttp2_nv t = CNV("grpc-timeout", tmo);
+        nva[nnv++] = t;
+    }
+    if (c->authorization) {
+        /* NO_INDEX: the secret stays out of the HPACK dynamic table */
+        nghttp2_nv a = {(uint8_t *)"authorization", (uint8_t *)c->authorization, 13,
+                        strlen(c->authorization), NGHTTP2_NV_FLAG_NO_INDEX};
+        nva[nnv++] = a;
+    }
 #undef CNV
-    size_t nnv = sizeof nva / sizeof nva[0] - (tmo[0] ? 0 : 1);
     c->req = q;
     c->sent = 0;
     c->reply = reply;

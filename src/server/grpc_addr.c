@@ -111,8 +111,8 @@ static int stale_unix_socket(const struct sockaddr_un *sa)
     return !alive;
 }
 
-cuzk_status grpc_listen(const char *spec, int backlog, int *fd_out, int *bound_port,
-                        cuzk_error *err)
+cuzk_status grpc_listen(const char *spec, int backlog, const grpc_unix_perms *perms,
+                        int *fd_out, int *bound_port, cuzk_error *err)
 {
     if (!spec || !fd_out)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "grpc_listen: NULL argument");
@@ -129,10 +129,26 @@ cuzk_status grpc_listen(const char *spec, int backlog, int *fd_out, int *bound_p
         int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         if (fd < 0)
             return cuzk_error_set(err, CUZK_ERR_IO, "socket: %s", strerror(errno));
-        if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, backlog) != 0) {
+        if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
             int e = errno;
             close(fd);
             return cuzk_error_set(err, CUZK_ERR_IO, "'%s': %s", spec, strerror(e));
+        }
+        /* bind made the file with the umask's mode (0777 under umask 0); nobody can
+         * connect before listen, so set the permissions in between. */
+        unsigned mode = perms && perms->mode ? perms->mode : GRPC_UNIX_MODE;
+        const char *what = NULL;
+        if (perms && perms->set_group && lchown(sa.sun_path, (uid_t)-1, perms->group) != 0)
+            what = "cannot set the socket's group";
+        else if (chmod(sa.sun_path, mode & 07777) != 0)
+            what = "cannot set the socket's mode";
+        else if (listen(fd, backlog) != 0)
+            what = "listen";
+        if (what) {
+            int e = errno;
+            close(fd);
+            unlink(sa.sun_path);
+            return cuzk_error_set(err, CUZK_ERR_IO, "'%s': %s: %s", spec, what, strerror(e));
         }
         *fd_out = fd;
         return CUZK_OK;

@@ -18,11 +18,13 @@ const char *grpc_status_name(int code)
     case GRPC_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
     case GRPC_DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
     case GRPC_NOT_FOUND: return "NOT_FOUND";
+    case GRPC_PERMISSION_DENIED: return "PERMISSION_DENIED";
     case GRPC_RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
     case GRPC_FAILED_PRECONDITION: return "FAILED_PRECONDITION";
     case GRPC_UNIMPLEMENTED: return "UNIMPLEMENTED";
     case GRPC_INTERNAL: return "INTERNAL";
     case GRPC_UNAVAILABLE: return "UNAVAILABLE";
+    case GRPC_UNAUTHENTICATED: return "UNAUTHENTICATED";
     default: return "UNKNOWN";
     }
 }

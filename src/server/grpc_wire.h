@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cuzk/status.h"
 
@@ -23,11 +24,13 @@ enum {
     GRPC_INVALID_ARGUMENT = 3,
     GRPC_DEADLINE_EXCEEDED = 4,
     GRPC_NOT_FOUND = 5,
+    GRPC_PERMISSION_DENIED = 7,
     GRPC_RESOURCE_EXHAUSTED = 8,
     GRPC_FAILED_PRECONDITION = 9,
     GRPC_UNIMPLEMENTED = 12,
     GRPC_INTERNAL = 13,
     GRPC_UNAVAILABLE = 14,
+    GRPC_UNAUTHENTICATED = 16,
 };
 
 /* Curio's client raises both directions to 256 MiB; the same limit is our default. */
@@ -60,14 +63,26 @@ char *grpc_message_decode(const char *s, size_t len);
 /* Monotonic clock in nanoseconds. */
 int64_t grpc_now_ns(void);
 
+/* Who may connect to a unix socket: its permission bits and group. */
+typedef struct grpc_unix_perms {
+    unsigned mode;  /* 0 = GRPC_UNIX_MODE */
+    int set_group;  /* 0: the group the daemon creates files with */
+    gid_t group;
+} grpc_unix_perms;
+
+/* Owner and group may connect, nobody else: the socket takes jobs and names files. */
+#define GRPC_UNIX_MODE 0660u
+
 /*
  * Opens a non-blocking listening socket for spec. A unix socket path that exists and is a
  * socket nobody listens on (a stale one from a killed daemon) is replaced; any other
- * existing file is an error. *fd receives the socket. For TCP, port 0 picks a free port;
- * *bound_port (may be NULL) receives the actual port (0 for unix sockets).
+ * existing file is an error. A unix socket gets perms (NULL = GRPC_UNIX_MODE, group
+ * unchanged) before it listens, so no one connects while it has the umask's mode. *fd
+ * receives the socket. For TCP, port 0 picks a free port; *bound_port (may be NULL)
+ * receives the actual port (0 for unix sockets).
  */
-cuzk_status grpc_listen(const char *spec, int backlog, int *fd, int *bound_port,
-                        cuzk_error *err);
+cuzk_status grpc_listen(const char *spec, int backlog, const grpc_unix_perms *perms, int *fd,
+                        int *bound_port, cuzk_error *err);
 
 /* Connects (blocking) to spec; *fd receives the connected socket (blocking mode). */
 cuzk_status grpc_connect(const char *spec, int *fd, cuzk_error *err);

@@ -66,7 +66,7 @@ cuzk_status http_status_start(const cuzk_service *svc, const char *spec, http_st
 {
     *out = NULL;
     int fd;
-    cuzk_status st = grpc_listen(spec, 64, &fd, bound_port, err);
+    cuzk_status st = grpc_listen(spec, 64, NULL, &fd, bound_port, err);
     if (st != CUZK_OK)
         return st;
     http_status *h = calloc(1, sizeof *h);

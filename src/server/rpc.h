@@ -17,6 +17,9 @@
  *   whatever it then replies is dropped. Every buffer of the call is freed when both
  *   the I/O thread and the handler are done with it.
  *
+ *   Every refusal (a gRPC error status or an HTTP error sent to a client, a connection
+ *   turned away or dropped for a protocol error) is logged with the method and the peer.
+ *
  * Protocol
  *   h2c with prior knowledge (what grpc-go and grpc-js use for insecure channels);
  *   POST /<package.Service>/<Method> with content-type application/grpc[+proto|;...];
@@ -33,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cuzk/status.h"
 
@@ -51,6 +55,22 @@ typedef struct rpc_reply {
 typedef void (*rpc_handler)(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                             rpc_reply *reply);
 
+/* A log sink: level as cuzk_log_level (0 error, 1 warn, 2 info, 3 debug); msg is one line
+ * with control characters already replaced. Called from the I/O thread and workers. */
+typedef void (*rpc_log_fn)(void *ctx, int level, const char *msg);
+
+/* Who is at the other end of a connection. */
+typedef struct rpc_peer {
+    int is_unix;        /* a unix-socket peer */
+    int has_creds;      /* uid/gid/pid/groups are the kernel's (SO_PEERCRED) */
+    uid_t uid;
+    gid_t gid;
+    pid_t pid;
+    gid_t *groups;      /* supplementary groups at connect time (SO_PEERGROUPS); malloc'd */
+    size_t ngroups;
+    char desc[96];      /* for logs: "unix uid 1000 pid 4242", "tcp 10.0.0.5:41872" */
+} rpc_peer;
+
 typedef struct rpc_method {
     const char *path; /* "/cuzk.v1.ProvingEngine/Prove" */
     rpc_handler fn;
@@ -61,6 +81,22 @@ typedef struct rpc_server_opts {
     unsigned max_workers;      /* 0 = 256 */
     unsigned max_connections;  /* 0 = 1024 */
     unsigned max_streams;      /* per connection; 0 = 128 */
+    /* HTTP/2 PING on a connection that has received nothing for keepalive_ms, so a call
+     * that waits half an hour for its proof is not dropped as idle by a firewall or NAT;
+     * no answer within keepalive_timeout_ms closes the connection (its calls end). TCP
+     * keepalive probes start after the same idle time. 0 = 60 s / 20 s; < 0 = no PINGs. */
+    int64_t keepalive_ms;
+    int64_t keepalive_timeout_ms;
+    /* TCP connections must send "authorization: Bearer <auth_token>" with every call, or
+     * get UNAUTHENTICATED; unix sockets are guarded by their mode and the peer's
+     * credentials instead. NULL or "" = no token (copied at create). */
+    const char *auth_token;
+    /* unix sockets: permission bits (0 = 0660) and, with unix_group_set, group */
+    unsigned unix_mode;
+    int unix_group_set;
+    gid_t unix_group;
+    rpc_log_fn log;            /* refusals and connection events; NULL = silent */
+    void *log_ctx;
 } rpc_server_opts;
 
 /* Live counts, for tests and the status page. */
@@ -71,6 +107,8 @@ typedef struct rpc_server_stats {
     unsigned workers;      /* worker threads alive */
     uint64_t calls_total;  /* handlers started */
     uint64_t conns_total;  /* connections accepted */
+    uint64_t pings_total;  /* keepalive PINGs sent */
+    uint64_t request_bytes; /* request messages held for handlers (dispatched, not dropped) */
 } rpc_server_stats;
 
 /* methods (n entries) and ctx must outlive the server. */
@@ -94,6 +132,22 @@ void rpc_server_destroy(rpc_server *srv);
 
 /* True once the call's result can no longer reach the client. Any thread. */
 int rpc_call_cancelled(const rpc_call *call);
+
+/* The connection's peer as it was when the call arrived (valid until the handler
+ * returns). */
+const rpc_peer *rpc_call_peer(const rpc_call *call);
+
+/* The method path of the call ("/cuzk.v1.ProvingEngine/Prove"). */
+const char *rpc_call_method(const rpc_call *call);
+
+/* Logs through opts.log (printf-style; control characters in the text are replaced). */
+void rpc_log(rpc_server *srv, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Frees the request bytes the handler was given; req must not be used afterwards. A
+ * handler calls it once it has unpacked them: a Prove of a 256 MiB message would
+ * otherwise hold them for its whole wait. */
+void rpc_call_drop_request(rpc_call *call);
 
 /* Milliseconds until the call's deadline (INT64_MAX without one; <= 0 when passed). */
 int64_t rpc_call_remaining_ms(const rpc_call *call);

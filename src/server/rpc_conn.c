@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "grpc_wire.h"
 #include "rpc_internal.h"
+#include "util/util_export.h"
 
 /* Stream windows large enough that a 256 MiB request is not throttled by round trips on
  * a fast link; the connection window covers several such requests at once. */
@@ -40,16 +42,34 @@ static void stream_detach_call(rpc_stream *s)
     }
 }
 
+/* Every refusal is logged: an operator must be able to tell why a client was turned
+ * away. Deadlines and a stop are the client's or the operator's doing, not refusals. */
+static void log_refusal(rpc_stream *s, int code, const char *what)
+{
+    int quiet = code == GRPC_DEADLINE_EXCEEDED || code == GRPC_CANCELLED ||
+                (code == GRPC_UNAVAILABLE && s->conn->srv->stopping);
+    rpc_log(s->conn->srv, quiet ? 2 : 1, "%s %s from %s: %s%s%s",
+            quiet ? "ended" : "refused", s->path ? s->path : "(no path)", s->conn->peer.desc,
+            code >= 0 ? grpc_status_name(code) : "HTTP", what ? ": " : "", what ? what : "");
+}
+
 /* A Trailers-Only response (HEADERS with END_STREAM) carrying a gRPC error. */
 static void respond_error(rpc_stream *s, int code, const char *msg)
 {
     if (s->state == RPC_ST_DONE)
         return;
+    log_refusal(s, code, msg);
     stream_detach_call(s);
     s->state = RPC_ST_DONE;
     char codebuf[12];
     snprintf(codebuf, sizeof codebuf, "%d", code);
-    char *enc = msg ? grpc_message_encode(msg) : NULL;
+    /* grpc-message is the percent-encoding of UTF-8 text (the gRPC HTTP/2 spec); the
+     * message may quote request bytes or have been cut in the middle of a character. */
+    char *text = msg ? strdup(msg) : NULL;
+    if (text)
+        cuzk_utf8_scrub(text);
+    char *enc = text ? grpc_message_encode(text) : NULL;
+    free(text);
     nghttp2_nv nva[4] = {NV(":status", "200"), NV("content-type", "application/grpc"),
                          NV("grpc-status", codebuf)};
     size_t n = 3;
@@ -63,6 +83,7 @@ static void respond_error(rpc_stream *s, int code, const char *msg)
 
 static void respond_http(rpc_stream *s, const char *status)
 {
+    log_refusal(s, -1, status);
     stream_detach_call(s);
     s->state = RPC_ST_DONE;
     nghttp2_nv nva[] = {NV(":status", status)};
@@ -161,6 +182,12 @@ static void on_request_headers(rpc_stream *s)
         respond_http(s, "415");
         return;
     }
+    if (srv->opts.auth_token && !s->conn->peer.is_unix && !s->auth_ok) {
+        respond_error(s, GRPC_UNAUTHENTICATED,
+                      "this TCP listener needs the shared token: send the metadata "
+                      "'authorization: Bearer <token>' (daemon.auth_token)");
+        return;
+    }
     if (!s->path || !find_method(srv, s->path)) {
         char msg[160];
         snprintf(msg, sizeof msg, "unknown method %.120s", s->path ? s->path : "(none)");
@@ -190,10 +217,17 @@ static void on_request_end(rpc_stream *s)
         respond_error(s, GRPC_RESOURCE_EXHAUSTED, "out of memory");
         return;
     }
+    if (rpc_peer_copy(&call->peer, &s->conn->peer) != 0) {
+        free(call);
+        respond_error(s, GRPC_RESOURCE_EXHAUSTED, "out of memory");
+        return;
+    }
+    call->srv = s->conn->srv;
     call->deadline_ns = s->deadline_ns;
     call->method = find_method(s->conn->srv, s->path);
     call->req = s->body;
     call->req_len = s->body_got;
+    atomic_fetch_add(&call->srv->req_bytes, call->req_len);
     s->body = NULL;
     s->body_cap = s->body_got = 0;
     call->stream = s;
@@ -227,6 +261,19 @@ static int header_is(const uint8_t *name, size_t len, const char *lit)
     return len == strlen(lit) && memcmp(name, lit, len) == 0;
 }
 
+/* "Bearer <token>", compared in time independent of where a guess goes wrong. */
+static int token_matches(const char *token, const uint8_t *value, size_t len)
+{
+    static const char scheme[] = "Bearer ";
+    size_t sl = sizeof scheme - 1, tl = strlen(token);
+    if (len != sl + tl || strncasecmp((const char *)value, scheme, sl) != 0)
+        return 0;
+    unsigned diff = 0;
+    for (size_t i = 0; i < tl; i++)
+        diff |= (unsigned)(value[sl + i] ^ (uint8_t)token[i]);
+    return diff == 0;
+}
+
 static int on_header(nghttp2_session *sess, const nghttp2_frame *f, const uint8_t *name,
                      size_t namelen, const uint8_t *value, size_t valuelen, uint8_t flags,
                      void *user)
@@ -247,6 +294,9 @@ static int on_header(nghttp2_session *sess, const nghttp2_frame *f, const uint8_
         size_t l = sizeof ct - 1;
         s->content_type_ok = valuelen >= l && memcmp(value, ct, l) == 0 &&
                              (valuelen == l || value[l] == '+' || value[l] == ';');
+    } else if (header_is(name, namelen, "authorization")) {
+        const char *token = s->conn->srv->opts.auth_token;
+        s->auth_ok = token && token_matches(token, value, valuelen);
     } else if (header_is(name, namelen, "grpc-timeout")) {
         int64_t ns;
         if (grpc_timeout_parse((const char *)value, valuelen, &ns) == 0) {
@@ -398,7 +448,7 @@ static ssize_t on_send(nghttp2_session *sess, const uint8_t *data, size_t len, i
     return n;
 }
 
-rpc_conn *rpc_conn_new(rpc_server *srv, int fd)
+rpc_conn *rpc_conn_new(rpc_server *srv, int fd, rpc_peer *peer)
 {
     rpc_conn *c = calloc(1, sizeof *c);
     if (!c)
@@ -436,6 +486,9 @@ rpc_conn *rpc_conn_new(rpc_server *srv, int fd)
         free(c);
         return NULL;
     }
+    c->last_recv_ns = grpc_now_ns();
+    c->peer = *peer; /* moved: the caller's copy no longer owns the groups */
+    memset(peer, 0, sizeof *peer);
     return c;
 }
 
@@ -446,13 +499,22 @@ void rpc_conn_on_readable(rpc_conn *c)
         ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
         if (n == 0) {
             c->dead = 1;
-        } else if (n < 0) {
+            return;
+        }
+        if (n < 0) {
             if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
                 c->dead = 1;
             return;
-        } else if (nghttp2_session_mem_recv(c->sess, buf, (size_t)n) < 0) {
+        }
+        /* Any byte from the peer shows it is there: a PING's ACK, or a request. */
+        c->last_recv_ns = grpc_now_ns();
+        c->ping_sent_ns = 0;
+        ssize_t rc = nghttp2_session_mem_recv(c->sess, buf, (size_t)n);
+        if (rc < 0) {
             /* Not HTTP/2 (garbage, an HTTP/1 request) or a protocol error: nghttp2 has
              * queued a GOAWAY where it could; flush it and drop the connection. */
+            rpc_log(c->srv, 1, "connection from %s dropped: %s (not HTTP/2, or a protocol "
+                    "error)", c->peer.desc, nghttp2_strerror((int)rc));
             rpc_conn_flush(c);
             c->dead = 1;
         }
@@ -479,6 +541,7 @@ void rpc_conn_free(rpc_conn *c)
     }
     nghttp2_session_del(c->sess);
     close(c->fd);
+    rpc_peer_clear(&c->peer);
     free(c);
 }
 
@@ -492,6 +555,37 @@ void rpc_conn_check_deadlines(rpc_conn *c, int64_t now, int64_t *next)
         else if (s->deadline_ns < *next)
             *next = s->deadline_ns;
     }
+}
+
+void rpc_conn_check_keepalive(rpc_conn *c, int64_t now, int64_t *next)
+{
+    rpc_server *srv = c->srv;
+    if (srv->opts.keepalive_ms < 0 || c->dead)
+        return;
+    int64_t every = srv->opts.keepalive_ms * 1000000;
+    int64_t grace = srv->opts.keepalive_timeout_ms * 1000000;
+    int64_t due;
+    if (c->ping_sent_ns) {
+        if (now - c->ping_sent_ns >= grace) {
+            rpc_log(srv, 1, "connection from %s closed: no answer to a keepalive PING in %lld ms",
+                    c->peer.desc, (long long)srv->opts.keepalive_timeout_ms);
+            c->dead = 1;
+            *next = now; /* the loop closes dead connections after its wait: no wait */
+            return;
+        }
+        due = c->ping_sent_ns + grace;
+    } else if (now - c->last_recv_ns >= every) {
+        if (nghttp2_submit_ping(c->sess, NGHTTP2_FLAG_NONE, NULL) == 0) {
+            c->ping_sent_ns = now;
+            atomic_fetch_add(&srv->pings_total, 1);
+            rpc_conn_flush(c); /* now, not after the loop's next wait */
+        }
+        due = now + grace;
+    } else {
+        due = c->last_recv_ns + every;
+    }
+    if (due < *next)
+        *next = due;
 }
 
 void rpc_conn_shutdown(rpc_conn *c)

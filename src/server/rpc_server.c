@@ -10,6 +10,8 @@
 #define _GNU_SOURCE /* accept4 */
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -19,6 +21,12 @@
 
 #include "grpc_wire.h"
 #include "rpc_internal.h"
+
+/* Keepalive defaults: a minute of silence is well inside the idle timeouts of common
+ * firewalls and NATs (often 5 to 60 minutes; some cloud load balancers 4 minutes), and a
+ * PING a minute costs nothing; 20 s covers a slow peer's answer. */
+#define RPC_KEEPALIVE_MS 60000
+#define RPC_KEEPALIVE_TIMEOUT_MS 20000
 
 /* How long a stopping server keeps flushing replies to clients that do not read. */
 #define RPC_STOP_GRACE_NS (5LL * 1000000000LL)
@@ -30,12 +38,48 @@ static void wake(rpc_server *srv)
     (void)rc; /* a full counter already means "wake up" */
 }
 
+void rpc_call_drop_request(rpc_call *call)
+{
+    if (call->req) {
+        atomic_fetch_sub(&call->srv->req_bytes, call->req_len);
+        free(call->req);
+        call->req = NULL;
+    }
+}
+
 void rpc_call_free(rpc_call *call)
 {
-    free(call->req);
+    rpc_call_drop_request(call);
     free(call->reply.body);
     free(call->reply.message);
+    rpc_peer_clear(&call->peer);
     free(call);
+}
+
+const rpc_peer *rpc_call_peer(const rpc_call *call)
+{
+    return &call->peer;
+}
+
+const char *rpc_call_method(const rpc_call *call)
+{
+    return call->method->path;
+}
+
+void rpc_log(rpc_server *srv, int level, const char *fmt, ...)
+{
+    if (!srv->opts.log)
+        return;
+    char line[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    /* Messages quote what clients sent (paths, ids): one log line must stay one line. */
+    for (char *p = line; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    srv->opts.log(srv->opts.log_ctx, level, line);
 }
 
 void rpc_server_push_completion(rpc_server *srv, rpc_call *call)
@@ -75,6 +119,12 @@ cuzk_status rpc_server_create(const rpc_server_opts *opts, const rpc_method *met
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
     if (opts)
         srv->opts = *opts;
+    srv->opts.auth_token = NULL;
+    if (opts && opts->auth_token && opts->auth_token[0] &&
+        !(srv->opts.auth_token = strdup(opts->auth_token))) {
+        free(srv);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    }
     if (!srv->opts.max_message || srv->opts.max_message > 0xffffffffu)
         srv->opts.max_message = GRPC_DEFAULT_MAX_MESSAGE;
     if (!srv->opts.max_workers)
@@ -83,6 +133,10 @@ cuzk_status rpc_server_create(const rpc_server_opts *opts, const rpc_method *met
         srv->opts.max_connections = 1024;
     if (!srv->opts.max_streams)
         srv->opts.max_streams = 128;
+    if (!srv->opts.keepalive_ms)
+        srv->opts.keepalive_ms = RPC_KEEPALIVE_MS;
+    if (srv->opts.keepalive_timeout_ms <= 0)
+        srv->opts.keepalive_timeout_ms = RPC_KEEPALIVE_TIMEOUT_MS;
     srv->methods = methods;
     srv->nmethods = n;
     srv->ctx = ctx;
@@ -112,14 +166,17 @@ cuzk_status rpc_server_listen(rpc_server *srv, const char *spec, int *bound_port
     if (srv->nlisteners == RPC_MAX_LISTENERS)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "too many listeners");
     int fd;
-    cuzk_status st = grpc_listen(spec, 512, &fd, bound_port, err);
+    grpc_unix_perms perms = {.mode = srv->opts.unix_mode, .set_group = srv->opts.unix_group_set,
+                             .group = srv->opts.unix_group};
+    cuzk_status st = grpc_listen(spec, 512, &perms, &fd, bound_port, err);
     if (st != CUZK_OK)
         return st;
     rpc_listener *l = &srv->listeners[srv->nlisteners];
     l->kind = RPC_EV_LISTENER;
     l->fd = fd;
     char path[256];
-    l->unix_path = grpc_addr_unix_path(spec, path, sizeof path) ? strdup(path) : NULL;
+    l->is_unix = grpc_addr_unix_path(spec, path, sizeof path);
+    l->unix_path = l->is_unix ? strdup(path) : NULL;
     struct epoll_event ev = {.events = EPOLLIN, .data.ptr = l};
     if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
         int e = errno;
@@ -151,25 +208,40 @@ void rpc_server_get_stats(rpc_server *srv, rpc_server_stats *out)
     pthread_mutex_unlock(&srv->mu);
     out->calls_total = atomic_load(&srv->calls_total);
     out->conns_total = atomic_load(&srv->conns_total);
+    out->pings_total = atomic_load(&srv->pings_total);
+    out->request_bytes = atomic_load(&srv->req_bytes);
 }
 
 static void accept_all(rpc_server *srv, rpc_listener *l)
 {
     for (;;) {
-        int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        struct sockaddr_storage sa;
+        socklen_t salen = sizeof sa;
+        memset(&sa, 0, sizeof sa);
+        int fd = accept4(l->fd, (struct sockaddr *)&sa, &salen, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return; /* EAGAIN, or a transient error (EMFILE...): retried on next event */
+        rpc_peer peer;
+        rpc_peer_identify(&peer, fd, l->is_unix, &sa);
+        int64_t idle_s = srv->opts.keepalive_ms > 0 ? srv->opts.keepalive_ms / 1000 : 60;
+        rpc_socket_tune(fd, l->is_unix, idle_s < 1 ? 1 : idle_s > 32767 ? 32767 : (int)idle_s);
         if (atomic_load(&srv->n_conns) >= srv->opts.max_connections) {
+            rpc_log(srv, 1, "connection from %s refused: %u connections open (the limit)",
+                    peer.desc, srv->opts.max_connections);
+            rpc_peer_clear(&peer);
             close(fd);
             continue;
         }
-        rpc_conn *c = rpc_conn_new(srv, fd);
+        rpc_conn *c = rpc_conn_new(srv, fd, &peer);
         struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
         if (!c || epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+            rpc_log(srv, 1, "connection from %s dropped: out of memory",
+                    c ? c->peer.desc : peer.desc);
             if (c)
                 rpc_conn_free(c);
             else
                 close(fd);
+            rpc_peer_clear(&peer);
             continue;
         }
         c->ev_mask = EPOLLIN;
@@ -250,8 +322,10 @@ cuzk_status rpc_server_run(rpc_server *srv, cuzk_error *err)
     struct epoll_event evs[64];
     for (;;) {
         int64_t now = grpc_now_ns(), next = INT64_MAX;
-        for (rpc_conn *c = srv->conns; c; c = c->next)
+        for (rpc_conn *c = srv->conns; c; c = c->next) {
             rpc_conn_check_deadlines(c, now, &next);
+            rpc_conn_check_keepalive(c, now, &next);
+        }
         int timeout = -1;
         if (srv->stopping)
             timeout = 20;
@@ -314,5 +388,6 @@ void rpc_server_destroy(rpc_server *srv)
     pthread_mutex_destroy(&srv->mu);
     pthread_cond_destroy(&srv->cv);
     pthread_mutex_destroy(&srv->cmu);
+    free((char *)srv->opts.auth_token);
     free(srv);
 }

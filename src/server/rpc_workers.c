@@ -21,8 +21,7 @@ static void run_call(rpc_server *srv, rpc_call *call)
         atomic_fetch_add(&srv->calls_total, 1);
         call->method->fn(srv->ctx, call, call->req, call->req_len, &call->reply);
     }
-    free(call->req);
-    call->req = NULL;
+    rpc_call_drop_request(call);
     rpc_server_push_completion(srv, call);
 }
 
@@ -86,8 +85,7 @@ void rpc_workers_submit(rpc_server *srv, rpc_call *call)
     pthread_mutex_unlock(&srv->mu);
     if (orphan) {
         call->reply.code = GRPC_RESOURCE_EXHAUSTED;
-        free(call->req);
-        call->req = NULL;
+        rpc_call_drop_request(call);
         rpc_server_push_completion(srv, call);
     }
 }

@@ -9,6 +9,7 @@
 
 #include "cuzk/server.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,12 +21,20 @@
 
 struct cuzk_server {
     cuzk_service svc;
+    void (*log)(void *ctx, cuzk_log_level level, const char *msg);
+    void *log_ctx;
     rpc_server *rpc;
     http_status *http;
     int ports[SERVER_MAX_LISTENERS];
     int nports;
     int http_port;
 };
+
+static void log_to_opts(void *ctx, int level, const char *msg)
+{
+    cuzk_server *s = ctx;
+    s->log(s->log_ctx, (cuzk_log_level)level, msg);
+}
 
 cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
                                const cuzk_server_opts *opts, cuzk_server **out,
@@ -48,9 +57,27 @@ cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
         ro.max_workers = opts->max_workers;
         ro.max_connections = opts->max_connections;
         ro.max_streams = opts->max_streams;
+        ro.keepalive_ms = opts->keepalive_ms;
+        ro.keepalive_timeout_ms = opts->keepalive_timeout_ms;
+        ro.unix_mode = opts->unix_mode;
+        ro.unix_group_set = opts->unix_group_set;
+        ro.unix_group = opts->unix_group;
+        ro.auth_token = opts->auth_token;
+        if (opts->log) {
+            s->log = opts->log;
+            s->log_ctx = opts->log_ctx;
+            ro.log = log_to_opts;
+            ro.log_ctx = s;
+        }
     }
-    cuzk_status st = rpc_server_create(&ro, cuzk_service_methods, cuzk_service_nmethods,
-                                       &s->svc, &s->rpc, err);
+    cuzk_status st = peer_files_init(&s->svc.files, opts ? opts->input_dirs : NULL, err);
+    if (st != CUZK_OK) {
+        free(s);
+        free(specs);
+        return st;
+    }
+    st = rpc_server_create(&ro, cuzk_service_methods, cuzk_service_nmethods, &s->svc, &s->rpc,
+                           err);
     s->svc.rpc = s->rpc;
     char *save = NULL;
     for (char *tok = strtok_r(specs, ",", &save); st == CUZK_OK && tok;
@@ -62,6 +89,18 @@ cuzk_status cuzk_server_create(cuzk_engine *engine, const char *listen,
         }
         st = rpc_server_listen(s->rpc, tok, &s->ports[s->nports], err);
         s->nports++;
+        if (st == CUZK_OK && strncmp(tok, "unix:", 5) != 0 && s->log) {
+            char line[512];
+            int token = opts->auth_token && opts->auth_token[0];
+            snprintf(line, sizeof line,
+                     token ? "gRPC on TCP %.200s: clients must send the shared token "
+                             "(daemon.auth_token)"
+                           : "gRPC on TCP %.200s without a token: anyone who can reach this port "
+                             "can submit jobs, cancel them and read their results; set "
+                             "daemon.auth_token, or listen on a unix socket only",
+                     tok);
+            s->log(s->log_ctx, token ? CUZK_LOG_INFO : CUZK_LOG_WARN, line);
+        }
     }
     free(specs);
     if (st == CUZK_OK && s->nports == 0)
@@ -108,6 +147,8 @@ void cuzk_server_get_stats(cuzk_server *s, cuzk_server_stats *out)
     out->workers = rs.workers;
     out->calls_total = rs.calls_total;
     out->connections_total = rs.conns_total;
+    out->keepalive_pings_total = rs.pings_total;
+    out->request_bytes = rs.request_bytes;
 }
 
 void cuzk_server_destroy(cuzk_server *s)
@@ -116,5 +157,6 @@ void cuzk_server_destroy(cuzk_server *s)
         return;
     http_status_stop(s->http);
     rpc_server_destroy(s->rpc);
+    peer_files_fini(&s->svc.files);
     free(s);
 }

@@ -4,6 +4,9 @@
  * answers (AwaitProofResponse.status FAILED with the message, gRPC OK), as Curio's
  * client expects, while requests the engine refuses are gRPC errors.
  *
+ * Paths a client names are checked against the client's own rights first (peer_files.h)
+ * and reach the engine in canonical form.
+ *
  * A Prove whose client goes away does not cancel its job: a retry with the same
  * request_id then finds the job (the engine's idempotency) instead of starting over.
  *
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "grpc_wire.h"
+#include "util/util_export.h"
 
 int cuzk_service_grpc_code(cuzk_status st)
 {
@@ -34,7 +38,15 @@ int cuzk_service_grpc_code(cuzk_status st)
     case CUZK_ERR_NOT_SQUARE:
     case CUZK_ERR_FORMAT:
     case CUZK_ERR_TRUNCATED:
-    case CUZK_ERR_UNSATISFIED: return GRPC_INVALID_ARGUMENT;
+    case CUZK_ERR_UNSATISFIED:
+    case CUZK_ERR_NOT_INVERTIBLE:
+    /* input that fails its checks (a tampered C1 output: a Merkle path or label that does
+     * not hash to its root): the same request can never succeed, so not INTERNAL, which
+     * clients retry */
+    case CUZK_ERR_INVALID_PROOF: return GRPC_INVALID_ARGUMENT;
+    /* the daemon's own storage failed (the journal on a full disk, a key file it cannot
+     * read): the request is fine and may succeed later or on another daemon */
+    case CUZK_ERR_IO: return GRPC_UNAVAILABLE;
     case CUZK_ERR_NOT_FOUND: return GRPC_NOT_FOUND;
     case CUZK_ERR_UNAVAILABLE: return GRPC_UNAVAILABLE;
     case CUZK_ERR_NOMEM: return GRPC_RESOURCE_EXHAUSTED;
@@ -51,8 +63,11 @@ static void reply_error(rpc_reply *r, int code, const char *fmt, ...)
     char buf[CUZK_ERROR_MSG_MAX + 64];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof buf)
+        buf[cuzk_utf8_cut(buf, sizeof buf - 1)] = 0;
+    cuzk_utf8_scrub(buf); /* engine messages quote request fields and file names */
     r->code = code;
     free(r->message);
     r->message = strdup(buf);
@@ -78,9 +93,11 @@ static void reply_message(rpc_reply *r, const ProtobufCMessage *m)
     r->len = n;
 }
 
-/* Declares m, the unpacked request, or answers INVALID_ARGUMENT and returns. */
-#define UNPACK(type, fn, req, len, r)                                                      \
+/* Declares m, the unpacked request, or answers INVALID_ARGUMENT and returns. Either way
+ * the request's bytes are freed at once: the unpacked copy is all a handler needs. */
+#define UNPACK(type, fn, call, req, len, r)                                                \
     type *m = fn(NULL, len, req);                                                          \
+    rpc_call_drop_request(call);                                                           \
     if (!m) {                                                                              \
         reply_error(r, GRPC_INVALID_ARGUMENT, "malformed %s message", &(#type)[10]);      \
         return;                                                                            \
@@ -155,16 +172,49 @@ static int request_from_pb(const Cuzk__V1__SubmitProofRequest *m, cuzk_job_reque
     return 0;
 }
 
-static int submit(cuzk_service *svc, const Cuzk__V1__SubmitProofRequest *m,
+/* Checks a path the client names; *canon (malloc'd) replaces it. -1 with r filled. */
+static int check_path(cuzk_service *svc, rpc_call *call, const char *field, const char *path,
+                      char **canon, rpc_reply *r)
+{
+    const rpc_peer *peer = rpc_call_peer(call);
+    if (!peer_files_may_name(&svc->files, peer)) {
+        reply_error(r, GRPC_PERMISSION_DENIED,
+                    "%s: this client may not name files on the daemon's machine (a TCP "
+                    "client, or another user than the daemon's when it is not root): send "
+                    "the bytes instead, or see daemon.input_dirs", field);
+        return -1;
+    }
+    cuzk_error e = {0};
+    cuzk_status st = peer_files_check(&svc->files, peer, field, path, canon, &e);
+    if (st != CUZK_OK) {
+        reply_status(r, st, &e);
+        return -1;
+    }
+    return 0;
+}
+
+static int submit(cuzk_service *svc, rpc_call *call, const Cuzk__V1__SubmitProofRequest *m,
                   cuzk_job_ticket *t, rpc_reply *r)
 {
     cuzk_job_request q;
     cuzk_bytes *vps;
     if (request_from_pb(m, &q, &vps, r) != 0)
         return -1;
+    const char **paths[4] = {&q.groth16.zkey_path, &q.groth16.params_path,
+                             &q.groth16.r1cs_path, &q.groth16.wtns_path};
+    static const char *const fields[4] = {"zkey_path", "params_path", "r1cs_path", "wtns_path"};
+    char *canon[4] = {NULL, NULL, NULL, NULL};
+    int rc = 0;
+    for (int i = 0; i < 4 && rc == 0; i++)
+        if (*paths[i] && (rc = check_path(svc, call, fields[i], *paths[i], &canon[i], r)) == 0)
+            *paths[i] = canon[i];
     cuzk_error e = {0};
-    cuzk_status st = cuzk_engine_submit(svc->engine, &q, t, &e);
+    cuzk_status st = rc == 0 ? cuzk_engine_submit(svc->engine, &q, t, &e) : CUZK_OK;
     free(vps);
+    for (int i = 0; i < 4; i++)
+        free(canon[i]);
+    if (rc != 0)
+        return -1;
     if (st != CUZK_OK) {
         reply_status(r, st, &e);
         return -1;
@@ -175,10 +225,10 @@ static int submit(cuzk_service *svc, const Cuzk__V1__SubmitProofRequest *m,
 static void h_submit(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                      rpc_reply *r)
 {
-    UNPACK(Cuzk__V1__SubmitProofRequest, cuzk__v1__submit_proof_request__unpack, req, len,
-           r);
+    UNPACK(Cuzk__V1__SubmitProofRequest, cuzk__v1__submit_proof_request__unpack, call, req,
+           len, r);
     cuzk_job_ticket t;
-    if (submit(ctx, m, &t, r) == 0) {
+    if (submit(ctx, call, m, &t, r) == 0) {
         Cuzk__V1__SubmitProofResponse out = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         out.job_id = t.job_id;
         out.queue_position = t.queue_position;
@@ -226,8 +276,14 @@ static int await_job(cuzk_service *svc, rpc_call *call, const char *job_id,
     }
 }
 
-static void result_to_pb(const cuzk_job_result *res, Cuzk__V1__AwaitProofResponse *out)
+/* res's strings are scrubbed in place: the engine keeps job errors in fixed buffers that
+ * may have cut a character in two, and a Go client refuses a reply whose string fields
+ * are not valid UTF-8. */
+static void result_to_pb(cuzk_job_result *res, Cuzk__V1__AwaitProofResponse *out)
 {
+    cuzk_utf8_scrub(res->error);
+    cuzk_utf8_scrub(res->device);
+    cuzk_utf8_scrub(res->job_id);
     cuzk__v1__await_proof_response__init(out);
     out->job_id = (char *)res->job_id;
     out->status = res->state <= CUZK_JOB_TIMEOUT ? (Cuzk__V1__AwaitProofResponse__Status)res->state
@@ -249,7 +305,8 @@ static void result_to_pb(const cuzk_job_result *res, Cuzk__V1__AwaitProofRespons
 static void h_await(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                     rpc_reply *r)
 {
-    UNPACK(Cuzk__V1__AwaitProofRequest, cuzk__v1__await_proof_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__AwaitProofRequest, cuzk__v1__await_proof_request__unpack, call, req,
+           len, r);
     cuzk_job_result res;
     if (!m->job_id[0]) {
         reply_error(r, GRPC_INVALID_ARGUMENT, "AwaitProofRequest without job_id");
@@ -267,13 +324,19 @@ static void h_await(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
 static void h_prove(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                     rpc_reply *r)
 {
-    UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request__unpack, call, req,
+           len, r);
     cuzk_job_ticket t;
     cuzk_job_result res;
-    if (!m->submit) {
+    int submitted = 0;
+    if (!m->submit)
         reply_error(r, GRPC_INVALID_ARGUMENT, "ProveRequest without submit");
-    } else if (submit(ctx, m->submit, &t, r) == 0 &&
-               await_job(ctx, call, t.job_id, 0, &res, r) == 0) {
+    else
+        submitted = submit(ctx, call, m->submit, &t, r) == 0;
+    /* The engine keeps its own copy of what it needs: the request (up to 256 MiB) goes
+     * before the wait for the proof, which can take half an hour. */
+    cuzk__v1__prove_request__free_unpacked(m, NULL);
+    if (submitted && await_job(ctx, call, t.job_id, 0, &res, r) == 0) {
         Cuzk__V1__AwaitProofResponse result;
         result_to_pb(&res, &result);
         Cuzk__V1__ProveResponse out = CUZK__V1__PROVE_RESPONSE__INIT;
@@ -281,15 +344,14 @@ static void h_prove(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         reply_message(r, &out.base);
         cuzk_job_result_free(&res);
     }
-    cuzk__v1__prove_request__free_unpacked(m, NULL);
 }
 
 static void h_cancel(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                      rpc_reply *r)
 {
     cuzk_service *svc = ctx;
-    UNPACK(Cuzk__V1__CancelProofRequest, cuzk__v1__cancel_proof_request__unpack, req, len,
-           r);
+    UNPACK(Cuzk__V1__CancelProofRequest, cuzk__v1__cancel_proof_request__unpack, call, req,
+           len, r);
     bool was_running = false;
     cuzk_error e = {0};
     cuzk_status st;
@@ -309,7 +371,8 @@ static void h_status(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                      rpc_reply *r)
 {
     cuzk_service *svc = ctx;
-    UNPACK(Cuzk__V1__GetStatusRequest, cuzk__v1__get_status_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__GetStatusRequest, cuzk__v1__get_status_request__unpack, call, req,
+           len, r);
     cuzk__v1__get_status_request__free_unpacked(m, NULL);
     cuzk_engine_status st;
     cuzk_error e = {0};
@@ -318,6 +381,7 @@ static void h_status(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         reply_status(r, rc, &e);
         return;
     }
+    cuzk_service_status_scrub(&st);
     Cuzk__V1__GetStatusResponse out;
     if (cuzk_service_status_fill(&st, &out) != CUZK_OK)
         reply_error(r, GRPC_RESOURCE_EXHAUSTED, "out of memory");
@@ -330,7 +394,8 @@ static void h_status(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
 static void h_metrics(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                       rpc_reply *r)
 {
-    UNPACK(Cuzk__V1__GetMetricsRequest, cuzk__v1__get_metrics_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__GetMetricsRequest, cuzk__v1__get_metrics_request__unpack, call, req,
+           len, r);
     cuzk__v1__get_metrics_request__free_unpacked(m, NULL);
     char *text;
     size_t n;
@@ -340,6 +405,7 @@ static void h_metrics(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         reply_status(r, st, &e);
         return;
     }
+    cuzk_utf8_scrub(text); /* labels carry circuit ids, which carry file names */
     Cuzk__V1__GetMetricsResponse out = CUZK__V1__GET_METRICS_RESPONSE__INIT;
     out.prometheus_text = text;
     reply_message(r, &out.base);
@@ -350,15 +416,37 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                       rpc_reply *r)
 {
     cuzk_service *svc = ctx;
-    UNPACK(Cuzk__V1__PreloadSrsRequest, cuzk__v1__preload_srs_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__PreloadSrsRequest, cuzk__v1__preload_srs_request__unpack, call, req,
+           len, r);
     bool already = false;
     uint64_t ms = 0;
     cuzk_error e = {0};
     cuzk_status st;
+    /* "zkey:<path>" and "params:<path>" name a key file the engine would load */
+    const char *colon = strchr(m->circuit_id, ':');
+    char *canon = NULL, *id = NULL;
+    if (colon && (strncmp(m->circuit_id, "zkey:", 5) == 0 ||
+                  strncmp(m->circuit_id, "params:", 7) == 0)) {
+        if (check_path(svc, call, "circuit_id", colon + 1, &canon, r) != 0) {
+            cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
+            return;
+        }
+        size_t n = (size_t)(colon + 1 - m->circuit_id);
+        if ((id = malloc(n + strlen(canon) + 1)) != NULL) {
+            memcpy(id, m->circuit_id, n);
+            strcpy(id + n, canon);
+        }
+        free(canon);
+        if (!id) {
+            reply_error(r, GRPC_RESOURCE_EXHAUSTED, "out of memory");
+            cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
+            return;
+        }
+    }
     if (!m->circuit_id[0])
         reply_error(r, GRPC_INVALID_ARGUMENT, "PreloadSrsRequest without circuit_id");
-    else if ((st = cuzk_engine_preload(svc->engine, m->circuit_id, &already, &ms, &e)) !=
-             CUZK_OK)
+    else if ((st = cuzk_engine_preload(svc->engine, id ? id : m->circuit_id, &already, &ms,
+                                       &e)) != CUZK_OK)
         reply_status(r, st, &e);
     else {
         Cuzk__V1__PreloadSrsResponse out = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
@@ -366,6 +454,7 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         out.load_time_ms = ms;
         reply_message(r, &out.base);
     }
+    free(id);
     cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
 }
 
@@ -373,7 +462,8 @@ static void h_evict(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
                     rpc_reply *r)
 {
     cuzk_service *svc = ctx;
-    UNPACK(Cuzk__V1__EvictSrsRequest, cuzk__v1__evict_srs_request__unpack, req, len, r);
+    UNPACK(Cuzk__V1__EvictSrsRequest, cuzk__v1__evict_srs_request__unpack, call, req,
+           len, r);
     bool was = false;
     uint64_t freed = 0;
     cuzk_error e = {0};

@@ -13,20 +13,27 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "peer_files.h"
 #include "rpc.h"
 
 typedef struct cuzk_service {
     cuzk_engine *engine;
-    rpc_server *rpc; /* for the transport counters in metrics and status */
+    rpc_server *rpc;  /* for the transport counters in metrics and status */
+    peer_files files; /* which client-named paths are accepted */
 } cuzk_service;
 
 extern const rpc_method cuzk_service_methods[];
 extern const size_t cuzk_service_nmethods;
 
-/* The gRPC code for an engine status (INVALID_ARGUMENT for bad requests, NOT_FOUND,
- * UNAVAILABLE, RESOURCE_EXHAUSTED for memory, UNIMPLEMENTED for kinds not built,
- * INTERNAL for everything else). */
+/* The gRPC code for an engine status (INVALID_ARGUMENT for bad requests and input that
+ * fails its checks, NOT_FOUND, UNAVAILABLE for stopping and the daemon's own I/O failures,
+ * RESOURCE_EXHAUSTED for memory, UNIMPLEMENTED for kinds not built, INTERNAL for the
+ * rest: bugs). */
 int cuzk_service_grpc_code(cuzk_status st);
+
+/* service_status.c: makes the snapshot's strings valid UTF-8 in place (device names and
+ * reasons cut to fixed buffers, circuit ids that carry file names), for protobuf and JSON. */
+void cuzk_service_status_scrub(cuzk_engine_status *st);
 
 /* service_status.c: GetStatus reply from an engine snapshot (pointers into st, which
  * must outlive the packing; free with cuzk_service_status_release). */

@@ -12,6 +12,18 @@
 #include <string.h>
 
 #include "service.h"
+#include "util/util_export.h"
+
+void cuzk_service_status_scrub(cuzk_engine_status *st)
+{
+    for (size_t i = 0; i < st->n_devices; i++) {
+        cuzk_utf8_scrub(st->devices[i].name);
+        cuzk_utf8_scrub(st->devices[i].current_job_id);
+        cuzk_utf8_scrub(st->devices[i].out_reason);
+    }
+    for (size_t i = 0; i < st->n_srs; i++)
+        cuzk_utf8_scrub(st->srs[i].circuit_id);
+}
 
 cuzk_status cuzk_service_status_fill(const cuzk_engine_status *st,
                                      Cuzk__V1__GetStatusResponse *out)
@@ -154,9 +166,12 @@ cuzk_status cuzk_service_metrics(const cuzk_service *svc, char **out, size_t *le
             "cuzk_rpc_calls_total %llu\n"
             "# HELP cuzk_rpc_connections_total gRPC connections accepted since start.\n"
             "# TYPE cuzk_rpc_connections_total counter\n"
-            "cuzk_rpc_connections_total %llu\n",
+            "cuzk_rpc_connections_total %llu\n"
+            "# HELP cuzk_rpc_keepalive_pings_total HTTP/2 keepalive PINGs sent to silent peers.\n"
+            "# TYPE cuzk_rpc_keepalive_pings_total counter\n"
+            "cuzk_rpc_keepalive_pings_total %llu\n",
             rs.connections, rs.calls, (unsigned long long)rs.calls_total,
-            (unsigned long long)rs.conns_total);
+            (unsigned long long)rs.conns_total, (unsigned long long)rs.pings_total);
     if (fclose(f) != 0) {
         free(buf);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
@@ -188,6 +203,7 @@ cuzk_status cuzk_service_status_json(const cuzk_service *svc, char **out, size_t
     cuzk_status rc = cuzk_engine_get_status(svc->engine, &st, err);
     if (rc != CUZK_OK)
         return rc;
+    cuzk_service_status_scrub(&st); /* JSON text is UTF-8 too */
     char *buf = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);

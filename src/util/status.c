@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/utf8.h"
+
 static const struct {
     const char *name;
     const char *desc;
@@ -56,8 +58,12 @@ cuzk_status cuzk_error_set(cuzk_error *err, cuzk_status code, const char *fmt, .
         err->code = code;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* A message cut to the buffer must not end inside a character: it goes to gRPC
+         * clients, whose protobuf strings must be valid UTF-8. */
+        if (n >= (int)sizeof err->msg)
+            err->msg[cuzk_utf8_cut(err->msg, sizeof err->msg - 1)] = '\0';
     }
     return code;
 }

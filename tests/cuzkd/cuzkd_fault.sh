@@ -16,6 +16,9 @@
 #                    bytes; a following job completes.
 # And outside the daemon: a malformed value is reported and ignored, and "start" fails a
 # local `cuzk prove` with the injected message.
+# Refusals as a client sees them: a tampered C1 output is INVALID_ARGUMENT (never
+# INTERNAL, which clients retry); a journal that cannot be written (a full disk, made here
+# with RLIMIT_FSIZE 0) is UNAVAILABLE; both are logged with the method and the peer.
 # Every run ends with SIGTERM and exit 0 (under ASan: no leak). Exit 77 (skip) without a
 # gRPC client. Seeds drawn here and printed (CUZK_TEST_SEED replays).
 set -u
@@ -151,4 +154,35 @@ expect_done "$t" 1
 out=$(C status) || fail "status"
 case "$out" in *"proofs completed 1  failed 1  cancelled 0"*) ;; *) fail "status: $out";; esac
 cuzkd_stop
+# ---- refusals: a tampered C1 output, a full disk under the journal ------------------------
+"$cuzk" gen-c1 --sector-size 2KiB --seed "$seed" --out c1.json >/dev/null 2>&1 || fail "gen-c1"
+sed -E '0,/"leaf":\[[0-9]+,/s//"leaf":[1,/' c1.json > bad-c1.json
+cmp -s c1.json bad-c1.json && sed -E '0,/"leaf":\[[0-9]+,/s//"leaf":[2,/' c1.json > bad-c1.json
+rm -f d.log
+cat > d.toml <<EOF
+[daemon]
+listen = "$addr"
+state_dir = "$work/state"
+[memory]
+total_budget = "2GiB"
+[gpus]
+devices = ["cpu"]
+[srs]
+param_cache = ""
+EOF
+# Every write to a regular file fails with EFBIG (SIGXFSZ ignored), as on a full disk; the
+# log goes through a pipe, which the limit does not touch.
+(trap '' XFSZ; ulimit -f 0; exec "$cuzkd" --config d.toml) > >(cat >> d.log) 2>&1 &
+pid=$!
+cuzkd_wait "cuzkd serving on" 300
+out=$(C submit --kind porep --vanilla bad-c1.json 2>&1) && fail "a tampered C1 was accepted: $out"
+case "$out" in *"INVALID_ARGUMENT: C1 "*) ;; *) fail "tampered C1: $out";; esac
+out=$(C submit --synthetic 8 2>&1) && fail "a job was accepted without a journal: $out"
+case "$out" in *"UNAVAILABLE: journal: cannot write"*) ;; *) fail "full disk: $out";; esac
+cuzkd_stop "full disk"
+sleep 0.2 # the log pipe's last lines
+grep -q "WARN  refused /cuzk.v1.ProvingEngine/SubmitProof from unix uid .*INVALID_ARGUMENT: C1" \
+    d.log || fail "the tampered C1 was not logged"
+grep -q "WARN  refused /cuzk.v1.ProvingEngine/SubmitProof from unix uid .*UNAVAILABLE: journal" \
+    d.log || fail "the full disk was not logged"
 echo "cuzkd_fault: all passed"

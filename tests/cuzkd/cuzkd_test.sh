@@ -28,6 +28,17 @@ expect_error '[gpus]\ndevices = "gpu:0"\n' 'c.toml:2: gpus.devices: expected an 
 expect_error '[logging]\nlevel = "loud"\n' 'c.toml:2: logging.level: expected'
 expect_error '[jobs]\nresult_ttl = "soon"\n' 'c.toml:2: jobs.result_ttl: expected a duration'
 expect_error '[daemon]\nlisten = "a"\nlisten = "b"\n' 'c.toml:3: key listen given twice'
+expect_error '[daemon]\nsocket_mode = 660\n' 'c.toml:2: daemon.socket_mode: expected octal permission bits'
+expect_error '[daemon]\nsocket_mode = "0999"\n' 'c.toml:2: daemon.socket_mode: expected octal'
+expect_error '[daemon]\nauth_token = "short"\n' 'c.toml:2: daemon.auth_token: expected "" or 16 to 256'
+expect_error '[daemon]\nauth_token = "has a space in it, sixteen+"\n' 'c.toml:2: daemon.auth_token: expected'
+printf '[daemon]\nauth_token = "do-not-print-me-0123456789"\n' > c.toml
+out=$("$cuzkd" --check-config --config c.toml 2>&1) || fail "auth_token rejected: $out"
+case "$out" in *do-not-print-me*) fail "the token was printed: $out";; esac
+case "$out" in *'config daemon.auth_token = (set, not shown)'*) ;; *) fail "token dump: $out";; esac
+printf '[daemon]\nsocket_group = "no-such-group-cuzk"\n' > c.toml
+out=$("$cuzkd" --check-config --config c.toml 2>&1); rc=$?
+case "$rc:$out" in 2:*"no group 'no-such-group-cuzk'"*|0:*) ;; *) fail "unknown socket_group: $rc $out";; esac
 out=$("$cuzkd" --check-config --config missing.toml 2>&1); [ $? -eq 2 ] || fail "missing file: $out"
 out=$("$cuzkd" --bogus 2>&1); [ $? -eq 2 ] || fail "unknown option accepted"
 
@@ -54,11 +65,18 @@ if [ -n "$cuzk" ]; then
 fi
 
 # start on the CPU with a journal in the work dir, then SIGTERM
-printf '[daemon]\nstate_dir = "%s/state"\nlisten = "unix://%s/cuzk.sock"\n[memory]\ntotal_budget = "1GiB"\n' "$work" "$work" > run.toml
-# (the engine's line, not the server's: this build may have no gRPC server)
-"$cuzkd" --config run.toml --devices cpu > run.log 2>&1 &
+printf '[daemon]\nstate_dir = "%s/state"\nlisten = "unix://%s/cuzk.sock,127.0.0.1:0"\n[memory]\ntotal_budget = "1GiB"\n' "$work" "$work" > run.toml
+# (the engine's line, not the server's: this build may have no gRPC server); under umask 0
+# the socket is still 0660, not 0777
+(umask 0; exec "$cuzkd" --config run.toml --devices cpu) > run.log 2>&1 &
 pid=$!
 cuzkd_wait "engine up" 100
+if grep -q "cuzkd serving on" run.log || { sleep 1; grep -q "cuzkd serving on" run.log; }; then
+    mode=$(stat -c %a cuzk.sock) || fail "no socket"
+    [ "$mode" = 660 ] || fail "socket mode $mode under umask 0, expected 660"
+    grep -q "WARN  gRPC on TCP 127.0.0.1:0 without a token: anyone" run.log ||
+        fail "no warning for a TCP listener without a token"
+fi
 cuzkd_stop
 grep -q "cuzkd stopped" run.log || fail "no clean stop"
 [ -d state ] || fail "journal directory not created"

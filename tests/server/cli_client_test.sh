@@ -7,7 +7,8 @@ set -uo pipefail
 cuzk=$1 server=$2
 dir=$(mktemp -d /tmp/cuzk-cli-XXXXXX)
 pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"; }
+tpid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "$tpid" ] && kill "$tpid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
 export CUZK_ADDR="unix://$dir/cuzk.sock"
 "$server" "$CUZK_ADDR" >"$dir/out" 2>&1 &
@@ -60,6 +61,19 @@ check await-no-id 2 "$cuzk" await
 check unknown-option 2 "$cuzk" status --bogus
 check unreachable 1 "$cuzk" status --addr "unix://$dir/nobody.sock"
 check bad-addr 1 "$cuzk" status --addr "nonsense"
+# a TCP listener with a shared token: --token, else $CUZK_TOKEN
+CUZK_FAKE_AUTH_TOKEN=cli-token-0123456789 "$server" 127.0.0.1:0 >"$dir/tout" 2>&1 &
+tpid=$!
+for _ in $(seq 100); do grep -q ready "$dir/tout" && break; sleep 0.1; done
+taddr=127.0.0.1:$(sed -n 's/^ready //p' "$dir/tout")
+check no-token 1 "$cuzk" status --addr "$taddr"
+grep -q UNAUTHENTICATED "$dir/stderr" || { echo "FAIL no-token message"; fails=$((fails + 1)); }
+check wrong-token 1 "$cuzk" status --addr "$taddr" --token cli-token-0123456780
+check token 0 "$cuzk" status --addr "$taddr" --token cli-token-0123456789
+check env-token 0 env CUZK_TOKEN=cli-token-0123456789 "$cuzk" status --addr "$taddr"
+check bad-token 2 "$cuzk" status --addr "$taddr" --token "a b"
+kill -TERM "$tpid"; wait "$tpid" || { echo "FAIL token server exit"; fails=$((fails + 1)); }
+tpid=
 kill -TERM "$pid"; wait "$pid" || { echo "FAIL server exit"; fails=$((fails + 1)); }
 pid=
 echo "$fails failed"

@@ -35,6 +35,7 @@ struct cuzk_engine {
     char keys[FAKE_MAX_KEYS][64];
     unsigned nkeys;
     uint64_t completed, failed, cancelled_n;
+    char last_wtns_path[4096];
     int64_t created_ms;
 };
 
@@ -140,13 +141,26 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *q,
         if (q->synthetic.log2n < 2 || q->synthetic.log2n > 28 || q->synthetic.partitions < 1 ||
             q->synthetic.partitions > 64)
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "synthetic size out of range");
+        /* refusals the real engine makes: a full disk under the journal, input that
+         * fails its checks */
+        if (q->synthetic.log2n == 5)
+            return cuzk_error_set(err, CUZK_ERR_IO, "journal: cannot write /state/x.req: %s",
+                                  "No space left on device");
+        if (q->synthetic.log2n == 6)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                                  "C1 vanilla_proofs[0][0]: comm_d path does not hash to "
+                                  "comm_d");
         parts = q->synthetic.partitions;
         run_ms = (int64_t)q->synthetic.seed;
-        fail = q->synthetic.log2n == 3;
+        fail = q->synthetic.log2n == 3 ? 1 : q->synthetic.log2n == 4 ? 2 : 0;
         break;
     case CUZK_PROOF_GROTH16: {
         if (!q->groth16.wtns.len && !q->groth16.wtns_path)
             return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "GROTH16 job without a witness");
+        pthread_mutex_lock(&e->mu);
+        snprintf(e->last_wtns_path, sizeof e->last_wtns_path, "%s",
+                 q->groth16.wtns_path ? q->groth16.wtns_path : "");
+        pthread_mutex_unlock(&e->mu);
         uint64_t h = fake_fnv1a(q->groth16.wtns.data, q->groth16.wtns.len);
         uint64_t n = q->groth16.wtns.len;
         for (int i = 0; i < 8; i++) {
@@ -204,7 +218,15 @@ static cuzk_status fill_result(cuzk_engine *e, fake_job *j, cuzk_job_state s,
     out->t.total_ms = (uint64_t)(now_ms() - j->submitted_ms);
     out->t.synthesis_ms = 1;
     snprintf(out->device, sizeof out->device, "fake-cpu:0");
-    if (s == CUZK_JOB_FAILED) {
+    if (s == CUZK_JOB_FAILED && j->fail == 2) {
+        /* 18 + 2k bytes cut at 255: the last 'é' loses its second byte, as an engine that
+         * copies a message into a fixed buffer with snprintf would leave it. */
+        char long_msg[512] = "injected failure: ";
+        for (int i = 0; i < 200; i++)
+            strcat(long_msg, "\xc3\xa9");
+        out->error_code = CUZK_ERR_INTERNAL;
+        snprintf(out->error, sizeof out->error, "%s", long_msg);
+    } else if (s == CUZK_JOB_FAILED) {
         out->error_code = CUZK_ERR_INTERNAL;
         snprintf(out->error, sizeof out->error, "injected failure");
     } else if (s == CUZK_JOB_CANCELLED) {
@@ -284,13 +306,22 @@ static int key_index(cuzk_engine *e, const char *id)
 
 static uint64_t key_size(const char *id)
 {
+    if (strncmp(id, "zkey:/", 6) == 0)
+        return 1u << 20;
     return (uint64_t)strtoul(id + strlen("synthetic-"), NULL, 10) << 20;
+}
+
+void fake_engine_last_wtns_path(cuzk_engine *e, char *out, size_t n)
+{
+    pthread_mutex_lock(&e->mu);
+    snprintf(out, n, "%s", e->last_wtns_path);
+    pthread_mutex_unlock(&e->mu);
 }
 
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already, uint64_t *ms,
                                 cuzk_error *err)
 {
-    if (strncmp(id, "synthetic-", 10) != 0 || !key_size(id))
+    if ((strncmp(id, "synthetic-", 10) != 0 && strncmp(id, "zkey:/", 6) != 0) || !key_size(id))
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit '%s'", id);
     pthread_mutex_lock(&e->mu);
     *already = key_index(e, id) >= 0;

@@ -1,12 +1,14 @@
 /*
  * fake_server_main.c — cuzk_server on the fake engine (fake_engine.h), for the grpc-js
  * interop test: `cuzk_fake_server LISTEN` serves until SIGTERM/SIGINT, printing "ready"
- * on stdout once listening. Single-threaded apart from the server's own threads.
+ * on stdout once listening; $CUZK_FAKE_AUTH_TOKEN sets the TCP token (auth_token).
+ * Single-threaded apart from the server's own threads.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/server.h"
@@ -27,7 +29,8 @@ int main(int argc, char **argv)
     }
     cuzk_engine *e = fake_engine_create();
     cuzk_error err = {0};
-    if (cuzk_server_create(e, argv[1], NULL, &g_server, &err) != CUZK_OK) {
+    cuzk_server_opts o = {.auth_token = getenv("CUZK_FAKE_AUTH_TOKEN")};
+    if (cuzk_server_create(e, argv[1], &o, &g_server, &err) != CUZK_OK) {
         fprintf(stderr, "cuzk_fake_server: %s\n", err.msg);
         fake_engine_destroy(e);
         return 1;

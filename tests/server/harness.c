@@ -15,6 +15,57 @@
 
 #include <cmocka.h>
 
+/* The server's log lines, kept for harness_logged (one buffer for the process). */
+static pthread_mutex_t g_log_mu = PTHREAD_MUTEX_INITIALIZER;
+static char *g_log;
+static size_t g_log_len;
+
+static void harness_log(void *ctx, cuzk_log_level level, const char *msg)
+{
+    (void)ctx;
+    static const char *const names[] = {"ERROR", "WARN", "INFO", "DEBUG"};
+    pthread_mutex_lock(&g_log_mu);
+    size_t n = strlen(msg) + 16;
+    char *nb = realloc(g_log, g_log_len + n + 1);
+    if (nb) {
+        g_log = nb;
+        g_log_len += (size_t)sprintf(g_log + g_log_len, "%s %s\n",
+                                     (unsigned)level < 4 ? names[level] : "?", msg);
+    }
+    pthread_mutex_unlock(&g_log_mu);
+    if (getenv("CUZK_TEST_VERBOSE"))
+        fprintf(stderr, "server log: %s\n", msg);
+}
+
+int harness_logged(const char *needle, ...)
+{
+    int found = 0;
+    pthread_mutex_lock(&g_log_mu);
+    for (char *line = g_log; line && *line && !found;) {
+        char *end = strchr(line, '\n');
+        *end = 0;
+        found = 1;
+        va_list ap;
+        va_start(ap, needle);
+        for (const char *n = needle; n && found; n = va_arg(ap, const char *))
+            found = strstr(line, n) != NULL;
+        va_end(ap);
+        *end = '\n';
+        line = end + 1;
+    }
+    pthread_mutex_unlock(&g_log_mu);
+    return found;
+}
+
+void harness_log_clear(void)
+{
+    pthread_mutex_lock(&g_log_mu);
+    free(g_log);
+    g_log = NULL;
+    g_log_len = 0;
+    pthread_mutex_unlock(&g_log_mu);
+}
+
 static void *run_thread(void *arg)
 {
     harness *h = arg;
@@ -33,6 +84,8 @@ void harness_start(harness *h, const cuzk_server_opts *opts)
     cuzk_server_opts o = opts ? *opts : (cuzk_server_opts){0};
     if (!o.http_listen)
         o.http_listen = "127.0.0.1:0";
+    if (!o.log)
+        o.log = harness_log;
     char listen[200];
     snprintf(listen, sizeof listen, "%s,127.0.0.1:0", h->addr);
     cuzk_error e = {0};

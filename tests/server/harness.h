@@ -29,7 +29,12 @@ typedef struct harness {
     int run_rc;
 } harness;
 
+/* The server logs into the harness (opts.log is set unless the caller set it). */
 void harness_start(harness *h, const cuzk_server_opts *opts);
+/* True when one line the server logged (since the last clear) contains every needle
+ * given; the list ends with NULL. Lines start with the level: "WARN refused ...". */
+int harness_logged(const char *needle, ...);
+void harness_log_clear(void);
 /* Stops the server, joins its thread, checks nothing is left open, frees everything. */
 void harness_stop(harness *h);
 /* Waits (up to 10 s) until the server has no call in flight and at most max_conns

@@ -110,7 +110,7 @@ static void test_addresses(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int fd;
         cuzk_error e = {0};
-        assert_int_not_equal(grpc_listen(bad[i], 1, &fd, NULL, &e), CUZK_OK);
+        assert_int_not_equal(grpc_listen(bad[i], 1, NULL, &fd, NULL, &e), CUZK_OK);
         assert_int_equal(fd, -1);
         assert_true(e.msg[0] != 0);
         assert_int_not_equal(grpc_connect(bad[i], &fd, &e), CUZK_OK);
@@ -118,7 +118,7 @@ static void test_addresses(void **state)
     /* A non-socket file at a unix path is never replaced. */
     int fd;
     cuzk_error e = {0};
-    assert_int_equal(grpc_listen("unix:///dev/null", 1, &fd, NULL, &e), CUZK_ERR_IO);
+    assert_int_equal(grpc_listen("unix:///dev/null", 1, NULL, &fd, NULL, &e), CUZK_ERR_IO);
 }
 
 int main(void)

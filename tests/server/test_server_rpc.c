@@ -21,6 +21,7 @@
 
 #include "harness.h"
 #include "test_rng.h"
+#include "util/utf8.h"
 
 static harness H;
 
@@ -100,6 +101,62 @@ static void test_prove_completed_and_failed(void **state)
     assert_string_equal(res->result->error_message, "injected failure");
     assert_int_equal(res->result->proof.len, 0);
     protobuf_c_message_free_unpacked(&res->base, NULL);
+    cuzk_client_close(c);
+}
+
+static void assert_utf8(const char *what, const char *s)
+{
+    if (!s || !cuzk_utf8_valid(s, strlen(s)))
+        fail_msg("%s is not valid UTF-8: %s", what, s ? s : "(null)");
+}
+
+/* Every string a Go client unpacks must be valid UTF-8, or grpc-go fails the whole reply
+ * with INTERNAL: a job error cut inside a character by a fixed buffer, request bytes
+ * quoted back in grpc-message, circuit ids in GetStatus. */
+static void test_utf8_on_the_wire(void **state)
+{
+    cuzk_client *c = harness_client(&H);
+    Cuzk__V1__SubmitProofRequest r;
+    synthetic_req(&r, 1, 1);
+    r.synthetic_log2n = 4; /* the fake's long failure, cut inside an 'é' */
+    Cuzk__V1__ProveRequest p = CUZK__V1__PROVE_REQUEST__INIT;
+    p.submit = &r;
+    Cuzk__V1__ProveResponse *res;
+    assert_int_equal(call_pb(c, "Prove", &p.base, &cuzk__v1__prove_response__descriptor, 0,
+                             (void **)&res, NULL), 0);
+    assert_int_equal(res->result->status, CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED);
+    assert_utf8("error_message", res->result->error_message);
+    assert_true(strncmp(res->result->error_message, "injected failure: \xc3\xa9", 20) == 0);
+    assert_true(strlen(res->result->error_message) >= 250);
+    protobuf_c_message_free_unpacked(&res->base, NULL);
+
+    /* request bytes quoted in an error: a job id that is not UTF-8 */
+    Cuzk__V1__AwaitProofRequest a = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
+    a.job_id = "no-such-\xff\xfe-job-\xe2\x82";
+    char *msg;
+    assert_int_equal(call_pb(c, "AwaitProof", &a.base, NULL, 0, NULL, &msg), 5);
+    assert_utf8("grpc-message", msg);
+    assert_non_null(strstr(msg, "no-such-"));
+    free(msg);
+
+    /* a circuit id with a byte that is not UTF-8, listed by GetStatus */
+    Cuzk__V1__PreloadSrsRequest pr = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
+    pr.circuit_id = "synthetic-3\xff";
+    assert_int_equal(call_pb(c, "PreloadSRS", &pr.base, NULL, 0, NULL, NULL), 0);
+    Cuzk__V1__GetStatusRequest g = CUZK__V1__GET_STATUS_REQUEST__INIT;
+    Cuzk__V1__GetStatusResponse *st;
+    assert_int_equal(call_pb(c, "GetStatus", &g.base, &cuzk__v1__get_status_response__descriptor,
+                             0, (void **)&st, NULL), 0);
+    int seen = 0;
+    for (size_t i = 0; i < st->n_loaded_srs; i++) {
+        assert_utf8("circuit_id", st->loaded_srs[i]->circuit_id);
+        seen += strcmp(st->loaded_srs[i]->circuit_id, "synthetic-3?") == 0;
+    }
+    assert_int_equal(seen, 1);
+    protobuf_c_message_free_unpacked(&st->base, NULL);
+    Cuzk__V1__EvictSrsRequest ev = CUZK__V1__EVICT_SRS_REQUEST__INIT;
+    ev.circuit_id = "synthetic-3\xff";
+    assert_int_equal(call_pb(c, "EvictSRS", &ev.base, NULL, 0, NULL, NULL), 0);
     cuzk_client_close(c);
 }
 
@@ -186,6 +243,25 @@ static void test_bad_requests(void **state)
     assert_int_equal(call_pb(c, "SubmitProof", &r.base, NULL, 0, NULL, &msg), 12);
     assert_string_equal(msg, "PoRep circuit not built yet");
     free(msg);
+    /* Input that fails its checks (a tampered C1) can never succeed: INVALID_ARGUMENT,
+     * not INTERNAL, which clients retry; the daemon's full disk: UNAVAILABLE. Both logged
+     * with the method and the peer. */
+    harness_log_clear();
+    synthetic_req(&r, 1, 1);
+    r.synthetic_log2n = 6;
+    assert_int_equal(call_pb(c, "SubmitProof", &r.base, NULL, 0, NULL, &msg), 3);
+    assert_non_null(strstr(msg, "does not hash"));
+    free(msg);
+    r.synthetic_log2n = 5;
+    Cuzk__V1__ProveRequest pv = CUZK__V1__PROVE_REQUEST__INIT;
+    pv.submit = &r;
+    assert_int_equal(call_pb(c, "Prove", &pv.base, NULL, 0, NULL, &msg), 14);
+    assert_non_null(strstr(msg, "No space left on device"));
+    free(msg);
+    assert_true(harness_logged("WARN refused /cuzk.v1.ProvingEngine/SubmitProof from unix uid ",
+                               "INVALID_ARGUMENT: C1 vanilla_proofs", NULL));
+    assert_true(harness_logged("WARN refused /cuzk.v1.ProvingEngine/Prove", "UNAVAILABLE",
+                               "No space left", NULL));
     /* ProveRequest without its submit. */
     Cuzk__V1__ProveRequest p = CUZK__V1__PROVE_REQUEST__INIT;
     assert_int_equal(call_pb(c, "Prove", &p.base, NULL, 0, NULL, NULL), 3);
@@ -223,6 +299,7 @@ static void test_transport_refusals(void **state)
     assert_int_equal(rep.grpc_status, 12);
     assert_non_null(strstr(rep.grpc_message, "/cuzk.v1.ProvingEngine/Nope"));
     cuzk_client_reply_free(&rep);
+    assert_true(harness_logged("refused /cuzk.v1.ProvingEngine/Nope", "UNIMPLEMENTED", NULL));
 
     uint8_t hdr[5] = {0};
     cuzk_client_raw q = {.path = "/cuzk.v1.ProvingEngine/GetStatus",
@@ -230,6 +307,7 @@ static void test_transport_refusals(void **state)
     assert_int_equal(cuzk_client_call_raw(c, &q, &rep, &e), 0);
     assert_int_equal(rep.http_status, 415);
     cuzk_client_reply_free(&rep);
+    assert_true(harness_logged("refused /cuzk.v1.ProvingEngine/GetStatus", "HTTP: 415", NULL));
 
     /* Compressed flag without grpc-encoding support; two messages in a unary call; a
      * message cut short; no message at all. */
@@ -361,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_submit_await),
         cmocka_unit_test(test_idempotent_submit),
         cmocka_unit_test(test_prove_completed_and_failed),
+        cmocka_unit_test(test_utf8_on_the_wire),
         cmocka_unit_test(test_await_timeout_and_cancel),
         cmocka_unit_test(test_not_found),
         cmocka_unit_test(test_bad_requests),

@@ -437,6 +437,25 @@ static void test_r1cs_rejections(void **state)
     expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.n, &err), &err, CUZK_ERR_FORMAT,
                "not a r1cs file");
     g.p[0] = 'r';
+    /* Another file's bytes never appear in the message (cuzkd sends it to clients): the
+     * magic check said "72 6f 6f 74" for /etc/shadow. */
+    static const char shadow[] = "root:$6$saltsalt$hash:19000:0:99999:7:::\n";
+    expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, (const uint8_t *)shadow, sizeof shadow - 1, &err),
+               &err, CUZK_ERR_FORMAT, "not a r1cs file");
+    assert_null(strstr(err.msg, "72 6f 6f 74"));
+    assert_null(strstr(err.msg, "root"));
+    /* a field prime of no known curve: described, not dumped */
+    {
+        sw_buf hb = {0}, fb = {0};
+        uint8_t junk[32];
+        memset(junk, 0xa7, sizeof junk);
+        sw_put_u32(&hb, 32), sw_put(&hb, junk, 32);
+        sw_put(&fb, "r1cs", 4), sw_put_u32(&fb, 1), sw_put_u32(&fb, 1), sw_put_section(&fb, 1, &hb);
+        expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, fb.p, fb.n, &err), &err, CUZK_ERR_UNSUPPORTED,
+                   "the field prime at offset 28 (32 bytes) is no curve cuzk knows");
+        assert_null(strstr(err.msg, "a7a7"));
+        free(hb.p), free(fb.p);
+    }
     /* a trailing byte after the last section */
     g.p[g.n++] = 0;
     expect_err(cuzk_r1cs_from_snarkjs(&r, NULL, g.p, g.n, &err), &err, CUZK_ERR_FORMAT,
