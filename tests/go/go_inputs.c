@@ -4,7 +4,7 @@
  * DIR/<kind>/fields ("name value" lines: kind, registered_proof as Go's abi number,
  * sector_size, partition_index, vanilla_proofs = the count), randomness.bin or the three
  * commitments (32 bytes each), and vanilla.<i>.bin, each vanilla proof as filecoin-ffi's
- * bincode bytes. The proofs are consistent (tests/support/post_fixture.h, snap_fixture.h:
+ * bincode bytes. The proofs are consistent (tests/support/vanilla_fixture.h over cuzk/vanilla_synth.h:
  * synthetic trees, challenges derived as the verifier derives them). PoRep's C1 output is
  * `cuzk gen-c1`'s. Seeded by CUZK_TEST_SEED (printed).
  * Single-threaded.
@@ -19,8 +19,7 @@
 
 #include "cuzk/post.h"
 #include "cuzk/snap.h"
-#include "post_fixture.h"
-#include "snap_fixture.h"
+#include "vanilla_fixture.h"
 #include "test_rng.h"
 
 static int put(const char *dir, const char *name, const void *p, size_t n)
@@ -88,11 +87,11 @@ static int post(const char *root, const char *kind_dir, cuzk_post_kind kind, uns
     snprintf(dir, sizeof dir, "%s/%s", root, kind_dir);
     mkdir(dir, 0755);
     cuzk_post_info info;
-    pf_set s;
+    cuzk_post_job *s = NULL;
     if (cuzk_post_info_get(kind, 2048, &info, NULL) != CUZK_OK ||
-        pf_make(&s, &info, 0, sectors, 1000 + test_rng_u64() % 1000) != 0)
+        !(s = vf_post(&info, 0, sectors, 1000 + test_rng_u64() % 1000)))
         return -1;
-    char *doc = pf_job_json(&s, 1);
+    char *doc = vf_post_doc(s, 1);
     size_t n = 0;
     int rc = doc ? put_vanilla(dir, doc, &n) : -1;
     char fields[256];
@@ -100,9 +99,9 @@ static int post(const char *root, const char *kind_dir, cuzk_post_kind kind, uns
                       "kind %u\nregistered_proof %u\nsector_size 2048\nminer_id 1000\n"
                       "partition_index 0\nvanilla_proofs %zu\n", kind_pb, abi, n);
     if (rc == 0)
-        rc = put(dir, "randomness.bin", s.randomness, 32) || put(dir, "fields", fields, (size_t)fl);
+        rc = put(dir, "randomness.bin", s->randomness, 32) || put(dir, "fields", fields, (size_t)fl);
     free(doc);
-    pf_free(&s);
+    cuzk_post_job_free(s);
     return rc;
 }
 
@@ -112,10 +111,10 @@ static int snap(const char *root)
     snprintf(dir, sizeof dir, "%s/snap", root);
     mkdir(dir, 0755);
     cuzk_snap_info info;
-    sf_set s;
-    if (cuzk_snap_info_get(2048, CUZK_SNAP_MAIN, &info, NULL) != CUZK_OK || sf_make(&s, &info) != 0)
+    cuzk_snap_job *s = NULL;
+    if (cuzk_snap_info_get(2048, CUZK_SNAP_MAIN, &info, NULL) != CUZK_OK || !(s = vf_snap(&info)))
         return -1;
-    char *doc = sf_job_json(&s, 1);
+    char *doc = vf_snap_doc(s, 1);
     size_t n = 0;
     int rc = doc ? put_vanilla(dir, doc, &n) : -1;
     char fields[256];
@@ -124,11 +123,11 @@ static int snap(const char *root)
                       "kind 2\nregistered_proof 0\nsector_size 2048\nsector_number 7\n"
                       "miner_id 1000\nvanilla_proofs %zu\n", n);
     if (rc == 0)
-        rc = put(dir, "comm_r_old.bin", s.comm_r_old, 32) ||
-             put(dir, "comm_r_new.bin", s.comm_r_new, 32) ||
-             put(dir, "comm_d_new.bin", s.comm_d_new, 32) || put(dir, "fields", fields, (size_t)fl);
+        rc = put(dir, "comm_r_old.bin", s->comm_r_old, 32) ||
+             put(dir, "comm_r_new.bin", s->comm_r_new, 32) ||
+             put(dir, "comm_d_new.bin", s->comm_d_new, 32) || put(dir, "fields", fields, (size_t)fl);
     free(doc);
-    sf_free(&s);
+    cuzk_snap_job_free(s);
     return rc;
 }
 
