@@ -27,6 +27,9 @@
 #include <time.h>
 
 #include "cuzk/engine.h"
+#ifdef CUZK_HAVE_CUDA
+#include "cuzk/gpu.h"
+#endif
 #include "listen_dir.h"
 #include "options.h"
 #ifdef CUZK_HAVE_SERVER
@@ -277,6 +280,11 @@ int main(int argc, char **argv)
     sc.sig = sig;
 #endif
     log_line(CUZK_LOG_INFO, sc.sig == SIGINT ? "SIGINT: stopping" : "stopping");
+#ifdef CUZK_HAVE_CUDA
+    /* CUZK_GPU_PROFILE=1: the device time of each kernel phase over the daemon's life, to
+     * stderr, before the engine (and its streams) go; the benches print theirs per run */
+    cuzk_gpu_profile_report(stderr, "cuzkd: device phases since start (all partitions)", 1);
+#endif
     cuzk_engine_destroy(engine);
     log_line(CUZK_LOG_INFO, "cuzkd stopped");
     return rc;
