@@ -249,44 +249,38 @@ static const char *fb_where(const temps *T, char *buf, size_t cap)
     return buf;
 }
 
-static cuzk_status fixed_g1s(cuzk_g1_affine *out, const cuzk_fr *sc, size_t n, temps *T,
-                             const char *what, cuzk_error *err)
+/* out = sc[i] times the G1 (g2 false) or G2 generator, on the hook or the pool; logged. */
+static cuzk_status fixed_batch(bool g2, void *out, const cuzk_fr *sc, size_t n, temps *T,
+                               const char *what, cuzk_error *err)
 {
     if (n == 0)
         return CUZK_OK;
     double t0 = now_s();
     cuzk_status st;
     if (T->hook) {
-        st = T->hook->g1s(T->hook->ctx, out, sc, n, err);
+        st = g2 ? T->hook->g2s(T->hook->ctx, out, sc, n, err)
+                : T->hook->g1s(T->hook->ctx, out, sc, n, err);
     } else {
-        fb_job j = {T->t1, sc, out, T->fb_scratch, T->fb_scratch_size};
-        st = cuzk_pool_for(T->pool, n, fb_g1, &j, FB_GRAIN);
+        fb_job j = {g2 ? T->t2 : T->t1, sc, out, T->fb_scratch, T->fb_scratch_size};
+        st = cuzk_pool_for(T->pool, n, g2 ? fb_g2 : fb_g1, &j, FB_GRAIN);
     }
     char b[48];
     if (st == CUZK_OK && n > 16)
-        sd_log(T->opts, "setup: %s: %zu G1 points in %.3f s (%s)", what, n, now_s() - t0,
-               fb_where(T, b, sizeof b));
+        sd_log(T->opts, "setup: %s: %zu %s points in %.3f s (%s)", what, n, g2 ? "G2" : "G1",
+               now_s() - t0, fb_where(T, b, sizeof b));
     return st;
+}
+
+static cuzk_status fixed_g1s(cuzk_g1_affine *out, const cuzk_fr *sc, size_t n, temps *T,
+                             const char *what, cuzk_error *err)
+{
+    return fixed_batch(false, out, sc, n, T, what, err);
 }
 
 static cuzk_status fixed_g2s(cuzk_g2_affine *out, const cuzk_fr *sc, size_t n, temps *T,
                              const char *what, cuzk_error *err)
 {
-    if (n == 0)
-        return CUZK_OK;
-    double t0 = now_s();
-    cuzk_status st;
-    if (T->hook) {
-        st = T->hook->g2s(T->hook->ctx, out, sc, n, err);
-    } else {
-        fb_job j = {T->t2, sc, out, T->fb_scratch, T->fb_scratch_size};
-        st = cuzk_pool_for(T->pool, n, fb_g2, &j, FB_GRAIN);
-    }
-    char b[48];
-    if (st == CUZK_OK && n > 16)
-        sd_log(T->opts, "setup: %s: %zu G2 points in %.3f s (%s)", what, n, now_s() - t0,
-               fb_where(T, b, sizeof b));
-    return st;
+    return fixed_batch(true, out, sc, n, T, what, err);
 }
 
 /* ---- Lagrange-like values ------------------------------------------------------------------ */
