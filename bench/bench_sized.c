@@ -292,12 +292,6 @@ void bench_sized_fail(const bench_sized_opts *o, bench_sized_result *r, const ch
     bench_sized_done(o, r);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 bool bench_sized_time(const bench_sized_opts *o, bench_sized_result *r, bool (*fn)(void *),
                       void *ctx)
 {
@@ -320,7 +314,7 @@ bool bench_sized_time(const bench_sized_opts *o, bench_sized_result *r, bool (*f
         t[n++] = d;
         spent += d;
     }
-    qsort(t, n, sizeof t[0], cmp_double);
+    qsort(t, n, sizeof t[0], bench_cmp_double);
     r->runs = n;
     r->best_ms = t[0] * 1e3;
     r->median_ms = (n & 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2])) * 1e3;

@@ -87,7 +87,7 @@ extern const bench_sized_group bench_group_pipeline; /* bench_pipeline.c, explic
 extern const bench_sized_group bench_group_synth;    /* bench_synth.c, explicit-only */
 extern const bench_sized_group bench_group_csr;      /* bench_csr.c, explicit-only */
 #ifdef CUZK_HAVE_CUDA
-extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu.c */
+extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu_*.c */
 extern const bench_sized_group bench_group_gpu_msm;
 extern const bench_sized_group bench_group_gpu_prove;
 extern const bench_sized_group bench_group_gpu_fixed_base;
