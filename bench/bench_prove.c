@@ -254,15 +254,9 @@ static bool get_key(const bench_sized_opts *o, cuzk_groth16_pk *pk, const circui
     return true;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void stats(bench_sized_result *r, double *t, unsigned n)
 {
-    qsort(t, n, sizeof t[0], cmp_double);
+    qsort(t, n, sizeof t[0], bench_cmp_double);
     r->runs = n;
     r->best_ms = t[0];
     r->median_ms = n & 1 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);

@@ -55,7 +55,7 @@ typedef struct bench_sized_opts {
     unsigned runs;      /* minimum timed runs per measurement */
     double min_time_s;  /* minimum time spent per measurement (after the warm-up) */
     bool json;          /* results are printed by bench_sized_json, not as they come */
-} bench_sized_opts;
+} bench_sized_opts;     /* defaults, parsing and usage lines: bench_args.h */
 
 #define BENCH_SIZED_EXTRAS 6
 
@@ -87,22 +87,12 @@ extern const bench_sized_group bench_group_pipeline; /* bench_pipeline.c, explic
 extern const bench_sized_group bench_group_synth;    /* bench_synth.c, explicit-only */
 extern const bench_sized_group bench_group_csr;      /* bench_csr.c, explicit-only */
 #ifdef CUZK_HAVE_CUDA
-extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu.c */
+extern const bench_sized_group bench_group_gpu_ntt;   /* bench_gpu_*.c */
 extern const bench_sized_group bench_group_gpu_msm;
 extern const bench_sized_group bench_group_gpu_prove;
 extern const bench_sized_group bench_group_gpu_fixed_base;
 extern const bench_sized_group bench_group_gpu_setup;
 #endif
-
-/* Defaults: runs 3, ones 0.9, flavour bellperson, no sizes/threads (group defaults). */
-void bench_sized_opts_init(bench_sized_opts *o);
-
-/* Parses argv[*i] if it is a sized-group option (advancing *i past its value):
- * 1 consumed, 0 not a sized option, -1 bad value (message already on stderr). */
-int bench_sized_parse_opt(bench_sized_opts *o, int argc, char **argv, int *i);
-
-/* Usage lines for the sized options, for cmd_bench_usage. */
-void bench_sized_usage(FILE *out);
 
 /* The sizes / thread counts a group uses: o's lists, or the given defaults (threads 0
  * stands for the number of online CPUs; duplicates are dropped). Returns the count. */

@@ -19,7 +19,7 @@ double bench_now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
+int bench_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -68,7 +68,7 @@ void bench_measure_run(bench_measure *m, const bench_opts *o, bench_run_fn fn, v
         spent += t;
         per_op[b++] = t / (double)n;
     }
-    qsort(per_op, b, sizeof per_op[0], cmp_double);
+    qsort(per_op, b, sizeof per_op[0], bench_cmp_double);
     m->ns_per_op = (b & 1) ? per_op[b / 2] : (per_op[b / 2 - 1] + per_op[b / 2]) / 2;
     m->ns_min = per_op[0];
     m->iters = n * b;

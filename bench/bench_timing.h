@@ -36,6 +36,8 @@ typedef struct bench_measure {
 typedef void (*bench_run_fn)(void *ctx, uint64_t n);
 
 double bench_now_ns(void);
+/* qsort comparator: doubles in ascending order (for the best and the median of a run list). */
+int bench_cmp_double(const void *a, const void *b);
 void bench_measure_run(bench_measure *m, const bench_opts *o, bench_run_fn fn, void *ctx);
 
 /* Results are written here so the compiler cannot drop the work that produced them. */

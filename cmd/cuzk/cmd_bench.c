@@ -8,10 +8,10 @@
  * that is 1) is listed as failed and not timed: its number would mean nothing.
  * Threading: the item groups are single-threaded (single-core latencies); the sized groups
  * run their operations on pools of the sizes given by --threads.
+ * The options are parsed by bench/bench_args.c; this file owns --help and the group names.
  */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime, gmtime_r, sysconf */
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "bench_args.h"
 #include "bench_sized.h"
 #include "commands.h"
 
-#define DEFAULT_MIN_TIME 0.5
 #define MAX_ITEMS 64
 
 static const bench_group *const k_groups[] = {&bench_group_field, &bench_group_curve,
@@ -79,42 +79,14 @@ void cmd_bench_usage(FILE *out)
             "Each item is warmed up, then run in batches until the minimum time has passed\n"
             "and at least %d batches ran; ns/op is the median over batches. Chains such as\n"
             "r = r*a measure latency, not throughput.\n",
-            DEFAULT_MIN_TIME, BENCH_MIN_BATCHES);
-    bench_sized_usage(out);
+            BENCH_ARGS_MIN_TIME, BENCH_MIN_BATCHES);
+    bench_args_usage(out);
 }
 
 static int bad_arg(const char *what, const char *arg)
 {
-    fprintf(stderr, "cuzk bench: %s%s%s (try 'cuzk help bench')\n", what, arg ? ": " : "",
-            arg ? arg : "");
+    bench_args_complain(what, arg);
     return CUZK_EXIT_USAGE;
-}
-
-static bool parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_seconds(const char *s, double *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    /* An hour per item is already far past any sensible run; it also rejects inf/nan. */
-    if (errno || *end || !(v >= 0 && v <= 3600))
-        return false;
-    *out = v;
-    return true;
 }
 
 /* "model name" line of /proc/cpuinfo (x86), or "unknown". */
@@ -233,37 +205,18 @@ static void print_json(const result *res, size_t n, uint64_t seed, const bench_o
 
 int cmd_bench(int argc, char **argv)
 {
-    bench_opts o = {DEFAULT_MIN_TIME, 0};
-    bool json = false, seeded = false;
-    uint64_t seed = 0;
+    bench_args args;
+    bench_args_init(&args);
     bool want[NGROUPS] = {false}, want_sized[NSIZED] = {false};
     size_t nwant = 0;
-    bench_sized_opts so;
-    bench_sized_opts_init(&so);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;   /* an option's value */
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             cmd_bench_usage(stdout);
             return CUZK_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (strcmp(a, "--iters") == 0) {
-            if (!parse_u64(val, &o.iters) || o.iters == 0)
-                return bad_arg("--iters needs a positive integer", val);
-            i++;
-        } else if (strcmp(a, "--min-time") == 0) {
-            if (!parse_seconds(val, &o.min_time_s))
-                return bad_arg("--min-time needs seconds between 0 and 3600", val);
-            i++;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!parse_u64(val, &seed))
-                return bad_arg("--seed needs a non-negative integer", val);
-            seeded = true;
-            i++;
         } else if (a[0] == '-') {
-            int r = bench_sized_parse_opt(&so, argc, argv, &i);
+            int r = bench_args_parse(&args, argc, argv, &i);
             if (r < 0)
                 return CUZK_EXIT_USAGE;
             if (r == 0)
@@ -295,7 +248,10 @@ int cmd_bench(int argc, char **argv)
     for (size_t g = 0; g < NGROUPS; g++)
         items |= want[g];
 
-    if (!seeded) {
+    const bench_opts o = args.item;
+    const bool json = args.json;
+    uint64_t seed = args.seed;
+    if (!args.seeded) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         seed = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -323,11 +279,9 @@ int cmd_bench(int argc, char **argv)
                 print_row(r);
         }
     }
-    so.min_time_s = o.min_time_s;
-    so.json = json;
     for (size_t g = 0; g < NSIZED; g++)
         if (want_sized[g])
-            k_sized[g]->run(&so);
+            k_sized[g]->run(&args.sized);
     if (json)
         print_json(res, n, seed, &o, cpu);
     return CUZK_EXIT_OK;
