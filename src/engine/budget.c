@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "cuzk/plan.h"
-#include "engine/engine_internal.h"
+#include "engine/budget.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 
 bool engine_budget_try(cuzk_engine *e, uint64_t n)
 {

@@ -4,37 +4,22 @@
  * the timeline dump and the fault-injection hook.
  * Threading: create and destroy run alone; everything else takes engine->mu.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cuzk/formats.h"
-#include "engine/engine_internal.h"
-#include "engine/releaser.h"
-#include "engine/fil_keys.h"
+#include "engine/budget.h"
 #include "engine/engine_testing.h"
+#include "engine/fil_keys.h"
+#include "engine/jobs.h"
 #include "engine/journal.h"
-
-double engine_now_ms(void) { return cuzk_prover_clock_ms(); }
-
-void engine_log(const cuzk_engine *e, cuzk_log_level lvl, const char *fmt, ...)
-{
-    if (lvl > e->cfg.log_level)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (e->cfg.log) {
-        e->cfg.log(e->cfg.log_ctx, lvl, msg);
-        return;
-    }
-    static const char *names[] = {"error", "warn", "info", "debug"};
-    fprintf(stderr, "cuzk engine [%s] %s\n", names[lvl], msg);
-}
+#include "engine/log.h"
+#include "engine/pipeline.h"
+#include "engine/releaser.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 
 void cuzk_engine_config_default(cuzk_engine_config *cfg)
 {

@@ -19,6 +19,8 @@
 
 #include "cuzk/r1cs_cache.h"
 #include "engine/fil_keys.h"
+#include "engine/log.h"
+#include "engine/state.h"
 
 /* Revision of the Filecoin circuits' recorded constraint systems, written into each
  * cache's circuit id ("porep-32g/r1"): bump it with any change to a gadget or circuit

@@ -32,7 +32,11 @@
 #include "cuzk/post.h"
 #include "cuzk/prover.h"
 #include "cuzk/snap.h"
+#include "engine/dev_setup.h"
 #include "engine/fil_keys.h"
+#include "engine/log.h"
+#include "engine/sizes.h"
+#include "engine/state.h"
 
 
 static const struct {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "cuzk/plan.h"
-#include "engine/engine_internal.h"
+#include "engine/kind.h"
 
 typedef enum fil_circuit {
     FIL_POREP = 0,   /* StackedDRG partition (every PoRep variant of a size) */

@@ -16,7 +16,10 @@
 #include "cuzk/plan.h"
 #include "cuzk/porep.h"
 #include "cuzk/snap.h"
+#include "engine/devices.h"
 #include "engine/fil_keys.h"
+#include "engine/sizes.h"
+#include "engine/state.h"
 
 #define GIB 1073741824.0
 /* What a partition is charged beyond its data (the pipeline's reserve_actual): the job

@@ -15,8 +15,11 @@
 #include <time.h>
 
 #include "cuzk/formats.h"
-#include "engine/engine_internal.h"
+#include "engine/jobs.h"
 #include "engine/journal.h"
+#include "engine/log.h"
+#include "engine/pipeline.h"
+#include "engine/state.h"
 
 const char *cuzk_job_state_name(cuzk_job_state s)
 {

@@ -14,6 +14,7 @@
 #include "cuzk/c1.h"
 #include "cuzk/porep.h"
 #include "engine/fil_keys.h"
+#include "engine/sizes.h"
 
 static cuzk_status porep_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
                               cuzk_error *err)

@@ -18,6 +18,7 @@
 #include "cuzk/post.h"
 #include "engine/fil_doc.h"
 #include "engine/fil_keys.h"
+#include "engine/state.h"
 
 /* The cuzk.v1 fields as the job document of cuzk/post.h (malloc'd). */
 static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_error *err)

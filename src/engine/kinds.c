@@ -1,5 +1,5 @@
 /*
- * kinds.c — the per-kind synthesizers (engine_internal.h, struct ekind): the registry, the
+ * kinds.c — the per-kind synthesizers (kind.h, struct ekind): the registry, the
  * SYNTHETIC kind. GROTH16 is in kind_groth16.c, PoRep C2 in kind_porep.c, the PoSt kinds in
  * kind_post.c, SnapDeals in kind_snap.c.
  *
@@ -16,7 +16,12 @@
 #include <string.h>
 
 #include "cuzk/circuits.h"
-#include "engine/engine_internal.h"
+#include "engine/dev_setup.h"
+#include "engine/devices.h"
+#include "engine/kind.h"
+#include "engine/metrics.h"
+#include "engine/sizes.h"
+#include "engine/state.h"
 
 void esynth_free(esynth *s)
 {

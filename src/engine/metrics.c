@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine_internal.h"
+#include "engine/jobs.h"
+#include "engine/log.h"
 #include "engine/releaser.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 
 const double emetrics_bounds[EMETRICS_BUCKETS] = {0.005, 0.0125, 0.03, 0.075, 0.2, 0.5, 1.25,
                                                    3, 7.5, 20, 50, 125, 300, 1200};

@@ -8,7 +8,7 @@
  * Order: the dispatcher admits the next partition of the best job (highest priority,
  * then oldest), so queues hold partitions keyed (priority, job seq, partition) and every
  * stage takes the lowest key first.
- * Threading: see engine_internal.h; all queue and job state is under engine->mu, which
+ * Threading: see state.h; all queue and job state is under engine->mu, which
  * every stage releases around its real work.
  */
 #include <stdio.h>
@@ -16,10 +16,16 @@
 #include <string.h>
 
 #include "cuzk/formats.h"
-#include "engine/engine_internal.h"
+#include "engine/budget.h"
+#include "engine/devices.h"
 #include "engine/engine_testing.h"
 #include "engine/fil_keys.h"
+#include "engine/jobs.h"
+#include "engine/log.h"
+#include "engine/pipeline.h"
 #include "engine/releaser.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 
 static bool part_before(const epart *a, const epart *b)
 {

@@ -17,8 +17,12 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "engine/engine_internal.h"
+#include "engine/budget.h"
 #include "engine/fil_keys.h"
+#include "engine/jobs.h"
+#include "engine/log.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 #include "formats/formats_export.h"
 
 typedef struct srs_grave {

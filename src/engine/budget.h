@@ -1,0 +1,19 @@
+/*
+ * budget.h — the memory budget (budget.c): one byte count for resident keys and partition
+ * working sets. Internal to src/engine.
+ * Threading: engine_budget_try and engine_budget_release run with engine->mu held.
+ */
+#ifndef CUZK_ENGINE_BUDGET_H
+#define CUZK_ENGINE_BUDGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+
+bool engine_budget_try(cuzk_engine *e, uint64_t n);     /* evicts idle keys if needed */
+void engine_budget_release(cuzk_engine *e, uint64_t n);
+/* The budget when none is configured: the host's memory less margin (cuzk/plan.h's rule). */
+uint64_t engine_budget_auto(uint64_t margin);
+
+#endif
