@@ -64,7 +64,10 @@ void engine_jobs_free_all(cuzk_engine *e); /* destroy; no other thread left */
 void engine_job_result(cuzk_engine *e, const ejob *j, cuzk_job_result *r, bool with_proof);
 /* Plans j with its kind (mu NOT held: it may read file headers); sizes its proof. */
 cuzk_status engine_job_plan(cuzk_engine *e, ejob *j, cuzk_error *err);
-void engine_jobs_reap(cuzk_engine *e);  /* drops expired results */
+void engine_job_free(ejob *j); /* a job off the table, with its watches and plan */
+/* reaper.c: drops expired results (mu held); the reaper thread (arg: the engine). */
+void engine_jobs_reap(cuzk_engine *e);
+void *engine_reaper_main(void *arg);
 cuzk_status engine_job_enqueue(cuzk_engine *e, ereq *req, const char *id, uint64_t seq,
                                ejob **out, cuzk_error *err); /* takes req */
 

@@ -73,14 +73,6 @@ uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk)
     return engine_pk_bytes_of(pk->vk.n_ic, pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
 }
 
-bool engine_has_cpu_device(const cuzk_engine *e)
-{
-    for (unsigned d = 0; d < e->n_devs; d++)
-        if (!e->devs[d].is_gpu)
-            return true;
-    return false;
-}
-
 /* ---- SYNTHETIC -------------------------------------------------------------------------- */
 
 /* The synthetic key's host bytes before it is loaded (srs.c charges the budget with it):

@@ -64,6 +64,16 @@ static void part_free_data(cuzk_engine *e, epart *p)
     esynth_free(&p->syn);
 }
 
+void engine_parts_free(cuzk_engine *e, epart *list)
+{
+    while (list) {
+        epart *next = list->next;
+        part_free_data(e, list);
+        free(list);
+        list = next;
+    }
+}
+
 static void part_account(cuzk_engine *e, epart *p);
 
 /* The releaser's callback: the memory first, then the budget it stood for. */

@@ -38,6 +38,8 @@ struct epart {
 /* Takes every queued partition of j off the queues and ends it (mu held, released
  * meanwhile). */
 void engine_job_purge(cuzk_engine *e, ejob *j);
+/* Frees a list of partitions that never reached their end (destroy, no thread left). */
+void engine_parts_free(cuzk_engine *e, epart *list);
 /* Thread mains: the dispatcher's arg is the engine, the others' a worker_arg (state.h). */
 void *engine_dispatcher_main(void *arg);
 void *engine_synth_main(void *arg);
