@@ -79,6 +79,13 @@ struct ekind {
                             cuzk_pool *pool, cuzk_error *err);
     /* The file a key is decoded from (written into path), or false if generated. */
     bool (*key_file)(const cuzk_engine *e, const char *circuit_id, char *path, size_t cap);
+    /* What the key will be charged once loaded, known before loading (*bytes); false (or
+     * NULL): unknown, the SRS manager guesses from its file's size. */
+    bool (*key_bytes)(const cuzk_engine *e, const char *circuit_id, uint64_t *bytes);
+    /* Whether the key can be had at all, checked before a preload creates its entry
+     * (NULL: always; CUZK_ERR_NOT_FOUND saying what is missing). */
+    cuzk_status (*key_available)(const cuzk_engine *e, const char *circuit_id,
+                                 cuzk_error *err);
     /* Synthesizes partition part of the job: its witness (and own circuit, if any). plan
      * is the job's (its parsed inputs included), read-only here. */
     cuzk_status (*synthesize)(const cuzk_engine *e, const ereq *req, const ekind_plan *plan,
@@ -96,7 +103,5 @@ cuzk_status engine_no_filecoin_proof(const ereq *q, const char *what, cuzk_error
 const ekind *engine_kind_find(cuzk_proof_kind k);
 const ekind *engine_kind_for_circuit(const char *circuit_id);
 void esynth_free(esynth *s);
-/* The synthetic kind's key before it is loaded (kinds.c), for the SRS manager's estimate. */
-uint64_t engine_synthetic_key_bytes(unsigned log2n);
 
 #endif

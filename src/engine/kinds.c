@@ -77,7 +77,7 @@ uint64_t engine_pk_bytes(const cuzk_groth16_pk *pk)
 
 /* The synthetic key's host bytes before it is loaded (srs.c charges the budget with it):
  * see synthetic_plan for the shape behind 600 n. */
-uint64_t engine_synthetic_key_bytes(unsigned log2n)
+static uint64_t synthetic_key_bytes(unsigned log2n)
 {
     return 600 * (1ull << log2n) + (4u << 20);
 }
@@ -154,7 +154,7 @@ static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_pla
      * ~10 field elements a domain point plus MSM buckets per thread (900 n), on a GPU the
      * pinned staging and results only, the working set being on the device. */
     bool cpu = engine_has_cpu_device(e);
-    p->key_bytes = engine_synthetic_key_bytes(q->log2n);
+    p->key_bytes = synthetic_key_bytes(q->log2n);
     p->partition_bytes = (cpu ? 900 * n : 16 * n) + (64u << 20);
     return CUZK_OK;
 }
@@ -222,6 +222,18 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
     return CUZK_OK;
 }
 
+/* ekind.key_bytes: the seed does not change the key's size, so any "synthetic-<log2n>"
+ * prefix will do. */
+static bool synthetic_key_estimate(const cuzk_engine *e, const char *id, uint64_t *bytes)
+{
+    (void)e;
+    unsigned k;
+    if (sscanf(id, "synthetic-%u", &k) != 1 || k < 2 || k > 28)
+        return false;
+    *bytes = synthetic_key_bytes(k);
+    return true;
+}
+
 static bool no_key_file(const cuzk_engine *e, const char *id, char *path, size_t cap)
 {
     (void)e;
@@ -257,6 +269,7 @@ static const ekind k_synthetic = {
     .owns_circuit = synthetic_owns,
     .load_key = synthetic_load_key,
     .key_file = no_key_file,
+    .key_bytes = synthetic_key_estimate,
     .synthesize = synthetic_synthesize,
 };
 

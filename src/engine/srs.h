@@ -55,6 +55,9 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
-uint64_t engine_key_estimate(const cuzk_engine *e, const char *id, uint64_t file_size);
+/* What key id of kind k is expected to take once loaded: the kind's number, else a guess
+ * from its file's size (file_size). */
+uint64_t engine_key_estimate(const cuzk_engine *e, const ekind *k, const char *id,
+                             uint64_t file_size);
 
 #endif

@@ -4,7 +4,7 @@
  * Threading: both take engine->mu; a load runs with it released (engine_srs_ensure), and
  * evicted keys are freed after it is dropped (engine_srs_bury).
  */
-#include "engine/fil_keys.h"
+#include "engine/kind.h"
 #include "engine/log.h"
 #include "engine/srs.h"
 #include "engine/state.h"
@@ -21,8 +21,9 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already_lo
         pthread_mutex_unlock(&e->mu);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit id %s", id);
     }
-    /* a Filecoin key without its .params (and no dev keys) is not found, whatever its size */
-    cuzk_status avail = !s && fil_owns(id) ? fil_key_available(e, id, err) : CUZK_OK;
+    /* a key that cannot be had (a Filecoin key without its .params and no dev keys) is not
+     * found, whatever its size */
+    cuzk_status avail = !s && k->key_available ? k->key_available(e, id, err) : CUZK_OK;
     if (avail != CUZK_OK) {
         pthread_mutex_unlock(&e->mu);
         return avail;
