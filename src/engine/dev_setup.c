@@ -1,7 +1,7 @@
 /*
  * dev_setup.c — where the engine's development setups run (engine_setup_opts,
- * engine_internal.h): the dev keys of the Filecoin kinds (fil_keys.c) and of the
- * synthetic kind (kinds.c) take their point multiplications to the engine's first
+ * dev_setup.h): the dev keys of the Filecoin kinds (kind_fil_load.c) and of the
+ * synthetic kind (kind_synthetic.c) take their point multiplications to the engine's first
  * in-service GPU through the prover layer's fixed-base hook (cuzk/prover.h), and stay on
  * the CPU pool when the engine has no GPU. Either way the key is byte-identical for a
  * given seed (cuzk/groth16.h), so the choice is only a matter of time: a 32 GiB PoRep key
@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "cuzk/prover.h"
-#include "engine/engine_internal.h"
+#include "engine/dev_setup.h"
+#include "engine/log.h"
+#include "engine/state.h"
 
 static void setup_log(void *ctx, const char *msg)
 {

@@ -2,7 +2,8 @@
  * jobs.c — the job table and the job API: submit (validate, plan, journal, queue), the
  * request_id rule (request_id_match: join a live job of the same request, return a
  * completed one, never replay a failure), await with timeout, non-blocking info, cancel,
- * watches, the end of a job (counters, journal, watches, purge), and result expiry.
+ * watches, drain, and the end of a job (counters, journal, watches, purge). Results
+ * expire in reaper.c.
  * Threading: the table is guarded by engine->mu; submit journals with mu released while
  * the new job is marked spooling (listed, so a concurrent duplicate finds it, but not
  * schedulable).
@@ -15,8 +16,11 @@
 #include <time.h>
 
 #include "cuzk/formats.h"
-#include "engine/engine_internal.h"
+#include "engine/jobs.h"
 #include "engine/journal.h"
+#include "engine/log.h"
+#include "engine/pipeline.h"
+#include "engine/state.h"
 
 const char *cuzk_job_state_name(cuzk_job_state s)
 {
@@ -68,7 +72,7 @@ ejob *engine_job_find(cuzk_engine *e, const char *id)
     return NULL;
 }
 
-static void job_free(ejob *j)
+void engine_job_free(ejob *j)
 {
     while (j->watches) {
         ewatch *w = j->watches;
@@ -240,7 +244,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
         e->n_unfinished--;
         pthread_cond_broadcast(&e->done_cv);
         pthread_mutex_unlock(&e->mu);
-        job_free(j);
+        engine_job_free(j);
         return st;
     }
     snprintf(t->job_id, sizeof t->job_id, "%s", j->id);
@@ -433,6 +437,29 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeo
     return CUZK_OK;
 }
 
+cuzk_status cuzk_engine_drain(cuzk_engine *e, uint64_t timeout_ms)
+{
+    if (!e)
+        return CUZK_ERR_INVALID_ARG;
+    double end = engine_now_ms() + (double)timeout_ms;
+    pthread_mutex_lock(&e->mu);
+    while (e->n_unfinished && !e->stopping) {
+        if (timeout_ms && engine_now_ms() >= end)
+            break;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&e->done_cv, &e->mu, &ts);
+    }
+    bool idle = e->n_unfinished == 0;
+    pthread_mutex_unlock(&e->mu);
+    return idle ? CUZK_OK : CUZK_ERR_UNAVAILABLE;
+}
+
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running,
                                cuzk_error *err)
 {
@@ -509,36 +536,11 @@ void cuzk_engine_unwatch(cuzk_engine *e, uint64_t watch_id)
     pthread_mutex_unlock(&e->mu);
 }
 
-void engine_jobs_reap(cuzk_engine *e)
-{
-    double now = engine_now_ms();
-    for (ejob **pp = &e->jobs; *pp;) {
-        ejob *j = *pp;
-        bool expired = engine_job_over(j) && j->in_flight == 0 &&
-                       ((j->collected &&
-                         now - j->t_collected >= (double)e->cfg.collected_ttl_s * 1e3) ||
-                        now - j->t_finish >= (double)e->cfg.result_ttl_s * 1e3);
-        if (!expired) {
-            /* a failed or cancelled job is never proved again: once no partition reads its
-             * request, its payload goes (as it went from the journal at its end) */
-            if (engine_job_over(j) && j->state != CUZK_JOB_COMPLETED && j->in_flight == 0 &&
-                !j->req->stripped)
-                ereq_strip(j->req);
-            pp = &j->next;
-            continue;
-        }
-        *pp = j->next;
-        if (e->journal)
-            ejournal_remove(e->journal, j->id);
-        job_free(j);
-    }
-}
-
 void engine_jobs_free_all(cuzk_engine *e)
 {
     while (e->jobs) {
         ejob *j = e->jobs;
         e->jobs = j->next;
-        job_free(j);
+        engine_job_free(j);
     }
 }

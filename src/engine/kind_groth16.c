@@ -15,7 +15,9 @@
 
 #include "cuzk/formats.h"
 #include "cuzk/msm.h"
-#include "engine/engine_internal.h"
+#include "engine/kind.h"
+#include "engine/sizes.h"
+#include "engine/state.h"
 #include "formats/formats_export.h"
 
 

@@ -5,15 +5,12 @@
  * with the parser's message before any proving work. The parsed C1 stays with the job
  * (plan.parsed); partition p is the StackedDRG circuit of C1 partition p (cuzk/porep.h),
  * its compact witness laid out by the key's recorded circuit. Proofs are concatenated in
- * partition order by the pipeline. Keys: fil_keys.h ("porep-<size>").
+ * partition order by the pipeline. Keys: kind_fil.h ("porep-<size>").
  * Threading: reentrant; the parsed C1 is immutable and read by every synthesis worker.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "cuzk/c1.h"
 #include "cuzk/porep.h"
-#include "engine/fil_keys.h"
+#include "engine/kind_fil.h"
 
 static cuzk_status porep_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
                               cuzk_error *err)
@@ -78,43 +75,6 @@ static void porep_plan_free(ekind_plan *p)
     p->parsed = NULL;
 }
 
-/* Takes ownership of ca (a partition's compact witness) once it fits the key's circuit. */
-cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
-                                     esynth *out, cuzk_error *err)
-{
-    cuzk_status st = CUZK_OK;
-    if (!key->r1cs || !key->wmap)
-        st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "Filecoin key has no recorded circuit");
-    else if (ca->n_vars != key->r1cs->n_vars || ca->n_bits != key->wmap->n_bits)
-        st = cuzk_error_set(err, CUZK_ERR_INTERNAL,
-                            "the partition's witness (%u variables, %u bits) does not fit the "
-                            "recorded circuit (%u, %u)",
-                            ca->n_vars, ca->n_bits, key->r1cs->n_vars, key->wmap->n_bits);
-    if (st != CUZK_OK) {
-        cuzk_compact_assignment_free(ca);
-        return st;
-    }
-    out->ca = *ca;
-    out->w = cuzk_witness_compact(key->wmap, ca->bits, ca->dense);
-    out->bytes = engine_compact_witness_bytes(ca->n_vars, ca->n_bits);
-    memset(ca, 0, sizeof *ca);
-    return CUZK_OK;
-}
-
-/* The witness of one partition in compact form, by the circuit's generic witness backend,
- * checked against the key's circuit. */
-cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const void *ctx,
-                               esynth *out, cuzk_error *err)
-{
-    cuzk_compact_assignment ca = {0};
-    cuzk_status st = cuzk_circuit_witness_compact(fn, ctx, &ca, err);
-    if (st != CUZK_OK) {
-        cuzk_compact_assignment_free(&ca);
-        return st;
-    }
-    return engine_fil_witness_adopt(key, &ca, out, err);
-}
-
 static cuzk_status porep_synthesize(const cuzk_engine *e, const ereq *q, const ekind_plan *plan,
                                     const srs_key *key, uint32_t part, cuzk_pool *pool,
                                     esynth *out, cuzk_error *err)
@@ -145,6 +105,8 @@ const ekind engine_kind_porep = {
     .owns_circuit = fil_owns,
     .load_key = fil_load_key,
     .key_file = fil_key_file,
+    .key_bytes = fil_key_estimate,
+    .key_available = fil_key_available,
     .synthesize = porep_synthesize,
     .plan_free = porep_plan_free,
 };

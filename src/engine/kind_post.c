@@ -7,7 +7,7 @@
  * document here, so one strict parser (and its messages) serves both. Parsing runs
  * cuzk_post_partition_check: paths reach comm_r_last, comm_r = H(comm_c, comm_r_last), the
  * leaves are the challenges the randomness derives. All at submit, before proving work.
- * Keys: fil_keys.h ("wpost-<size>", "winning-<size>").
+ * Keys: kind_fil.h ("wpost-<size>", "winning-<size>").
  * Threading: reentrant; the parsed job is immutable once planned.
  */
 #include <inttypes.h>
@@ -17,7 +17,8 @@
 
 #include "cuzk/post.h"
 #include "engine/fil_doc.h"
-#include "engine/fil_keys.h"
+#include "engine/kind_fil.h"
+#include "engine/state.h"
 
 /* The cuzk.v1 fields as the job document of cuzk/post.h (malloc'd). */
 static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_error *err)
@@ -145,6 +146,8 @@ const ekind engine_kind_window_post = {
     .owns_circuit = fil_owns,
     .load_key = fil_load_key,
     .key_file = fil_key_file,
+    .key_bytes = fil_key_estimate,
+    .key_available = fil_key_available,
     .synthesize = post_synthesize,
     .plan_free = post_plan_free,
 };
@@ -157,6 +160,8 @@ const ekind engine_kind_winning_post = {
     .owns_circuit = fil_owns,
     .load_key = fil_load_key,
     .key_file = fil_key_file,
+    .key_bytes = fil_key_estimate,
+    .key_available = fil_key_available,
     .synthesize = post_synthesize,
     .plan_free = post_plan_free,
 };

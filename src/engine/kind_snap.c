@@ -12,7 +12,7 @@
  * before any proving work. Partition k is proved from its compact witness on the key's
  * recorded circuit; the public inputs [k | h_select << partition_bits, comm_r_old,
  * comm_d_new, comm_r_new] are the circuit's, in rust-fil-proofs' order. Proofs are
- * concatenated in partition order by the pipeline. Keys: fil_keys.h ("snap-<size>").
+ * concatenated in partition order by the pipeline. Keys: kind_fil.h ("snap-<size>").
  * Threading: reentrant; the parsed job is immutable once planned and read by every
  * synthesis worker.
  */
@@ -23,7 +23,7 @@
 
 #include "cuzk/snap.h"
 #include "engine/fil_doc.h"
-#include "engine/fil_keys.h"
+#include "engine/kind_fil.h"
 
 /* The cuzk.v1 fields as the job document of cuzk/snap.h (malloc'd). */
 static cuzk_status request_doc(const ereq *q, char **out, size_t *len, cuzk_error *err)
@@ -167,6 +167,8 @@ const ekind engine_kind_snap = {
     .owns_circuit = fil_owns,
     .load_key = fil_load_key,
     .key_file = fil_key_file,
+    .key_bytes = fil_key_estimate,
+    .key_available = fil_key_available,
     .synthesize = snap_synthesize,
     .plan_free = snap_plan_free,
 };

@@ -1,15 +1,20 @@
 /*
  * metrics.c — status snapshots (cuzk_engine_get_status) and the Prometheus text
- * exposition (cuzk_engine_metrics_text) from the engine's counters and histograms.
- * Threading: both take a consistent snapshot under engine->mu and format outside it.
+ * exposition (cuzk_engine_metrics_text) from the engine's counters and histograms, and
+ * the timeline's dump (cuzk_engine_timeline_write).
+ * Threading: status and metrics take a consistent snapshot under engine->mu and format
+ * outside it; the timeline has its own lock.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine_internal.h"
+#include "engine/jobs.h"
+#include "engine/log.h"
 #include "engine/releaser.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 
 const double emetrics_bounds[EMETRICS_BUCKETS] = {0.005, 0.0125, 0.03, 0.075, 0.2, 0.5, 1.25,
                                                    3, 7.5, 20, 50, 125, 300, 1200};
@@ -290,4 +295,11 @@ cuzk_status cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len, cu
     if (len)
         *len = b.len;
     return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_timeline_write(cuzk_engine *e, const char *path, cuzk_error *err)
+{
+    if (!e || !path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "timeline: NULL argument");
+    return etimeline_write(e->timeline, path, err);
 }

@@ -8,7 +8,7 @@
  * Order: the dispatcher admits the next partition of the best job (highest priority,
  * then oldest), so queues hold partitions keyed (priority, job seq, partition) and every
  * stage takes the lowest key first.
- * Threading: see engine_internal.h; all queue and job state is under engine->mu, which
+ * Threading: see state.h; all queue and job state is under engine->mu, which
  * every stage releases around its real work.
  */
 #include <stdio.h>
@@ -16,10 +16,15 @@
 #include <string.h>
 
 #include "cuzk/formats.h"
-#include "engine/engine_internal.h"
+#include "engine/budget.h"
+#include "engine/devices.h"
 #include "engine/engine_testing.h"
-#include "engine/fil_keys.h"
+#include "engine/jobs.h"
+#include "engine/log.h"
+#include "engine/pipeline.h"
 #include "engine/releaser.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 
 static bool part_before(const epart *a, const epart *b)
 {
@@ -56,6 +61,16 @@ static void part_free_data(cuzk_engine *e, epart *p)
         for (unsigned d = 0; d < e->n_devs; d++)
             cuzk_prover_forget(e->devs[d].prover, NULL, p->syn.r1cs_owned);
     esynth_free(&p->syn);
+}
+
+void engine_parts_free(cuzk_engine *e, epart *list)
+{
+    while (list) {
+        epart *next = list->next;
+        part_free_data(e, list);
+        free(list);
+        list = next;
+    }
 }
 
 static void part_account(cuzk_engine *e, epart *p);
@@ -199,43 +214,6 @@ static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu, unsigned ms)
     pthread_cond_timedwait(cv, mu, &ts);
 }
 
-/* Whether a partition of `part` bytes whose key still needs `key` bytes can ever be
- * admitted under the budget; else why, saying what is short (for the Filecoin kinds the
- * numbers are the exact counts' of cuzk/plan.h, which `cuzk plan` prints). */
-static bool admissible(const cuzk_engine *e, const char *id, uint64_t part, uint64_t key,
-                       char *m, size_t cap)
-{
-    if (part + key <= e->budget)
-        return true;
-    snprintf(m, cap,
-             "%.48s does not fit the memory budget: its key and circuit (%.1f MiB) and one "
-             "partition (%.1f MiB) need %.1f MiB, the budget is %.1f MiB: %.1f MiB short",
-             id, key / 1048576.0, part / 1048576.0, (part + key) / 1048576.0,
-             e->budget / 1048576.0, (part + key - e->budget) / 1048576.0);
-    return false;
-}
-
-bool cuzk_engine_admission_check(cuzk_engine *e, cuzk_proof_kind kind, uint64_t sector_size,
-                                 int devices, char *why, size_t cap)
-{
-    fil_circuit c;
-    char id[64];
-    if (!fil_circuit_of(kind, &c) || !fil_circuit_id(c, sector_size, id, sizeof id)) {
-        snprintf(why, cap, "not a Filecoin kind and size");
-        return false;
-    }
-    pthread_mutex_lock(&e->mu);
-    bool gpu = devices < 0 ? !engine_has_cpu_device(e) : devices == 1;
-    uint64_t part = fil_partition_bytes_on(e, c, sector_size, gpu);
-    uint64_t key = engine_key_estimate(e, id, 0);
-    bool ok = admissible(e, id, part, key, why, cap);
-    if (ok)
-        snprintf(why, cap, "%s: key and circuit %.1f MiB + a partition %.1f MiB in %.1f MiB",
-                 id, key / 1048576.0, part / 1048576.0, e->budget / 1048576.0);
-    pthread_mutex_unlock(&e->mu);
-    return ok;
-}
-
 void *engine_dispatcher_main(void *arg)
 {
     cuzk_engine *e = arg;
@@ -263,7 +241,7 @@ void *engine_dispatcher_main(void *arg)
         uint64_t key = s->tier != CUZK_SRS_HOT && !s->loading && !s->pending_charge
                            ? s->est_bytes : 0;
         char m[CUZK_ERROR_MSG_MAX];
-        if (!admissible(e, j->plan.circuit_id, part, key, m, sizeof m)) {
+        if (!engine_budget_fits(e, j->plan.circuit_id, part, key, m, sizeof m)) {
             if (s->refs == 0 && s->job_own) {
                 s->refs++;
                 engine_srs_unref(e, s);

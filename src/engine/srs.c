@@ -17,8 +17,11 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "engine/engine_internal.h"
-#include "engine/fil_keys.h"
+#include "engine/budget.h"
+#include "engine/jobs.h"
+#include "engine/log.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 #include "formats/formats_export.h"
 
 typedef struct srs_grave {
@@ -26,15 +29,12 @@ typedef struct srs_grave {
     struct srs_grave *next;
 } srs_grave;
 
-uint64_t engine_key_estimate(const cuzk_engine *e, const char *id, uint64_t file_size)
+uint64_t engine_key_estimate(const cuzk_engine *e, const ekind *k, const char *id,
+                             uint64_t file_size)
 {
-    unsigned k;
-    if (sscanf(id, "synthetic-%u", &k) == 1 && k >= 2 && k <= 28)
-        return engine_synthetic_key_bytes(k);
-    fil_circuit c;
-    uint64_t size;
-    if (fil_parse_id(id, &c, &size))
-        return fil_key_bytes(e, c, size); /* points (from the file or a dev setup) + circuit */
+    uint64_t b;
+    if (k->key_bytes && k->key_bytes(e, id, &b))
+        return b;
     return 2 * file_size + (1u << 20);
 }
 
@@ -58,7 +58,7 @@ srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const 
     struct stat sb;
     if (k->key_file(e, id, path, sizeof path) && stat(path, &sb) == 0)
         s->file_size = (uint64_t)sb.st_size;
-    s->est_bytes = engine_key_estimate(e, id, s->file_size);
+    s->est_bytes = engine_key_estimate(e, k, id, s->file_size);
     if (s->job_own && req)
         s->est_bytes = 2 * (req->zkey.len + req->params.len) + (1u << 20);
     s->last_used_ms = engine_now_ms();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cuzkd_memory.sh CUZKD CUZK WORKDIR [--no-rss] — the memory budget is never exceeded under
 # load. cuzkd runs on the CPU with a small budget (BUDGET_MIB) that binds: a partition's
-# admission estimate is ~64 MiB + 900 n bytes (src/engine/kinds.c), so 96 MiB holds the
+# admission estimate is ~64 MiB + 900 n bytes (src/engine/kind_synthetic.c), so 96 MiB holds the
 # key and one partition's estimate beside the shrunk reservations of synthesized ones —
 # far fewer than the pipeline's slots (2 synthesis workers, a device queue of 4, 2 device
 # workers, 2 finalizers). JOBS synthetic jobs of PARTS partitions at 2^LOG2N (dev-setup

@@ -1,6 +1,6 @@
 /*
  * test_engine_params.c — the engine checks Filecoin parameter files against the
- * param_dir's parameters.json before it uses them (src/engine/fil_keys.c,
+ * param_dir's parameters.json before it uses them (src/engine/kind_fil_load.c,
  * cuzk/param_digest.h). The key is real in shape: the 2 KiB WindowPoSt dev key the engine
  * makes (in CUZK_DEV_KEY_DIR, or a fresh temporary directory), copied into a parameter
  * directory under Filecoin's file name with its .vk beside it. Each case is a fresh engine

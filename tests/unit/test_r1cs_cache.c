@@ -1,6 +1,6 @@
 /*
  * test_r1cs_cache.c — the CSR cache file (cuzk/r1cs_cache.h) and the engine's use of it
- * (fil_circuit_cached, src/engine/fil_csr_cache.c), in a fresh temporary directory:
+ * (fil_circuit_cached, src/engine/kind_fil_cache.c), in a fresh temporary directory:
  *   round trip: a random constraint system (random rows, repeated and fresh coefficients,
  *     empty rows) with a random witness map, written and mapped back at every check level,
  *     has identical shape, CSR arrays, densities, map and coefficient table, no m[].coeff
@@ -45,7 +45,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 #include "cuzk/r1cs_cache.h"
-#include "engine/fil_keys.h"
+#include "engine/kind_fil.h"
 #include "formats/r1cs_cache_hash.h"
 #include "test_groth16_circuits.h"
 #include "test_rng.h"

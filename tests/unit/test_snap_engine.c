@@ -4,7 +4,7 @@
  * reads the verifying key back from that file). Vanilla proofs from cuzk_snap_job_synth
  * (tests/support/vanilla_fixture.h; at 2 KiB full trees of random leaves, consistent).
  *   snap_shape    the key's circuit id and the planned domain agree with the circuit's
- *                 counts (fil_keys.c's row table) at 2 KiB and 8 MiB;
+ *                 counts (the exact counts' row table) at 2 KiB and 8 MiB;
  *   snap_reject   malformed inputs are refused at submit with the parser's message, before
  *                 any proving work (missing commitments, a path that misses its root, a
  *                 bincode proof with trailing bytes, a commitment that contradicts the
@@ -40,7 +40,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/snap.h"
 #include "engine/engine_testing.h"
-#include "engine/fil_keys.h"
+#include "engine/kind_fil.h"
 #include "vanilla_fixture.h"
 #include "test_rng.h"
 

@@ -1,10 +1,11 @@
 /*
- * fil_plan.c — the memory plan of the Filecoin kinds (cuzk/plan.h) and the engine's
- * admission estimates built on it (fil_keys.h: fil_key_bytes, fil_partition_bytes).
+ * plan.c — the memory plan of the Filecoin kinds (cuzk/plan.h): what a key, its circuit
+ * and a partition take in host and device memory, and whether a machine fits them. The
+ * engine's admission estimates are built on it (kind_fil_sizes.c).
  *
  * Every number comes from the exact counts of fil_counts.c through the formulas that hold
  * the memory: engine_pk_bytes_of, engine_r1cs_bytes_of and engine_wmap_bytes (what a
- * loaded key is charged, kinds.c), the compact witness as engine_fil_witness_adopt counts
+ * loaded key is charged, sizes.c), the compact witness as engine_fil_witness_adopt counts
  * it, cuzk_groth16_prove_scratch_size_for (the CPU prover's scratch) and
  * cuzk_prover_gpu_need (the CUDA backend's device memory). Nothing here is a per-row
  * factor: a plan and a run count the same bytes.
@@ -16,7 +17,8 @@
 #include "cuzk/plan.h"
 #include "cuzk/porep.h"
 #include "cuzk/snap.h"
-#include "engine/fil_keys.h"
+#include "cuzk/prover.h"
+#include "engine/sizes.h"
 
 #define GIB 1073741824.0
 /* What a partition is charged beyond its data (the pipeline's reserve_actual): the job
@@ -66,7 +68,7 @@ cuzk_status cuzk_fil_memory_get(cuzk_proof_kind kind, uint64_t sector_size,
     uint64_t n_h, n_l, n_a, n_b, n_vars = c->inputs + c->aux;
     cuzk_fil_counts_key(c, &n_h, &n_l, &n_a, &n_b);
     out->key_host = engine_pk_bytes_of(c->inputs, n_h, n_l, n_a, n_b, n_b);
-    /* the circuit as fil_load_key keeps it: mapped from the cache (indices + table), or
+    /* the circuit as fil_load_key (kind_fil_load.c) keeps it: mapped from the cache (indices + table), or
      * as the recorder made it (values); with its witness map */
     out->circuit_host = engine_r1cs_bytes_of(c->constraints, n_vars, c->nnz, false, c->coeffs) +
                         engine_wmap_bytes(n_vars);
@@ -260,53 +262,4 @@ cuzk_status cuzk_plan_make(cuzk_proof_kind kind, uint64_t sector_size,
              out->circuit_streamed ? "streamed" : "resident", out->device_working_sets,
              out->partition_device_bytes / GIB, capped, m->device_memory / GIB);
     return CUZK_OK;
-}
-
-/* ---- the engine's estimates (fil_keys.h) ------------------------------------------------ */
-
-static cuzk_proof_kind kind_of(fil_circuit c)
-{
-    static const cuzk_proof_kind k[] = {CUZK_PROOF_POREP_SEAL_COMMIT,
-                                        CUZK_PROOF_WINDOW_POST_PARTITION,
-                                        CUZK_PROOF_WINNING_POST, CUZK_PROOF_SNAP_DEALS_UPDATE};
-    return k[c];
-}
-
-const cuzk_fil_counts *fil_counts(fil_circuit c, uint64_t sector_size)
-{
-    return cuzk_fil_counts_get(kind_of(c), sector_size);
-}
-
-uint64_t fil_key_bytes(const cuzk_engine *e, fil_circuit c, uint64_t sector_size)
-{
-    cuzk_fil_memory mem;
-    if (cuzk_fil_memory_get(kind_of(c), sector_size, 1, &mem, NULL) != CUZK_OK)
-        return 0;
-    return mem.key_host + (e && fil_csr_cached(e) ? mem.circuit_host : mem.circuit_recorded);
-}
-
-bool fil_circuit_of(cuzk_proof_kind kind, fil_circuit *c)
-{
-    for (int i = FIL_POREP; i <= FIL_SNAP; i++)
-        if (kind_of((fil_circuit)i) == kind) {
-            *c = (fil_circuit)i;
-            return true;
-        }
-    return false;
-}
-
-uint64_t fil_partition_bytes_on(const cuzk_engine *e, fil_circuit c, uint64_t sector_size,
-                                bool gpu)
-{
-    cuzk_fil_memory mem;
-    unsigned threads = e && e->pool ? (unsigned)cuzk_pool_nthreads(e->pool) : 1;
-    if (cuzk_fil_memory_get(kind_of(c), sector_size, threads, &mem, NULL) != CUZK_OK)
-        return 0;
-    return gpu ? mem.partition_host_gpu : mem.partition_host_cpu;
-}
-
-uint64_t fil_partition_bytes(const cuzk_engine *e, fil_circuit c, uint64_t sector_size)
-{
-    /* without an engine (tests), the larger: the CPU's */
-    return fil_partition_bytes_on(e, c, sector_size, e && !engine_has_cpu_device(e));
 }

@@ -1,5 +1,5 @@
 /*
- * fil_csr_cache.c — the Filecoin kinds' recorded circuits, cached on disk (fil_keys.h,
+ * kind_fil_cache.c — the Filecoin kinds' recorded circuits, cached on disk (kind_fil.h,
  * cuzk/r1cs_cache.h): <dir>/<circuit id>.csr is mapped when it is there and sound, else the
  * circuit is recorded, written there, and mapped back (so the heap copy is released and the
  * file is checked in full once, right after it was written, which stamps it).
@@ -18,7 +18,9 @@
 #include <sys/stat.h>
 
 #include "cuzk/r1cs_cache.h"
-#include "engine/fil_keys.h"
+#include "engine/kind_fil.h"
+#include "engine/log.h"
+#include "engine/state.h"
 
 /* Revision of the Filecoin circuits' recorded constraint systems, written into each
  * cache's circuit id ("porep-32g/r1"): bump it with any change to a gadget or circuit

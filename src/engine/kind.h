@@ -1,0 +1,107 @@
+/*
+ * kind.h — the job kinds' interface (struct ekind): how a kind plans a job at submit,
+ * loads the key its circuit ids name, and synthesizes a partition's witness. The engine
+ * knows a kind only through this table; the kinds are kinds.c's registry (the synthetic
+ * and generic Groth16 kinds, and the Filecoin kinds of kind_fil.h). Internal to
+ * src/engine.
+ * Threading: every hook is reentrant and called with engine->mu NOT held.
+ */
+#ifndef CUZK_ENGINE_KIND_H
+#define CUZK_ENGINE_KIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pool.h"
+#include "cuzk/r1cs.h"
+#include "engine/request.h"
+
+typedef struct ekind ekind;
+
+/* What a key loader produces: the proving key and, when the circuit is fixed per key (a
+ * .zkey's A/B matrices, the synthetic circuit, a Filecoin circuit), that circuit. */
+typedef struct srs_key {
+    cuzk_groth16_pk pk;
+    cuzk_r1cs *r1cs;       /* NULL: each partition brings its own circuit */
+    cuzk_witness_map *wmap; /* with r1cs from a recorded circuit: its bit variables (the
+                               partitions' compact witnesses are laid out by it); malloc'd */
+    bool benchmark_only;   /* a random key: proofs cannot verify */
+    /* Synthetic keys only: the circuit's witness in compact form (laid out by wmap),
+     * computed once at load. Every partition of the synthetic workload has this same
+     * witness, so synthesis is a view of it: the benchmark measures the engine and the
+     * prover, not the generator (whose full circuit + witness run took 5.5 s per 2^27
+     * partition on 16 cores, twice the GPU's time). Real circuits' witness cost is what
+     * `cuzk bench synth` measures. */
+    uint64_t *wbits;
+    cuzk_fr *wdense;
+    uint64_t bytes;        /* what it occupies in memory (charged to the budget) */
+} srs_key;
+
+/* Planning a job at submit (cheap, no file decoding): how many partitions, which key, and
+ * upper bounds on the memory a partition and the key take. */
+typedef struct ekind_plan {
+    uint32_t partitions;
+    char circuit_id[256];
+    bool job_own_key;          /* the key is in the request's bytes */
+    uint64_t partition_bytes;  /* witness + own circuit + prover scratch, upper bound */
+    uint64_t key_bytes;        /* decoded key + shared circuit, upper bound */
+    void *parsed;              /* the kind's parsed inputs, kept for synthesis (owned by
+                                  the job; released by the kind's plan_free) */
+} ekind_plan;
+
+/* A synthesized partition: the witness (and the circuit when it is the partition's own). */
+typedef struct esynth {
+    cuzk_witness w;
+    cuzk_fr *w_owned;          /* freed with free() */
+    cuzk_compact_assignment ca; /* a compact witness's arrays (cuzk_compact_assignment_free) */
+    cuzk_r1cs *r1cs_owned;     /* NULL: the key's circuit */
+    uint64_t bytes;            /* what the above occupy */
+} esynth;
+
+struct ekind {
+    cuzk_proof_kind kind;
+    const char *name;
+    cuzk_priority default_priority;
+    /* Validates the request and plans it; CUZK_ERR_UNSUPPORTED for circuits not built. */
+    cuzk_status (*plan)(const cuzk_engine *e, const ereq *req, ekind_plan *plan,
+                        cuzk_error *err);
+    /* Whether a circuit id names one of this kind's keys (preload/evict by id). */
+    bool (*owns_circuit)(const char *circuit_id);
+    /* Loads the key named circuit_id (req: the job's request for job-own keys, else NULL);
+     * map/map_len: the file mapping to decode from when the kind keys by file (the SRS
+     * manager maps it and keeps it as the WARM tier), else NULL. */
+    cuzk_status (*load_key)(const cuzk_engine *e, const char *circuit_id, const ereq *req,
+                            const uint8_t *map, size_t map_len, srs_key *key,
+                            cuzk_pool *pool, cuzk_error *err);
+    /* The file a key is decoded from (written into path), or false if generated. */
+    bool (*key_file)(const cuzk_engine *e, const char *circuit_id, char *path, size_t cap);
+    /* What the key will be charged once loaded, known before loading (*bytes); false (or
+     * NULL): unknown, the SRS manager guesses from its file's size. */
+    bool (*key_bytes)(const cuzk_engine *e, const char *circuit_id, uint64_t *bytes);
+    /* Whether the key can be had at all, checked before a preload creates its entry
+     * (NULL: always; CUZK_ERR_NOT_FOUND saying what is missing). */
+    cuzk_status (*key_available)(const cuzk_engine *e, const char *circuit_id,
+                                 cuzk_error *err);
+    /* Synthesizes partition part of the job: its witness (and own circuit, if any). plan
+     * is the job's (its parsed inputs included), read-only here. */
+    cuzk_status (*synthesize)(const cuzk_engine *e, const ereq *req, const ekind_plan *plan,
+                              const srs_key *key, uint32_t part, cuzk_pool *pool, esynth *out,
+                              cuzk_error *err);
+    /* Releases plan->parsed (NULL: the kind keeps nothing there). */
+    void (*plan_free)(ekind_plan *plan);
+};
+
+/* The Filecoin fields that choose a circuit (registered_proof, sector_size) name nothing
+ * for the extension kinds, whose circuit is in the request: one given there is a confused
+ * request, refused with CUZK_ERR_INVALID_ARG (kinds.c; what: the kind's name). */
+cuzk_status engine_no_filecoin_proof(const ereq *q, const char *what, cuzk_error *err);
+
+const ekind *engine_kind_find(cuzk_proof_kind k);
+const ekind *engine_kind_for_circuit(const char *circuit_id);
+void esynth_free(esynth *s);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * srs.h — the key (SRS) manager's table (srs.c): one entry per circuit id, in tier HOT
+ * (decoded, charged to the budget), WARM (its file mapped) or COLD, reference-counted by
+ * the partitions that use it. Internal to src/engine.
+ * Threading: entries are guarded by engine->mu; the functions run with mu held unless
+ * said otherwise.
+ */
+#ifndef CUZK_ENGINE_SRS_H
+#define CUZK_ENGINE_SRS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/kind.h"
+#include "engine/request.h"
+
+typedef struct ejob ejob;
+typedef struct srs_entry srs_entry;
+
+struct srs_entry {
+    char id[256];
+    cuzk_srs_tier tier;
+    const ekind *kind;     /* whose loader */
+    bool job_own;          /* a key given as bytes: dropped when its last user leaves */
+    const ereq *req;       /* job_own: the request holding the bytes (alive while refs) */
+    bool loading;          /* a thread is loading it (others wait on srs_cv) */
+    cuzk_status load_status; /* the last load's outcome (failures are reported to users) */
+    char load_error[CUZK_ERROR_MSG_MAX];
+    srs_key key;           /* valid when tier == HOT */
+    uint64_t charged;      /* bytes of the budget this entry holds while HOT */
+    uint64_t est_bytes;    /* what a load is expected to take (then: what it took) */
+    uint64_t pending_charge; /* budget reserved at admission for the coming load */
+    uint64_t load_gen;     /* loads finished (waiters tell a failed load from a new one) */
+    uint64_t file_size;    /* for keys from files: the file's size (WARM/COLD report it) */
+    void *map;             /* WARM: the file mapping kept after eviction (page cache) */
+    size_t map_len;
+    uint32_t refs;         /* partitions admitted that use it */
+    double last_used_ms;
+    uint64_t load_ms_last;
+    srs_entry *next;
+};
+
+srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const ereq *req,
+                          bool create);
+bool engine_srs_evict_one(cuzk_engine *e, uint64_t need); /* LRU idle HOT key */
+uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s); /* -> bytes freed */
+/* Makes s HOT, loading it if needed with mu released during the load; the budget comes
+ * from s->pending_charge (reserved at admission) or is reserved here. *wait_ms (optional)
+ * += the time spent. j: the job whose partition needs the key (NULL for a preload): while
+ * another thread loads the key, the wait ends with CUZK_ERR_CANCELLED as soon as j is
+ * over or the engine stops, so a cancelled job never holds a worker behind a slow load. */
+cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint64_t *wait_ms,
+                              cuzk_error *err);
+void engine_srs_unref(cuzk_engine *e, srs_entry *s);
+void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
+void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
+/* What key id of kind k is expected to take once loaded: the kind's number, else a guess
+ * from its file's size (file_size). */
+uint64_t engine_key_estimate(const cuzk_engine *e, const ekind *k, const char *id,
+                             uint64_t file_size);
+
+#endif
