@@ -11,6 +11,7 @@
 #include "cuzk/c1.h"
 #include "cuzk/porep.h"
 #include "engine/kind_fil.h"
+#include "engine/state.h"
 
 static cuzk_status porep_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p,
                               cuzk_error *err)
