@@ -19,10 +19,10 @@
 #include <string.h>
 
 #include "cuzk/snap.h"
-#include "formats/jw_arena.h"
+#include "filecoin/jw_arena.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "formats/bincode_walk.h"
+#include "filecoin/bincode_walk.h"
 
 typedef struct sctx {
     jw_ctx j;

@@ -21,10 +21,10 @@
 #include <string.h>
 
 #include "cuzk/post.h"
-#include "formats/jw_arena.h"
+#include "filecoin/jw_arena.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "formats/bincode_walk.h"
+#include "filecoin/bincode_walk.h"
 
 typedef struct pctx {
     jw_ctx j;
