@@ -5,7 +5,9 @@
 #   start cuzkd on gpu:0 with dev keys and the circuit cache under $WORK, prove once with
 #   `cuzk remote-prove` (Curio's Prove call; first run: circuit recorded or mapped, dev key
 #   made or regenerated), verify it, then E2E_WARM proofs submitted back to back (the
-#   engine pipelines them), and record: first-run seconds, warm seconds a proof, GPU busy
+#   engine pipelines them), and record: first-run seconds, warm seconds a proof (from the
+#   first warm submit to the last answer, over E2E_WARM) and steady seconds a proof (between
+#   the first and the last warm completion, over E2E_WARM - 1: the pipeline full), GPU busy
 #   over the warm window from the timeline (bench/timeline_busy.py), cuzkd's peak RSS, the
 #   peak device memory (nvidia-smi), the disk used under $WORK. Each stage appends its row
 #   to $WORK/e2e.tsv and prints the table of every row so far.
@@ -127,11 +129,26 @@ start_gpu_poll() {
   GPU_POLL=$!
 }
 
-input_for() { # kind size file
-  if [ "$1" = porep ]; then
-    "$CUZK" gen-c1 --sector-size "$2" --out "$3" >&2
+input_for() { # kind size file (PoSt: also file.pub.json, the verifier's public inputs)
+  case $1 in
+    porep) "$CUZK" gen-c1 --sector-size "$2" --out "$3" >&2 ;;
+    snap) "$CUZK" gen-vanilla --kind "$1" --sector-size "$2" --out "$3" >&2 ;;
+    *) "$CUZK" gen-vanilla --kind "$1" --sector-size "$2" --out "$3" --public "$3.pub.json" >&2 ;;
+  esac
+}
+
+# The verifying key of a dev key: its .vk beside a seed-form key, else the head of its
+# .params (864 fixed bytes, n_ic, n_ic x 96).
+vk_of() { # devkey-stem out
+  if [ -s "$1.dev.vk" ]; then
+    cp "$1.dev.vk" "$2"
+  elif [ -s "$1.dev.params" ]; then
+    local n_ic
+    n_ic=$(od -An -j864 -N4 -tu1 "$1.dev.params" |
+      awk '{print $1*16777216 + $2*65536 + $3*256 + $4}')
+    head -c $((864 + 4 + 96 * n_ic)) "$1.dev.params" >"$2"
   else
-    "$CUZK" gen-vanilla --kind "$1" --sector-size "$2" --out "$3" >&2
+    return 1
   fi
 }
 
@@ -144,9 +161,29 @@ verify() { # kind input proof -> prints OK/INVALID/self-checked
     else
       "$CUZK" verify-seal --c1 "$2" --proof "$3" --dev-key-dir "$WORK/devkeys" 2>&1 | tail -1
     fi
-  else # no standalone PoSt/SnapDeals verifier: cuzkd verified it before replying
+  elif [ -s "$2.pub.json" ] && vk_of "$WORK/devkeys/cuzk-DEV-UNTRUSTED-$CID" "$WORK/$CID.vk"; then
+    # PoSt: the proof against the public inputs gen-vanilla derived, with the key's vk
+    "$CUZK" verify --vk "$WORK/$CID.vk" --public "$2.pub.json" --proof "$3" 2>&1 | tail -1
+  else # SnapDeals (16 partitions: no public-input file): cuzkd verified it before replying
     echo "self-checked"
   fi
+}
+
+# Seconds between the first and the last of the warm jobs' completions (cuzkd's log), per
+# proof after the first: the back-to-back rate once the pipeline is full, without the
+# first warm job's latency (its document parsed and checked at submit, its first partition
+# synthesized) that "warm s/proof" (submit of the first to the last answer, over N) holds.
+steady_interval() { # job ids, in submission order
+  [ $# -ge 2 ] || { echo NA; return; }
+  local id t first="" last=""
+  for id in "$1" "${@: -1}"; do
+    t=$(grep -F "job $id completed" "$DLOG" | head -1 | cut -d' ' -f1)
+    [ -n "$t" ] || { echo NA; return; }
+    [ -z "$first" ] && first=$t || last=$t
+  done
+  awk -v a="$first" -v b="$last" -v n=$(($# - 1)) 'function s(x,  d) {
+      split(substr(x, 12, 12), d, ":"); return d[1] * 3600 + d[2] * 60 + d[3] }
+    BEGIN { x = s(b) - s(a); if (x < 0) x += 86400; printf "%.2f", x / n }'
 }
 
 run_stage() {
@@ -161,7 +198,7 @@ run_stage() {
   ls -la "$in" >&2
   start_gpu_poll
   start_daemon "$sn" || { kill "$GPU_POLL"; return 1; }
-  local t0 t1 rc=0 first warm=NA busy=NA
+  local t0 t1 rc=0 first warm=NA busy=NA steady=NA
   t0=$(now)
   "$CUZK" remote-prove --addr "$ADDR" --kind "$kind" --vanilla "$in" \
     --out "$WORK/proof-$sn.bin" >"$OUT/first-$sn.txt" 2>&1 || rc=1
@@ -189,6 +226,7 @@ run_stage() {
     tail -n "$WARM" "$OUT/warm-$sn.txt" >&2
     busy=$(python3 "$ROOT/bench/timeline_busy.py" "$TIMELINE" "${ids[@]}" 2>>"$OUT/busy-$sn.log" ||
       echo NA)
+    steady=$(steady_interval "${ids[@]}")
   fi
   local rss
   rss=$(awk '/VmHWM/ { printf "%.1f", $2 / 1048576 }' "/proc/$DAEMON/status" 2>/dev/null)
@@ -199,17 +237,17 @@ run_stage() {
   gpu=$(awk '{ printf "%.1f", $1 / 1024 }' "$GPU_MAX")
   disk=$(du -sk "$WORK" | awk '{ printf "%.1f", $1 / 1048576 }')
   [ -n "$rss" ] || rss=NA
-  printf '%s\t%s\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stage" "$kind" "$size" "$first" "$warm" \
-    "$busy" "$rss" "$gpu" "$disk" "$ok" >>"$TSV"
+  printf '%s\t%s\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stage" "$kind" "$size" "$first" \
+    "$warm" "$steady" "$busy" "$rss" "$gpu" "$disk" "$ok" >>"$TSV"
   grep -E "refus|error|FAIL" "$DLOG" | tail -5 >&2
   return $rc
 }
 
 table() {
   [ -s "$TSV" ] || { echo "no rows yet ($TSV)"; return 0; }
-  printf '\n| stage | kind | sector | first proof s | warm s/proof | GPU busy (warm) | cuzkd peak RSS GiB | device peak GiB | disk GiB | verify |\n'
-  printf '|---|---|---|---:|---:|---:|---:|---:|---:|---|\n'
-  awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' "$TSV"
+  printf '\n| stage | kind | sector | first proof s | warm s/proof | steady s/proof | GPU busy (warm) | cuzkd peak RSS GiB | device peak GiB | disk GiB | verify |\n'
+  printf '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n'
+  awk -F'\t' '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 }' "$TSV"
 }
 
 rc=0

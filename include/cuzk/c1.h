@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "cuzk/c1_types.h"
+#include "cuzk/pool.h"
 #include "cuzk/status.h"
 
 #ifdef __cplusplus
@@ -74,6 +75,10 @@ cuzk_status cuzk_c1_write_json(const cuzk_c1_output *c1, const char *path, cuzk_
 /* The consistency checks (see the file comment). Error INVALID_PROOF naming the partition,
  * challenge and proof part that fails; UNSUPPORTED when built without OpenSSL. */
 cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err);
+/* The same over the pool (NULL: on the calling thread), its challenges in parallel; on a
+ * failure the first failing part in order is named, as cuzk_c1_check names it. A 32 GiB
+ * C1 output's 180 challenges take ~2.9 s on one thread. */
+cuzk_status cuzk_c1_check_pool(const cuzk_c1_output *c1, cuzk_pool *pool, cuzk_error *err);
 
 /* The challenged nodes are the ones the verifier derives: interactive (V1, V1_1) from
  * replica_id and seed, NI from replica_id and comm_r (formulas in c1_check.c). Error

@@ -166,7 +166,24 @@ typedef struct cuzk_gpu_csr {
     const uint32_t *d_col;
     const uint32_t *d_coeff_idx;
     const cuzk_fr *d_table;
+    /* The rows of more than CUZK_GPU_SPMV_SHORT_MAX terms, ascending (cuzk_gpu_csr_long_rows),
+     * evaluated a warp each; NULL: every row a thread (a block of a streamed matrix). */
+    const uint32_t *d_long;
+    uint64_t n_long;
 } cuzk_gpu_csr;
+
+/* Rows longer than this get a warp each in cuzk_gpu_spmv. Filecoin's PoRep rows are 1-4
+ * terms or 9 and more (packing, sums), so any value from 4 to 8 splits them alike. */
+#define CUZK_GPU_SPMV_SHORT_MAX 8
+
+/* Writes the rows of more than CUZK_GPU_SPMV_SHORT_MAX terms, ascending, into out (host
+ * memory, at least cuzk_gpu_csr_long_bound(nnz) entries) and returns their count. */
+uint64_t cuzk_gpu_csr_long_rows(const uint64_t *row_ptr, uint64_t rows, uint32_t *out);
+/* At most this many rows have more than CUZK_GPU_SPMV_SHORT_MAX of nnz terms. */
+static inline uint64_t cuzk_gpu_csr_long_bound(uint64_t nnz)
+{
+    return nnz / (CUZK_GPU_SPMV_SHORT_MAX + 1);
+}
 
 /* d_out[i] = <row i, w> for i < m->rows (d_w: the dense witness on the device). */
 cuzk_status cuzk_gpu_spmv(const cuzk_gpu_csr *m, const cuzk_fr *d_w, cuzk_fr *d_out,

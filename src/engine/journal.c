@@ -226,13 +226,21 @@ void ejournal_set_aside(ejournal *j, const char *id)
     pthread_mutex_unlock(&j->mu);
 }
 
+void (*ejournal_between_unlinks)(const char *id);
+
 void ejournal_remove(ejournal *j, const char *id)
 {
+    /* The request goes first: a kill between the two unlinks then leaves an outcome with
+     * no request, which the next load drops. The other order left a request with no
+     * outcome, which the next start took for an unfinished job and proved again (a job
+     * already delivered and expired, resurrected). */
     char name[64];
     pthread_mutex_lock(&j->mu);
-    snprintf(name, sizeof name, "%s.done", id);
-    unlinkat(j->dirfd, name, 0);
     snprintf(name, sizeof name, "%s.req", id);
+    unlinkat(j->dirfd, name, 0);
+    if (ejournal_between_unlinks)
+        ejournal_between_unlinks(id);
+    snprintf(name, sizeof name, "%s.done", id);
     unlinkat(j->dirfd, name, 0);
     pthread_mutex_unlock(&j->mu);
 }
@@ -329,18 +337,33 @@ cuzk_status ejournal_load(ejournal *j, ejournal_rec **recs, size_t *n,
     rewinddir(dir);
     /* temporaries of writes that never finished (a kill -9 between write and rename):
      * nothing reads them, and a 200 MB request's would stay for good */
-    size_t tmps = 0;
+    size_t tmps = 0, orphans = 0;
     struct dirent *de;
     while ((de = readdir(dir)) != NULL) {
         size_t nl = strlen(de->d_name);
         if ((nl == 36 + 8 && strcmp(de->d_name + 36, ".req.tmp") == 0) ||
-            (nl == 36 + 9 && strcmp(de->d_name + 36, ".done.tmp") == 0))
+            (nl == 36 + 9 && strcmp(de->d_name + 36, ".done.tmp") == 0)) {
             tmps += unlinkat(j->dirfd, de->d_name, 0) == 0;
+        } else if (nl == 36 + 5 && strcmp(de->d_name + 36, ".done") == 0) {
+            /* an outcome whose request is gone: the end of a removal that was cut short */
+            char rq[64];
+            struct stat sb;
+            snprintf(rq, sizeof rq, "%.36s.req", de->d_name);
+            if (fstatat(j->dirfd, rq, &sb, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+                orphans += unlinkat(j->dirfd, de->d_name, 0) == 0;
+        }
     }
     if (tmps && warn) {
         char msg[160];
         snprintf(msg, sizeof msg,
                  "journal: removed %zu temporary file(s) of writes that were interrupted", tmps);
+        warn(ctx, msg);
+    }
+    if (orphans && warn) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "journal: removed %zu outcome record(s) of expired jobs whose removal was "
+                 "interrupted", orphans);
         warn(ctx, msg);
     }
     rewinddir(dir);

@@ -16,8 +16,9 @@
  *              of the state), so a damaged result is never served: the loader reports it and
  *              the job is proved again. "CZD1" records (before the checksum: no partitions,
  *              no checksum) still load, marked unchecked.
- * Both go when the result is collected and expired. Temporary files (*.tmp) left by a
- * write that was interrupted (kill -9) are removed at load; records that cannot be used
+ * Both go when the result is collected and expired, the request first. Temporary files
+ * (*.tmp) left by a write that was interrupted (kill -9), and outcomes whose request is
+ * gone (a removal interrupted), are removed at load; records that cannot be used
  * are renamed <name>.bad and kept for inspection.
  * Threading: one mutex; calls may come from any thread.
  */
@@ -71,7 +72,12 @@ cuzk_status ejournal_finish(ejournal *j, const char *id, const ejournal_done *d,
  * larger. */
 cuzk_status ejournal_strip(ejournal *j, const char *id, uint64_t seq, const ereq *req,
                            cuzk_error *err);
+/* Removes <id>.req, then <id>.done: cut short between the two (kill -9), it leaves an
+ * outcome without its request, which the next load removes; never a request without its
+ * outcome, which would be proved again. */
 void ejournal_remove(ejournal *j, const char *id);
+/* Tests only: called by ejournal_remove between its two unlinks (the journal mutex held). */
+extern void (*ejournal_between_unlinks)(const char *id);
 /* Renames <id>.req and <id>.done to <name>.bad: a record the engine cannot use, kept for
  * inspection. */
 void ejournal_set_aside(ejournal *j, const char *id);

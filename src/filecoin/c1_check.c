@@ -35,12 +35,14 @@
  * Threading: pure function of its input; no global state.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cuzk/c1.h"
 #include "cuzk/circuits.h"
 #include "cuzk/ff.h"
+#include "cuzk/pool.h"
 
 #ifdef CUZK_HAVE_OPENSSL
 #include <openssl/evp.h>
@@ -216,7 +218,56 @@ static cuzk_status check_labels(chk *k, const cuzk_c1_challenge_proof *p, uint64
     return CUZK_OK;
 }
 
-cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err)
+/* Challenge ci of partition pi: its paths, columns and labels. */
+static cuzk_status check_one(chk *k, uint32_t pi, uint32_t ci, const uint8_t *comm_r_last,
+                             const uint8_t *comm_c)
+{
+    const cuzk_c1_output *c1 = k->c1;
+    const cuzk_c1_challenge_proof *p = &c1->proofs[(size_t)pi * c1->info.challenges + ci];
+    snprintf(k->where, sizeof k->where, "vanilla_proofs[%u][%u]", pi, ci);
+    uint64_t c = cuzk_c1_challenge(p);
+    char part[48];
+    cuzk_status st;
+    if ((st = check_path(k, ".comm_d_proofs", &p->comm_d_proof, 1, c, c1->comm_d, "comm_d")) ||
+        (st = check_path(k, ".comm_r_last_proof", &p->comm_r_last_proof, 0, c, comm_r_last,
+                         "comm_r_last of vanilla_proofs[0][0]")))
+        return st;
+    if (p->c_x.index != c)
+        return bad(k, ".replica_column_proofs.c_x", "column index %u, expected %llu",
+                   p->c_x.index, (unsigned long long)c);
+    if ((st = check_column(k, ".replica_column_proofs.c_x", &p->c_x, comm_c)))
+        return st;
+    for (int j = 0; j < CUZK_C1_DRG_PARENTS; j++) {
+        snprintf(part, sizeof part, ".replica_column_proofs.drg_parents[%d]", j);
+        if ((st = check_column(k, part, &p->drg_parents[j], comm_c)))
+            return st;
+    }
+    for (int j = 0; j < CUZK_C1_EXP_PARENTS; j++) {
+        snprintf(part, sizeof part, ".replica_column_proofs.exp_parents[%d]", j);
+        if ((st = check_column(k, part, &p->exp_parents[j], comm_c)))
+            return st;
+    }
+    return check_labels(k, p, c);
+}
+
+typedef struct one_ctx {
+    const cuzk_c1_output *c1;
+    const uint8_t *comm_r_last, *comm_c;
+    _Atomic int failed;
+} one_ctx;
+
+static void check_range(void *arg, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    one_ctx *o = arg;
+    chk k = {.c1 = o->c1, .err = NULL};
+    uint32_t per = o->c1->info.challenges;
+    for (size_t i = begin; i < end && !o->failed; i++)
+        if (check_one(&k, (uint32_t)(i / per), (uint32_t)(i % per), o->comm_r_last, o->comm_c))
+            o->failed = 1;
+}
+
+cuzk_status cuzk_c1_check_pool(const cuzk_c1_output *c1, cuzk_pool *pool, cuzk_error *err)
 {
     if (!c1 || !c1->proofs)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "C1 check: NULL argument");
@@ -238,37 +289,30 @@ cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err)
         return cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
                               "C1 comm_r: not Poseidon(comm_c, comm_r_last) of the "
                               "roots in vanilla_proofs[0][0]");
-    for (uint32_t pi = 0; pi < in->partitions; pi++) {
-        for (uint32_t ci = 0; ci < in->challenges; ci++) {
-            const cuzk_c1_challenge_proof *p = &c1->proofs[(size_t)pi * in->challenges + ci];
-            snprintf(k.where, sizeof k.where, "vanilla_proofs[%u][%u]", pi, ci);
-            uint64_t c = cuzk_c1_challenge(p);
-            char part[48];
-            if ((st = check_path(&k, ".comm_d_proofs", &p->comm_d_proof, 1, c, c1->comm_d,
-                                 "comm_d")) ||
-                (st = check_path(&k, ".comm_r_last_proof", &p->comm_r_last_proof, 0, c,
-                                 comm_r_last, "comm_r_last of vanilla_proofs[0][0]")))
-                return st;
-            if (p->c_x.index != c)
-                return bad(&k, ".replica_column_proofs.c_x", "column index %u, expected %llu",
-                           p->c_x.index, (unsigned long long)c);
-            if ((st = check_column(&k, ".replica_column_proofs.c_x", &p->c_x, comm_c)))
-                return st;
-            for (int j = 0; j < CUZK_C1_DRG_PARENTS; j++) {
-                snprintf(part, sizeof part, ".replica_column_proofs.drg_parents[%d]", j);
-                if ((st = check_column(&k, part, &p->drg_parents[j], comm_c)))
-                    return st;
-            }
-            for (int j = 0; j < CUZK_C1_EXP_PARENTS; j++) {
-                snprintf(part, sizeof part, ".replica_column_proofs.exp_parents[%d]", j);
-                if ((st = check_column(&k, part, &p->exp_parents[j], comm_c)))
-                    return st;
-            }
-            if ((st = check_labels(&k, p, c)))
-                return st;
+    bool pool_failed = false;
+    if (pool) {
+        one_ctx o = {c1, comm_r_last, comm_c, 0};
+        size_t n = (size_t)in->partitions * in->challenges;
+        if (cuzk_pool_for(pool, n, check_range, &o, 1) == CUZK_OK) {
+            if (!o.failed)
+                return CUZK_OK;
+            pool_failed = true;
         }
+        /* one failed (or the pool could not run): the in-order pass below names the first
+         * failing part, with the message the sequential check gives */
     }
-    return CUZK_OK;
+    for (uint32_t pi = 0; pi < in->partitions; pi++)
+        for (uint32_t ci = 0; ci < in->challenges; ci++)
+            if ((st = check_one(&k, pi, ci, comm_r_last, comm_c)))
+                return st;
+    return pool_failed ? cuzk_error_set(err, CUZK_ERR_INTERNAL, "C1 check: a challenge "
+                                        "failed over the pool, none in order")
+                       : CUZK_OK;
+}
+
+cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err)
+{
+    return cuzk_c1_check_pool(c1, NULL, err);
 }
 
 /* 256-bit little-endian integer mod m (m < 2^32), most significant byte first. */
@@ -325,6 +369,12 @@ cuzk_status cuzk_c1_check_challenges(const cuzk_c1_output *c1, cuzk_error *err)
 }
 
 #else /* !CUZK_HAVE_OPENSSL */
+
+cuzk_status cuzk_c1_check_pool(const cuzk_c1_output *c1, cuzk_pool *pool, cuzk_error *err)
+{
+    (void)pool;
+    return cuzk_c1_check(c1, err);
+}
 
 cuzk_status cuzk_c1_check(const cuzk_c1_output *c1, cuzk_error *err)
 {

@@ -183,8 +183,9 @@ static inline void msm_plan_layout(msm_plan *pl, size_t n, size_t cap_n, size_t 
 
 /* ---- the bitmap sum (msm_bitmap.cuh) ---- */
 
+/* nw bitmap words; np partial sums, one a lane of each warp's 32 words (msm_bitmap.cuh) */
 typedef struct msm_bitmap_plan {
-    size_t n, nw, cap_b;
+    size_t n, nw, np, cap_b;
     size_t off_a, off_b, off_res, total;
 } msm_bitmap_plan;
 
@@ -192,10 +193,11 @@ static inline void msm_bitmap_plan_make(msm_bitmap_plan *pl, size_t n, size_t xy
 {
     pl->n = n;
     pl->nw = msm_div_up(n, 64);
-    pl->cap_b = msm_div_up(pl->nw, MSM_CHUNK);
+    pl->np = msm_div_up(pl->nw, 32) * 32;
+    pl->cap_b = msm_div_up(pl->np, MSM_CHUNK);
     size_t off = 0;
     pl->off_a = off;
-    off += msm_align_up(pl->nw * xyzz_bytes);
+    off += msm_align_up(pl->np * xyzz_bytes);
     pl->off_b = off;
     off += msm_align_up(pl->cap_b * xyzz_bytes);
     pl->off_res = off;

@@ -309,7 +309,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     dev_key *k = NULL;
     dev_circuit *c = NULL;
     cuzk_gpu_domain *gd = NULL;
-    double t0 = cuzk_prover_now_ms(), t_lock = 0, t_unlock = 0;
+    double t0 = cuzk_prover_now_ms(), t_lock = 0, t_unlock = 0, t_rel = 0;
 
     /* The working set, known before anything is allocated: key_get weighs it against the
      * key to decide between a resident and a streamed key. Its pieces are gpu_ws_plan's
@@ -513,8 +513,24 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                                     R.stage_ev[i * EV_COUNT + e]));
             job->t.ms[k_ev_stage[e]] += ms;
         }
+    if (cp->profile && job->n) {
+        /* the mutex's time that is not between the first kernel's start and the last
+         * one's end: waits at its edges (uploads, the final copy and sync) */
+        float span = 0;
+        if (cudaEventElapsedTime(&span, R.stage_ev[EV_START],
+                                 R.stage_ev[(job->n - 1) * EV_COUNT + EV_B2]) != cudaSuccess)
+            (void)cudaGetLastError(); /* the log line is all it is for */
+        cuda_log(cp, false, "gpu:%d: profile: %zu partition(s): before the mutex %.1f ms "
+                 "(lock wait %.1f), held %.1f ms, kernels' span %.1f ms, pool trims so far %u",
+                 cp->dev, job->n, t_lock - t0, job->t.ms[CUZK_STAGE_LOCK_WAIT],
+                 t_unlock - t_lock, (double)span, __atomic_load_n(&cp->trims, __ATOMIC_RELAXED));
+    }
+    t_rel = cuzk_prover_now_ms();
     unuse(cp, k, c, &R, admitted, need);
     run_release(&R);
+    if (cp->profile)
+        cuda_log(cp, false, "gpu:%d: profile: released in %.1f ms", cp->dev,
+                 cuzk_prover_now_ms() - t_rel);
     job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
     return CUZK_OK;
 fail:
@@ -578,7 +594,8 @@ static bool parse_bytes(const char *v, size_t *out)
 static cuzk_status read_env(cuda_prover *cp, cuzk_error *err)
 {
     const char *lim = getenv("CUZK_GPU_MEM_LIMIT"), *srs = getenv("CUZK_GPU_SRS");
-    const char *csr = getenv("CUZK_GPU_CSR");
+    const char *csr = getenv("CUZK_GPU_CSR"), *prof = getenv("CUZK_GPU_PROFILE");
+    cp->profile = prof && *prof && strcmp(prof, "0") != 0;
     if (lim && *lim && !parse_bytes(lim, &cp->mem_limit))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "CUZK_GPU_MEM_LIMIT=%s: want a byte count (suffix K, M, G or T)",

@@ -115,6 +115,8 @@ static cuzk_status spmv_eval(run *R, const dev_circuit *c, int m, const cuzk_fr 
         blk.d_row_ptr = (const uint64_t *)base;
         blk.d_col = (const uint32_t *)(base + len[0]);
         blk.d_coeff_idx = (const uint32_t *)(base + len[0] + len[1]);
+        blk.d_long = NULL; /* the list numbers rows of the whole matrix: a thread a row */
+        blk.n_long = 0;
         CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->compute, R->stage_ready[b], 0));
         if ((st = cuzk_gpu_spmv(&blk, w, out + r0, gs, err)) != CUZK_OK)
             return st;

@@ -44,6 +44,7 @@ void circuit_release(dev_circuit *c)
         cudaFree(c->row_ptr[m]);
         cudaFree(c->col[m]);
         cudaFree(c->coeff_idx[m]);
+        cudaFree(c->long_rows[m]);
     }
     cudaFree(c->table);
     cudaFree(c->a_idx);
@@ -65,6 +66,7 @@ cuzk_status device_free(cuda_prover *cp, bool trim, size_t *free_b, size_t *tota
         cudaMemPool_t pool;
         CUZK_CUDA_TRY(err, cudaDeviceGetDefaultMemPool(&pool, cp->dev));
         CUZK_CUDA_TRY(err, cudaMemPoolTrimTo(pool, 0));
+        __atomic_add_fetch(&cp->trims, 1, __ATOMIC_RELAXED);
     }
     CUZK_CUDA_TRY(err, cudaMemGetInfo(free_b, total_b));
     if (cp->mem_limit && cp->mem_limit < *total_b) {
@@ -106,6 +108,26 @@ static cuzk_status upload(T **dst, const T *src, size_t n, cuzk_error *err)
     CUZK_CUDA_TRY(err, cudaMemcpy(*dst, src, n * sizeof(T), cudaMemcpyHostToDevice));
     return CUZK_OK;
 fail:
+    return st;
+}
+
+/* Matrix m's rows of more than CUZK_GPU_SPMV_SHORT_MAX terms, listed on the device
+ * (c->m[m].n_long of them; none: no list, and the row kernel takes every row). */
+static cuzk_status upload_long_rows(dev_circuit *c, int m, const cuzk_csr *h, uint64_t rows,
+                                    cuzk_error *err)
+{
+    uint64_t cap = cuzk_gpu_csr_long_bound(h->nnz);
+    c->m[m].n_long = 0;
+    if (cap == 0)
+        return CUZK_OK;
+    uint32_t *list = (uint32_t *)malloc(cap * sizeof *list);
+    if (!list)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: out of host memory");
+    uint64_t n = cuzk_gpu_csr_long_rows(h->row_ptr, rows, list);
+    cuzk_status st = upload(&c->long_rows[m], list, n, err);
+    free(list);
+    if (st == CUZK_OK)
+        c->m[m].n_long = n;
     return st;
 }
 
@@ -380,6 +402,8 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
                 st = upload(&c->col[m], h->col, h->nnz, err);
             if (st == CUZK_OK)
                 st = upload(&c->coeff_idx[m], ci[m], h->nnz, err);
+            if (st == CUZK_OK)
+                st = upload_long_rows(c, m, h, r1cs->n_constraints, err);
         }
         d->rows = r1cs->n_constraints;
         d->nnz = h->nnz;
@@ -388,6 +412,7 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
         d->d_col = c->col[m];
         d->d_coeff_idx = c->coeff_idx[m];
         d->d_table = c->table;
+        d->d_long = c->long_rows[m];
     }
     if (st == CUZK_OK && bell) {
         idx = (uint32_t *)malloc((size_t)r1cs->n_vars * sizeof *idx);

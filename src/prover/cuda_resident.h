@@ -49,6 +49,7 @@ typedef struct dev_circuit {
     cuzk_gpu_csr m[CUZK_R1CS_MATRICES];
     uint64_t *row_ptr[CUZK_R1CS_MATRICES];
     uint32_t *col[CUZK_R1CS_MATRICES], *coeff_idx[CUZK_R1CS_MATRICES];
+    uint32_t *long_rows[CUZK_R1CS_MATRICES]; /* rows a warp each (cuzk_gpu_csr.d_long) */
     cuzk_fr *table;           /* distinct coefficients, shared by the three matrices */
     uint32_t *a_idx, *b_idx;  /* bellperson: variables of the A and B vectors */
     const cuzk_witness_map *map; /* the compact-witness map uploaded below (NULL: none) */
@@ -85,6 +86,9 @@ typedef struct cuda_prover {
     size_t stage_bytes_req;
     /* CUZK_GPU_CSR=stream: stream every constraint system (tests). */
     bool force_stream_csr;
+    /* CUZK_GPU_PROFILE: each start logs its device-mutex time against its kernels' span */
+    bool profile;
+    unsigned trims; /* pool trims (device_free with trim), for the profile log */
     pthread_mutex_t device_mu; /* kernel work */
     pthread_mutex_t cache_mu;  /* the resident caches below, and the admission state */
     pthread_cond_t released;   /* a job's working set went back (admission waits on it) */

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "cuzk/gpu.h"
 #include "gpu/gpu_export.h"
 #include "prover/prover_internal.h"
 
@@ -95,7 +96,8 @@ size_t gpu_csr_matrix_bytes(uint64_t rows, const uint64_t nnz[CUZK_R1CS_MATRICES
 {
     size_t b = 0;
     for (int m = 0; m < (bellperson ? CUZK_R1CS_MATRICES : CUZK_R1CS_C); m++)
-        b += (rows + 1) * 8 + nnz[m] * 8; /* row_ptr, col + coefficient index */
+        b += (rows + 1) * 8 + nnz[m] * 8 /* row_ptr, col + coefficient index */
+             + cuzk_gpu_csr_long_bound(nnz[m]) * 4; /* the long rows' list, at most */
     return b;
 }
 

@@ -48,13 +48,21 @@ static cuzk_status parse_json(json_t *root, cuzk_c1_output **out, cuzk_error *er
     return st;
 }
 
-/* parse + check: the status of the first failing stage. */
+static cuzk_pool *g_pool; /* 3 threads: the check over a pool must say what it says alone */
+
+/* parse + check: the status of the first failing stage. The check runs alone and over the
+ * pool, which must agree on the status and the message. */
 static cuzk_status run(json_t *root, cuzk_error *err)
 {
     cuzk_c1_output *c1 = NULL;
     cuzk_status st = parse_json(root, &c1, err);
     if (st == CUZK_OK) {
         st = cuzk_c1_check(c1, err);
+        cuzk_error pe = {0};
+        cuzk_status ps = cuzk_c1_check_pool(c1, g_pool, &pe);
+        if (ps != st || (st && strcmp(pe.msg, err->msg) != 0))
+            fail_msg("over the pool: %s \"%s\"; alone: %s \"%s\"", cuzk_status_name(ps),
+                     pe.msg, cuzk_status_name(st), st ? err->msg : "");
         cuzk_c1_free(c1);
     } else {
         assert_null(c1);
@@ -150,7 +158,8 @@ static void test_valid(void **state)
             assert_memory_equal(p->labeling[1].parents[36], g.parents[c][1][36], 32);
         }
         st = cuzk_c1_check(c1, &err);
-        if (st || (st = cuzk_c1_check_challenges(c1, &err)))
+        if (st || (st = cuzk_c1_check_pool(c1, g_pool, &err)) ||
+            (st = cuzk_c1_check_challenges(c1, &err)))
             fail_msg("%s", err.msg);
         cuzk_c1_free(c1);
         json_decref(root);
@@ -537,13 +546,17 @@ static void test_challenges(void **state)
 int main(void)
 {
     test_rng_init("test_c1_output");
+    if (cuzk_pool_create(&g_pool, 3) != CUZK_OK)
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info_table),     cmocka_unit_test(test_valid),
         cmocka_unit_test(test_base64_wrapper), cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_malformed),      cmocka_unit_test(test_inconsistent),
         cmocka_unit_test(test_large_shapes),   cmocka_unit_test(test_challenges),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    cuzk_pool_destroy(g_pool);
+    return rc;
 }
 
 #else

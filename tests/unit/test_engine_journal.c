@@ -6,8 +6,8 @@
  * byte, a COMPLETED record without its proof, are proved again, never served; a record of
  * an unknown kind is logged and set aside. Temporaries of interrupted writes are removed at
  * start; a failed outcome write is logged; a failed or cancelled job's request loses its
- * payload on disk, and its result still survives a restart. CPU backend, synthetic 2^8
- * jobs.
+ * payload on disk, and its result still survives a restart. A removal cut short between
+ * its two unlinks never brings an expired job back. CPU backend, synthetic 2^8 jobs.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <setjmp.h>
@@ -192,6 +192,64 @@ static void test_expiry(void **state)
     /* and its files are gone: a restart does not bring it back */
     e = make(1);
     assert_int_equal(cuzk_engine_job_info(e, a, &res, NULL), CUZK_ERR_NOT_FOUND);
+    cuzk_engine_destroy(e);
+}
+
+/* What ejournal_remove left on disk at the moment between its two unlinks (where a kill -9
+ * would stop it), and the outcome record's bytes then. */
+static int g_cut_req = -1, g_cut_done = -1;
+static char *g_cut_bytes;
+static size_t g_cut_len;
+
+static void at_cut(const char *id)
+{
+    char req[160], done[160];
+    state_file(req, sizeof req, id, ".req");
+    state_file(done, sizeof done, id, ".done");
+    g_cut_req = exists(req);
+    g_cut_done = exists(done);
+    free(g_cut_bytes);
+    g_cut_bytes = NULL;
+    if (g_cut_done && cuzk_file_read_text(&g_cut_bytes, &g_cut_len, done, 1 << 20, NULL) != CUZK_OK)
+        g_cut_bytes = NULL;
+}
+
+/* A removal cut short by a kill -9 must not bring an expired job back. The request goes
+ * first, so the cut leaves an outcome without its request (before: a request without its
+ * outcome, which the next start proved again); the next load drops that outcome. */
+static void test_removal_cut_short(void **state)
+{
+    (void)state;
+    fresh_state("cut");
+    ejournal_between_unlinks = at_cut;
+    cuzk_engine *e = make(1);
+    char a[CUZK_JOB_ID_SIZE];
+    submit(e, 1, NULL, a);
+    cuzk_job_result res;
+    assert_int_equal(cuzk_engine_await(e, a, 0, &res, NULL), CUZK_OK);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    for (int i = 0; i < 50 && cuzk_engine_job_info(e, a, &res, NULL) == CUZK_OK; i++) {
+        cuzk_job_result_free(&res);
+        usleep(100000);
+    }
+    assert_int_equal(cuzk_engine_job_info(e, a, &res, NULL), CUZK_ERR_NOT_FOUND);
+    cuzk_engine_destroy(e);
+    ejournal_between_unlinks = NULL;
+    assert_int_equal(g_cut_req, 0);  /* the request was already gone */
+    assert_int_equal(g_cut_done, 1); /* the outcome not yet */
+    assert_non_null(g_cut_bytes);
+
+    /* the directory as the kill left it: the outcome alone */
+    char done[160];
+    state_file(done, sizeof done, a, ".done");
+    assert_int_equal(cuzk_file_write(done, g_cut_bytes, g_cut_len, NULL), CUZK_OK);
+    free(g_cut_bytes);
+    g_cut_bytes = NULL;
+    e = make(1);
+    assert_int_equal(cuzk_engine_job_info(e, a, &res, NULL), CUZK_ERR_NOT_FOUND);
+    assert_false(exists(done));
+    assert_true(logged("removal was interrupted"));
     cuzk_engine_destroy(e);
 }
 
@@ -404,6 +462,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_restart),
         cmocka_unit_test(test_expiry),
+        cmocka_unit_test(test_removal_cut_short),
         cmocka_unit_test(test_damaged_result),
         cmocka_unit_test(test_completed_without_proof),
         cmocka_unit_test(test_unknown_kind),

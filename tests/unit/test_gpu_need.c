@@ -83,13 +83,17 @@ static void test_resident(void **state)
     cuzk_gpu_need nd;
     cuzk_prover_gpu_need(&s, 0, &nd);
     assert_int_equal(nd.key, (4095 + 3895 + 3800 + 1000) * 96ull + 1000 * 192ull);
-    uint64_t mats = 3 * 4001 * 8ull + (9000 + 4000 + 8000) * 8ull;
+    /* row_ptr, col + coefficient index, and the long rows' list at its bound (rows of
+     * more than 8 terms: at most nnz / 9 of them) */
+    uint64_t mats = 3 * 4001 * 8ull + (9000 + 4000 + 8000) * 8ull +
+                    (9000 / 9 + 4000 / 9 + 8000 / 9) * 4ull;
     assert_int_equal(nd.circuit_tables, 100 * 32ull + 2 * 3900 * 4ull);
     assert_int_equal(nd.circuit, nd.circuit_tables + mats);
     /* snarkjs keys never evaluate C and have no density lists */
     s = small(true, true, 1);
     cuzk_prover_gpu_need(&s, 0, &nd);
-    assert_int_equal(nd.circuit, 100 * 32ull + 2 * 4001 * 8ull + (9000 + 4000) * 8ull);
+    assert_int_equal(nd.circuit, 100 * 32ull + 2 * 4001 * 8ull + (9000 + 4000) * 8ull +
+                                     (9000 / 9 + 4000 / 9) * 4ull);
     assert_true(nd.msm_scratch > 0);
     assert_true(nd.domain > 0 && nd.domain < (1u << 20));
     /* streaming: two staging buffers of at most the longest vector (here B_G2, 3900 G2
