@@ -1,8 +1,8 @@
 /*
  * cuzk/param_digest.h — Filecoin parameter files checked against their parameters.json
- * digests (formats layer, src/formats/param_digest.c), the .vk beside a .params checked
+ * digests (filecoin layer, src/filecoin/param_digest.c), the .vk beside a .params checked
  * against the .params' own verifying key, and Filecoin's PoRep parameter file names
- * (src/formats/fil_param_names.c).
+ * (src/filecoin/fil_param_names.c).
  *
  * parameters.json is the manifest rust-fil-proofs ships (filecoin-proof-params) and
  * paramfetch writes into the parameter directory: an object keyed by file name

@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/c1.h"
+#include "cuzk/c1_types.h"
 #include "cuzk/circuits.h"
 #include "cuzk/ff.h"
 #include "cuzk/status.h"

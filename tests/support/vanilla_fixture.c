@@ -1,7 +1,7 @@
 /*
  * vanilla_fixture.c — see vanilla_fixture.h. Documents are written into memory with
  * open_memstream; a malformed first proof is made by decoding its base64, appending zero
- * bytes and encoding it again (formats/serde_out.h's encoder).
+ * bytes and encoding it again (filecoin/serde_out.h's encoder).
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cuzk/vanilla_synth.h"
-#include "formats/serde_out.h"
+#include "filecoin/serde_out.h"
 #include "test_rng.h"
 #include "vanilla_fixture.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_merkle_synth.c — the generated-data trees (src/formats/merkle_synth.h) that every
+ * test_merkle_synth.c — the generated-data trees (src/filecoin/merkle_synth.h) that every
  * synthetic PoRep, PoSt and SnapDeals document stands on, checked against trees hashed
  * here from the definitions, level by level:
  *   cells   a cells tree over random cell values has the root, nodes and paths of the full
@@ -25,8 +25,8 @@
 #include <openssl/evp.h>
 
 #include "cuzk/circuits.h"
-#include "formats/merkle_synth.h"
-#include "formats/serde_out.h"
+#include "filecoin/merkle_synth.h"
+#include "filecoin/serde_out.h"
 #include "test_rng.h"
 
 /* the parent of a children, from the definitions */

@@ -11,7 +11,7 @@
 #define CUZK_CIRCUITS_POREP_INTERNAL_H
 
 #include "circuits/gadgets/merkle.h"
-#include "cuzk/c1.h"
+#include "cuzk/c1_types.h"
 #include "cuzk/porep.h"
 
 #define POREP_LABEL_PARENTS 37u /* TOTAL_PARENTS: the parent list repeated to 37 entries */

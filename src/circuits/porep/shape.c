@@ -4,7 +4,7 @@
  * POREP_MINIMUM_CHALLENGES: 2 for the test sizes, ceil(176 / 10 partitions) = 18 for
  * production), tree D's height (log2 nodes) and trees R/C's shape (Poseidon-8 base trees,
  * plus an arity-8 sub level for 32 GiB and an arity-2 top level for 64 GiB).
- * The C1 parser's registered-proof table (src/formats/c1_output.c) says the same per
+ * The C1 parser's registered-proof table (src/filecoin/c1_output.c) says the same per
  * proof name; the circuit keeps its own so it can be counted from a size alone and so a
  * C1 struct that disagrees with the keys' circuit is refused.
  *

@@ -1,7 +1,7 @@
 /*
  * post_circuit.c — the Fallback PoSt circuit (rust-fil-proofs storage-proofs-post
  * fallback/circuit.rs, FallbackPoStCircuit::synthesize_default; the parallel
- * synthesize_extendable gives the same system) and its counts. Layout in cuzk/post.h.
+ * synthesize_extendable gives the same system) and its counts. Layout in cuzk/post_circuit.h.
  *
  * Which vanilla data a circuit sector reads (filecoin-proofs single_partition_vanilla_proofs
  * and FallbackPoStCompound::circuit): WindowPoSt circuit sector s is given sector
@@ -21,7 +21,7 @@
 #include "circuits/cs_concat.h"
 #include "circuits/gadgets/merkle.h"
 #include "circuits/poseidon.h"
-#include "cuzk/post.h"
+#include "cuzk/post_circuit.h"
 
 #define MAX_SIBLINGS (CUZK_C1_MAX_LEVELS * 7u)
 

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "cuzk/post.h"
+#include "cuzk/post_circuit.h"
 
 typedef struct size_row {
     const char *tag;

@@ -1,7 +1,7 @@
 /*
  * snap_circuit.c — the SnapDeals circuits (storage-proofs-update circuit.rs
  * EmptySectorUpdateCircuit::synthesize and poseidon/circuit.rs, the single-partition
- * variant) and their counts. Order of allocations and rows in cuzk/snap.h.
+ * variant) and their counts. Order of allocations and rows in cuzk/snap_circuit.h.
  *
  * Witness data: comm_c and the apex leaves from the partition proof; root_r_old /
  * root_r_new from challenge 0's tree R paths; the partition path from challenge 0's tree D

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "cuzk/snap.h"
+#include "cuzk/snap_circuit.h"
 
 typedef struct size_row {
     const char *name;

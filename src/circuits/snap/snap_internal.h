@@ -11,7 +11,7 @@
 
 #include "circuits/gadgets/merkle.h"
 #include "circuits/poseidon.h"
-#include "cuzk/snap.h"
+#include "cuzk/snap_circuit.h"
 
 /* neptune Poseidon arity 2 with HashType::Custom(CType::Arbitrary(1)): the Merkle-tree
  * constants (they depend on the width only) with domain tag 1 * 2^40. NULL if the base

@@ -2,7 +2,7 @@
  * snap_native.c — SnapDeals values outside the circuit: phi and rho (vanilla.rs phi, rho),
  * the challenged nodes of a partition (challenges.rs Challenges::new / new_poseidon) and
  * the public inputs (circuit.rs PublicInputs::new / to_vec). Poseidon only, so it lives in
- * the circuits layer; the SHA-256 checks of vanilla proofs are in src/formats.
+ * the circuits layer; the SHA-256 checks of vanilla proofs are in src/filecoin.
  *
  * Threading: pure functions (the Poseidon tables are built once, see snap_internal.h).
  */

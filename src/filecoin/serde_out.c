@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cuzk/outfiles.h"
-#include "formats/serde_out.h"
+#include "filecoin/serde_out.h"
 
 void so_dom(FILE *f, const uint8_t d[32])
 {

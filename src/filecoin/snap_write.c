@@ -4,12 +4,12 @@
  * "h", "vanilla_proofs"}, each storage-proofs-update PartitionProof as its serde derive
  * writes it in serde_json (comm_c, apex_leafs, challenge_proofs [{proof_r_old, proof_d_new,
  * proof_r_new}]), or as base64 of its bincode bytes (the PartitionProofBytes filecoin-ffi
- * receives). Streamed with stdio (formats/serde_out.h); no JSON library needed.
+ * receives). Streamed with stdio (filecoin/serde_out.h); no JSON library needed.
  *
  * Threading: pure apart from the stream it writes; the job is only read.
  */
 #include "cuzk/snap.h"
-#include "formats/serde_out.h"
+#include "filecoin/serde_out.h"
 
 typedef struct wctx {
     const cuzk_snap_job *job;

@@ -1,7 +1,7 @@
 /*
  * snap_synth.c — TEST DATA: consistent SnapDeals jobs of any sector size
  * (cuzk/vanilla_synth.h). In order: per cell a random old replica value and data value;
- * trees D-new and R-old (complete cells trees, formats/merkle_synth.h) give comm_d_new and,
+ * trees D-new and R-old (complete cells trees, filecoin/merkle_synth.h) give comm_d_new and,
  * with a random comm_c, comm_r_old; phi = Poseidon_gen(comm_d_new, comm_r_old); per cell the
  * new replica value old + data * rho(cell's high bits); tree R-new gives comm_r_new; then
  * each partition's challenges (from comm_r_new, as the verifier derives them), their three
@@ -15,8 +15,8 @@
 
 #include "cuzk/ff.h"
 #include "cuzk/vanilla_synth.h"
-#include "formats/jw_arena.h"
-#include "formats/merkle_synth.h"
+#include "filecoin/jw_arena.h"
+#include "filecoin/merkle_synth.h"
 
 /* what the PRF values are of (ms_prf's `what`) */
 enum { W_OLD = 1, W_DATA = 2, W_COMM_C = 3 };

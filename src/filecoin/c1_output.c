@@ -23,7 +23,7 @@
 
 #include "cuzk/c1.h"
 #include "cuzk/ff.h"
-#include "formats/json_walk.h"
+#include "filecoin/json_walk.h"
 
 /* ---- registered proofs ------------------------------------------------------------- */
 

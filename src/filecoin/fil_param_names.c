@@ -1,6 +1,6 @@
 /*
  * fil_param_names.c — Filecoin's PoRep parameter file names (cuzk/param_digest.h), in the
- * formats layer so that the engine (src/engine/fil_keys.c) and the CLI (cuzk verify-seal
+ * filecoin layer so that the engine (src/engine/fil_keys.c) and the CLI (cuzk verify-seal
  * --params-dir) find the same files. The name is rust-fil-proofs' parameter-cache id:
  * "v28-" + the circuit's identifier + "-" + SHA-256 of its public-params identifier, as in
  * Filecoin's parameters.json; every PoRep variant (V1, V1_1, synthetic, NI) of a sector

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cuzk/ff.h"
-#include "formats/bincode_walk.h"
+#include "filecoin/bincode_walk.h"
 
 #ifdef CUZK_HAVE_JANSSON
 

@@ -17,14 +17,14 @@
  * Hashes as Filecoin's trees: Poseidon of the arity's width (neptune, cuzk/circuits.h) on
  * canonical values, or binary SHA-256 of the two children with the top two bits of the
  * digest cleared (tree D). Paths come out in cuzk/c1.h's flattened MerkleProof form.
- * Internal to the formats layer. SHA-256 is OpenSSL's: without CUZK_HAVE_OPENSSL a SHA-256
+ * Internal to the filecoin layer. SHA-256 is OpenSSL's: without CUZK_HAVE_OPENSSL a SHA-256
  * tree fails to build.
  *
  * Threading: a tree is built by one call (a cells tree may use a pool), then read-only (any
  * number of readers).
  */
-#ifndef CUZK_FORMATS_MERKLE_SYNTH_H
-#define CUZK_FORMATS_MERKLE_SYNTH_H
+#ifndef CUZK_FILECOIN_MERKLE_SYNTH_H
+#define CUZK_FILECOIN_MERKLE_SYNTH_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,7 +3,8 @@
  * comm_r_old / comm_r_new / comm_d_new, h, and one storage-proofs-update PartitionProof per
  * partition, each as serde_json writes it (comm_c, apex_leafs, challenge_proofs[{proof_r_old,
  * proof_d_new, proof_r_new}], MerkleProof as for C1) or as base64 of its bincode bytes (the
- * PartitionProofBytes filecoin-ffi's GenerateUpdateProofWithVanilla receives).
+ * PartitionProofBytes filecoin-ffi's GenerateUpdateProofWithVanilla receives; the array and
+ * its two forms: vanilla_doc.h).
  *
  * Strict like the C1 and PoSt parsers: every count is checked against the registered proof
  * before anything is allocated for it, so the arena is bounded by the input size. Then
@@ -19,10 +20,10 @@
 #include <string.h>
 
 #include "cuzk/snap.h"
-#include "formats/jw_arena.h"
+#include "filecoin/jw_arena.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "formats/bincode_walk.h"
+#include "filecoin/vanilla_doc.h"
 
 typedef struct sctx {
     jw_ctx j;
@@ -42,8 +43,10 @@ static cuzk_status alloc_parts(sctx *c, cuzk_snap_partition_proof *pp)
     return CUZK_OK;
 }
 
-static cuzk_status get_part_json(sctx *c, const json_t *v, cuzk_snap_partition_proof *pp)
+static cuzk_status get_part_json(void *ctx, const json_t *v, void *dst)
 {
+    sctx *c = ctx;
+    cuzk_snap_partition_proof *pp = dst;
     jw_ctx *j = &c->j;
     json_t *apex = NULL, *cps = NULL;
     size_t o1 = 0;
@@ -79,32 +82,28 @@ static cuzk_status get_part_json(sctx *c, const json_t *v, cuzk_snap_partition_p
     return CUZK_OK;
 }
 
-static cuzk_status get_part_bincode(sctx *c, const json_t *v, cuzk_snap_partition_proof *pp)
+static cuzk_status get_part_bincode(void *ctx, bw_reader *r, void *dst)
 {
-    char *bytes = NULL;
-    size_t n = 0;
-    cuzk_status st = jw_b64_decode(&c->j, json_string_value(v), json_string_length(v), &bytes, &n);
-    if (st)
-        return st;
-    bw_reader r = {&c->j, (const uint8_t *)bytes, n, 0};
-    if ((st = bw_fr(&r, pp->comm_c)) || (st = bw_len(&r, c->info->apex_leaves, "apex_leafs")) ||
+    sctx *c = ctx;
+    cuzk_snap_partition_proof *pp = dst;
+    cuzk_status st;
+    if ((st = bw_fr(r, pp->comm_c)) || (st = bw_len(r, c->info->apex_leaves, "apex_leafs")) ||
         (st = alloc_parts(c, pp)))
-        goto out;
+        return st;
     for (uint32_t i = 0; i < pp->n_apex && !st; i++)
-        st = bw_fr(&r, pp->apex_leaves[i]);
-    if (st || (st = bw_len(&r, c->info->challenges, "challenge_proofs")))
-        goto out;
+        st = bw_fr(r, pp->apex_leaves[i]);
+    if (st || (st = bw_len(r, c->info->challenges, "challenge_proofs")))
+        return st;
     for (uint32_t i = 0; i < pp->n_challenges && !st; i++) {
         cuzk_snap_challenge_proof *x = &pp->challenges[i];
-        if (!(st = bw_merkle(&r, &c->r, &x->r_old)) && !(st = bw_merkle(&r, &c->d, &x->d_new)))
-            st = bw_merkle(&r, &c->r, &x->r_new);
+        if (!(st = bw_merkle(r, &c->r, &x->r_old)) && !(st = bw_merkle(r, &c->d, &x->d_new)))
+            st = bw_merkle(r, &c->r, &x->r_new);
     }
-    if (!st && r.off != r.n)
-        st = bw_fail(&r, CUZK_ERR_FORMAT, "trailing bytes after the partition proof");
-out:
-    free(bytes);
     return st;
 }
+
+static const vd_reader k_partition = {get_part_json, get_part_bincode,
+                                      "trailing bytes after the partition proof"};
 
 static cuzk_status lookup_info(const char *name, uint64_t abi, void *info)
 {
@@ -142,12 +141,9 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
                            in->name};
     c->d = (jw_tree_shape){in->challenge_bits, 2, 0, 0, in->name};
     json_t *vps = NULL;
-    size_t o1 = 0;
-    if ((st = jw_field(j, root, "vanilla_proofs", &vps, &o1)))
+    size_t o1 = 0, n = 0;
+    if ((st = vd_proofs(j, root, &vps, &n, &o1)))
         return st;
-    if (!json_is_array(vps))
-        return jw_fail(j, CUZK_ERR_FORMAT, "expected an array, got %s", jw_type_name(vps));
-    size_t n = json_array_size(vps);
     if (n != in->partitions)
         return jw_fail(j, CUZK_ERR_LENGTH, "%s takes %u partition proofs, got %zu", in->name,
                        in->partitions, n);
@@ -157,15 +153,7 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
         return jw_fail(j, CUZK_ERR_NOMEM, "out of memory");
     for (size_t k = 0; k < n; k++) {
         size_t o2 = jw_push(j, "[%zu]", k);
-        const json_t *v = json_array_get(vps, k);
-        if (json_is_string(v))
-            st = get_part_bincode(c, v, &o->partitions[k]);
-        else if (json_is_object(v))
-            st = get_part_json(c, v, &o->partitions[k]);
-        else
-            st = jw_fail(j, CUZK_ERR_FORMAT, "expected an object or a base64 string, got %s",
-                         jw_type_name(v));
-        if (st)
+        if ((st = vd_proof(j, json_array_get(vps, k), &k_partition, c, &o->partitions[k])))
             return st;
         cuzk_snap_partition p = cuzk_snap_job_partition(o, (uint32_t)k);
         cuzk_error e = {0};
@@ -196,14 +184,6 @@ cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **ou
     return CUZK_OK;
 }
 
-void cuzk_snap_job_free(cuzk_snap_job *job)
-{
-    if (!job)
-        return;
-    jw_arena_free(job->arena_);
-    free(job);
-}
-
 #else /* !CUZK_HAVE_JANSSON */
 
 cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **out,
@@ -216,12 +196,13 @@ cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **ou
     return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "SnapDeals parse: built without jansson");
 }
 
+#endif /* CUZK_HAVE_JANSSON */
+
+/* A parsed job or a generated one (cuzk/vanilla_synth.h): the arena owns every array. */
 void cuzk_snap_job_free(cuzk_snap_job *job)
 {
     if (!job)
         return;
-    jw_arena_free(job->arena_); /* a generated job (cuzk/vanilla_synth.h) */
+    jw_arena_free(job->arena_);
     free(job);
 }
-
-#endif /* CUZK_HAVE_JANSSON */

@@ -5,12 +5,12 @@
  * count, 32-byte values as serde writes them (arrays of 32 integers), an arena that owns the
  * parsed arrays, rust-fil-proofs MerkleProof in its Single / Sub / Top shapes (flattened as
  * cuzk/c1.h describes), the document load and its registered proof, and strict base64.
- * Internal to the formats layer.
+ * Internal to the filecoin layer.
  *
  * Threading: a jw_ctx belongs to one parse; no global state.
  */
-#ifndef CUZK_FORMATS_JSON_WALK_H
-#define CUZK_FORMATS_JSON_WALK_H
+#ifndef CUZK_FILECOIN_JSON_WALK_H
+#define CUZK_FILECOIN_JSON_WALK_H
 
 #ifdef CUZK_HAVE_JANSSON
 #include <stddef.h>
@@ -20,7 +20,7 @@
 
 #include "cuzk/c1.h"
 #include "cuzk/status.h"
-#include "formats/jw_arena.h" /* the arena that owns the parsed arrays */
+#include "filecoin/jw_arena.h" /* the arena that owns the parsed arrays */
 
 
 typedef struct jw_ctx {

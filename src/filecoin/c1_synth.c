@@ -1,6 +1,6 @@
 /*
  * c1_synth.c — TEST DATA: consistent C1 outputs of any sector size (cuzk/c1_synth.h) with
- * sparse Merkle trees (formats/merkle_synth.h): only the touched leaves' paths are hashed,
+ * sparse Merkle trees (filecoin/merkle_synth.h): only the touched leaves' paths are hashed,
  * every other node is a pseudo-random value of (seed, tree, level, position), so every
  * generated path reaches its tree's one root.
  *
@@ -14,7 +14,7 @@
 #include "cuzk/c1_synth.h"
 #include "cuzk/circuits.h"
 #include "cuzk/ff.h"
-#include "formats/merkle_synth.h"
+#include "filecoin/merkle_synth.h"
 
 #ifdef CUZK_HAVE_OPENSSL
 #include <openssl/evp.h>

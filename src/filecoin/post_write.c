@@ -3,7 +3,7 @@
  * reads: {"registered_proof", "randomness", "partition_index", "vanilla_proofs"}, each
  * FallbackPoStSectorProof as filecoin-proofs' serde derive writes it in serde_json, or as
  * base64 of its bincode bytes (the form lotus and curio hand to filecoin-ffi). Streamed with
- * stdio (formats/serde_out.h), so it needs no JSON library and a 32 GiB partition never
+ * stdio (filecoin/serde_out.h), so it needs no JSON library and a 32 GiB partition never
  * exists as a JSON tree.
  *
  * Threading: pure apart from the stream it writes; the job is only read.
@@ -11,7 +11,7 @@
 #include <inttypes.h>
 
 #include "cuzk/post.h"
-#include "formats/serde_out.h"
+#include "filecoin/serde_out.h"
 
 typedef struct wctx {
     const cuzk_post_job *job;

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cuzk/c1.h"
-#include "formats/serde_out.h"
+#include "filecoin/serde_out.h"
 
 /* "key":MerkleProof; tree D is always Single */
 static void put_merkle(FILE *f, const char *key, const cuzk_c1_merkle_proof *m,

@@ -11,7 +11,7 @@
 
 #include "cuzk/circuits.h"
 #include "cuzk/ff.h"
-#include "formats/merkle_synth.h"
+#include "filecoin/merkle_synth.h"
 
 #ifdef CUZK_HAVE_OPENSSL
 #include <openssl/evp.h>

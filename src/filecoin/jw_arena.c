@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/jw_arena.h"
+#include "filecoin/jw_arena.h"
 
 typedef struct chunk {
     struct chunk *next;

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "cuzk/vanilla_synth.h"
-#include "formats/jw_arena.h"
-#include "formats/merkle_synth.h"
+#include "filecoin/jw_arena.h"
+#include "filecoin/merkle_synth.h"
 
 /* what the PRF values are of (ms_prf's `what`) */
 enum { W_RANDOMNESS = 1, W_SECTOR = 2, W_TREE_R = 3, W_LEAF = 4, W_COMM_C = 5 };

@@ -3,15 +3,15 @@
  * serialises vanilla proofs): fixed-width little-endian integers, u64 sequence lengths, u32
  * enum variants, 32-byte values raw; rust-fil-proofs MerkleProof in its Single / Sub / Top
  * shapes into cuzk/c1.h's flattened form. Errors go through the jw_ctx of json_walk.h
- * ("<what> <path>: (bincode) at byte N: ..."). Internal to the formats layer.
+ * ("<what> <path>: (bincode) at byte N: ..."). Internal to the filecoin layer.
  *
  * Threading: a bw_reader belongs to one parse.
  */
-#ifndef CUZK_FORMATS_BINCODE_WALK_H
-#define CUZK_FORMATS_BINCODE_WALK_H
+#ifndef CUZK_FILECOIN_BINCODE_WALK_H
+#define CUZK_FILECOIN_BINCODE_WALK_H
 
 #ifdef CUZK_HAVE_JANSSON
-#include "formats/json_walk.h"
+#include "filecoin/json_walk.h"
 
 typedef struct bw_reader {
     jw_ctx *j;

@@ -5,7 +5,8 @@
  * vanilla_proof{sectors[{inclusion_proofs, comm_c, comm_r_last}]}, MerkleProof as for C1)
  * or as base64 of its bincode bytes (the form filecoin-ffi's GenerateWindowPoStWithVanilla
  * and GenerateWinningPoStWithVanilla receive: bincode 1 defaults, fixed-width little-endian
- * integers, u64 lengths, u32 enum variants, 32-byte values raw; read with bincode_walk.h).
+ * integers, u64 lengths, u32 enum variants, 32-byte values raw; read with bincode_walk.h;
+ * the array and its two forms: vanilla_doc.h).
  *
  * Strict like the C1 parser (json_walk.h): every count is checked against the registered
  * proof before anything is allocated for it, so the arena is bounded by the input size.
@@ -21,10 +22,10 @@
 #include <string.h>
 
 #include "cuzk/post.h"
-#include "formats/jw_arena.h"
+#include "filecoin/jw_arena.h"
 
 #ifdef CUZK_HAVE_JANSSON
-#include "formats/bincode_walk.h"
+#include "filecoin/vanilla_doc.h"
 
 typedef struct pctx {
     jw_ctx j;
@@ -35,8 +36,10 @@ typedef struct pctx {
 
 /* ---- JSON form ------------------------------------------------------------------------ */
 
-static cuzk_status get_sector_json(pctx *c, const json_t *v, cuzk_post_sector_proof *out)
+static cuzk_status get_sector_json(void *ctx, const json_t *v, void *dst)
 {
+    pctx *c = ctx;
+    cuzk_post_sector_proof *out = dst;
     jw_ctx *j = &c->j;
     json_t *vp = NULL, *secs = NULL, *incl = NULL;
     size_t o1 = 0, o2 = 0, o3 = 0;
@@ -74,35 +77,28 @@ static cuzk_status get_sector_json(pctx *c, const json_t *v, cuzk_post_sector_pr
 
 /* ---- bincode form --------------------------------------------------------------------- */
 
-static cuzk_status get_sector_bincode(pctx *c, const json_t *v, cuzk_post_sector_proof *out)
+static cuzk_status get_sector_bincode(void *ctx, bw_reader *r, void *dst)
 {
-    char *bytes = NULL;
-    size_t n = 0;
-    cuzk_status st = jw_b64_decode(&c->j, json_string_value(v), json_string_length(v), &bytes, &n);
-    if (st)
-        return st;
-    bw_reader r = {&c->j, (const uint8_t *)bytes, n, 0};
+    pctx *c = ctx;
+    cuzk_post_sector_proof *out = dst;
     uint32_t vc = c->info->vanilla_challenges;
-    if ((st = bw_u64(&r, &out->sector_id)) || (st = bw_fr(&r, out->comm_r)) ||
-        (st = bw_len(&r, 1, "vanilla_proof.sectors")) ||
-        (st = bw_len(&r, vc, "inclusion_proofs")))
-        goto out;
+    cuzk_status st;
+    if ((st = bw_u64(r, &out->sector_id)) || (st = bw_fr(r, out->comm_r)) ||
+        (st = bw_len(r, 1, "vanilla_proof.sectors")) || (st = bw_len(r, vc, "inclusion_proofs")))
+        return st;
     out->n_proofs = vc;
     out->proofs = jw_arena_alloc(c->j.arena, vc * sizeof *out->proofs);
-    if (!out->proofs) {
-        st = jw_fail(&c->j, CUZK_ERR_NOMEM, "out of memory");
-        goto out;
-    }
+    if (!out->proofs)
+        return jw_fail(&c->j, CUZK_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < vc && !st; i++)
-        st = bw_merkle(&r, &c->shape, &out->proofs[i]);
-    if (st || (st = bw_fr(&r, out->comm_c)) || (st = bw_fr(&r, out->comm_r_last)))
-        goto out;
-    if (r.off != r.n)
-        st = bw_fail(&r, CUZK_ERR_FORMAT, "trailing bytes after the sector proof");
-out:
-    free(bytes);
-    return st;
+        st = bw_merkle(r, &c->shape, &out->proofs[i]);
+    if (st || (st = bw_fr(r, out->comm_c)))
+        return st;
+    return bw_fr(r, out->comm_r_last);
 }
+
+static const vd_reader k_sector = {get_sector_json, get_sector_bincode,
+                                   "trailing bytes after the sector proof"};
 
 /* ---- document ------------------------------------------------------------------------- */
 
@@ -132,12 +128,9 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
         o->partition_index = (uint32_t)k;
     }
     json_t *vps = NULL;
-    size_t o1 = 0;
-    if ((st = jw_field(j, root, "vanilla_proofs", &vps, &o1)))
+    size_t o1 = 0, n = 0;
+    if ((st = vd_proofs(j, root, &vps, &n, &o1)))
         return st;
-    if (!json_is_array(vps))
-        return jw_fail(j, CUZK_ERR_FORMAT, "expected an array, got %s", jw_type_name(vps));
-    size_t n = json_array_size(vps);
     if (in->kind == CUZK_POST_WINNING && n != 1)
         return jw_fail(j, CUZK_ERR_LENGTH, "WinningPoSt takes 1 sector proof, got %zu", n);
     if (n < 1 || n > in->sectors)
@@ -149,15 +142,7 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
         return jw_fail(j, CUZK_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         size_t o2 = jw_push(j, "[%zu]", i);
-        const json_t *v = json_array_get(vps, i);
-        if (json_is_string(v))
-            st = get_sector_bincode(c, v, &o->sectors[i]);
-        else if (json_is_object(v))
-            st = get_sector_json(c, v, &o->sectors[i]);
-        else
-            st = jw_fail(j, CUZK_ERR_FORMAT, "expected an object or a base64 string, got %s",
-                         jw_type_name(v));
-        if (st)
+        if ((st = vd_proof(j, json_array_get(vps, i), &k_sector, c, &o->sectors[i])))
             return st;
         if (i > 0 && o->sectors[i].sector_id <= o->sectors[i - 1].sector_id)
             return jw_fail(j, CUZK_ERR_FORMAT,
@@ -173,12 +158,6 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
         return jw_fail(j, st, "%s", e.msg);
     jw_pop(j, o1);
     return CUZK_OK;
-}
-
-cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **out,
-                                cuzk_error *err)
-{
-    return cuzk_post_job_parse_pool(json, len, NULL, out, err);
 }
 
 cuzk_status cuzk_post_job_parse_pool(const char *json, size_t len, cuzk_pool *pool,
@@ -200,21 +179,7 @@ cuzk_status cuzk_post_job_parse_pool(const char *json, size_t len, cuzk_pool *po
     return CUZK_OK;
 }
 
-void cuzk_post_job_free(cuzk_post_job *job)
-{
-    if (!job)
-        return;
-    jw_arena_free(job->arena_);
-    free(job);
-}
-
 #else /* !CUZK_HAVE_JANSSON */
-
-cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **out,
-                                cuzk_error *err)
-{
-    return cuzk_post_job_parse_pool(json, len, NULL, out, err);
-}
 
 cuzk_status cuzk_post_job_parse_pool(const char *json, size_t len, cuzk_pool *pool,
                                      cuzk_post_job **out, cuzk_error *err)
@@ -226,12 +191,19 @@ cuzk_status cuzk_post_job_parse_pool(const char *json, size_t len, cuzk_pool *po
     return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "PoSt parse: built without jansson");
 }
 
+#endif /* CUZK_HAVE_JANSSON */
+
+cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **out,
+                                cuzk_error *err)
+{
+    return cuzk_post_job_parse_pool(json, len, NULL, out, err);
+}
+
+/* A parsed job or a generated one (cuzk/vanilla_synth.h): the arena owns every array. */
 void cuzk_post_job_free(cuzk_post_job *job)
 {
     if (!job)
         return;
-    jw_arena_free(job->arena_); /* a generated job (cuzk/vanilla_synth.h) */
+    jw_arena_free(job->arena_);
     free(job);
 }
-
-#endif /* CUZK_HAVE_JANSSON */

@@ -11,12 +11,12 @@
  *               values raw; here always inside a JSON string as standard base64 with
  *               padding (Go's encoding/json form of []byte), encoded as it is written.
  * Write errors are left in the FILE (the caller checks ferror once). Internal to the
- * formats layer.
+ * filecoin layer.
  *
  * Threading: a writer and its FILE belong to one thread.
  */
-#ifndef CUZK_FORMATS_SERDE_OUT_H
-#define CUZK_FORMATS_SERDE_OUT_H
+#ifndef CUZK_FILECOIN_SERDE_OUT_H
+#define CUZK_FILECOIN_SERDE_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cuzk/ff.h"
-#include "formats/json_walk.h"
+#include "filecoin/json_walk.h"
 
 /* ---- parse context: the JSON path of the value being read ------------------------------ */
 
