@@ -75,8 +75,10 @@ static const char *const k_input[] = {
     "the C1 output (filecoin-ffi JSON, or curio's base64 wrapper)",
     "the PoSt job document (registered proof, randomness, vanilla proofs)",
     "the PoSt job document (registered proof, randomness, vanilla proofs)",
-    "the SnapDeals job document (registered update proof, comm_r_old,\n"
-    "                    comm_r_new, comm_d_new, one vanilla proof per partition)"};
+    /* parenthesised: one string on two lines, not two entries missing a comma (clang's
+     * -Wstring-concatenation) */
+    ("the SnapDeals job document (registered update proof, comm_r_old,\n"
+     "                    comm_r_new, comm_d_new, one vanilla proof per partition)")};
 
 static void usage_of(FILE *out, int i)
 {
