@@ -63,7 +63,10 @@
  *     challenges) at submit; one partition. The registered proof must be of the job's kind.
  *   A malformed Filecoin input fails submit with the parser's message (CUZK_ERR_FORMAT,
  *   LENGTH, NONCANONICAL, INVALID_PROOF ...), before any proving work.
- *   SNAP_DEALS_UPDATE: submit fails with CUZK_ERR_UNSUPPORTED (circuit not built yet).
+ *   SNAP_DEALS_UPDATE: either vanilla_proof = the SnapDeals job document of cuzk/snap.h,
+ *     or the cuzk.v1 fields: registered_proof (Go abi number), comm_r_old, comm_r_new,
+ *     comm_d_new and vanilla_proofs (one partition proof each); every partition checked at
+ *     submit; one partition per partition proof.
  *   GROTH16: a circuit given as files or bytes, one partition:
  *     snarkjs:    zkey + wtns (+ optional r1cs to name a failing constraint);
  *     bellperson: params + r1cs + wtns.
@@ -73,7 +76,8 @@
  *   Keys are named by circuit id: "synthetic-<log2n>" (dev setup, or random key above
  *   synthetic_setup_max_log2n), "zkey:<absolute path>" and "params:<absolute path>" for
  *   GROTH16 jobs given by path (a key given as bytes belongs to its job alone), and the
- *   Filecoin ids "porep-<s>", "wpost-<s>", "winning-<s>" (s = 2k, 8m, 512m, 32g, 64g):
+ *   Filecoin ids "porep-<s>", "wpost-<s>", "winning-<s>", "snap-<s>" (s = 2k, 8m, 512m,
+ *   32g, 64g):
  *   the circuit recorded once per id (kept with the key) and the .params of param_dir
  *   (Filecoin's file name; checked against the circuit), else the dev key cached in
  *   dev_key_dir (made on first use, logged as NOT Filecoin's trusted setup). Tiers: HOT (decoded in
@@ -84,8 +88,8 @@
  * Threading
  *   Every function may be called from any thread at any time between create and destroy.
  *   The engine owns its threads (synthesis workers, device workers, finalizers, the
- *   dispatcher, the journal/reaper); callbacks (log, watch) run on them and must not call
- *   cuzk_engine_destroy.
+ *   dispatcher, the reaper, the background releaser, and the CPU pool's); callbacks (log,
+ *   watch) run on them and must not call cuzk_engine_destroy.
  */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
@@ -302,8 +306,9 @@ typedef struct cuzk_job_ticket {
  * Accepts a job (see Jobs above). Returns once the job is journaled. Errors:
  * CUZK_ERR_INVALID_ARG (malformed request: unknown kind, missing or double inputs, sizes
  * out of range, request_id too long, request_id in use by a different queued or running
- * request), CUZK_ERR_UNSUPPORTED (a kind whose circuit is not
- * built: "PoRep circuit not built yet"), CUZK_ERR_IO (journal write failed),
+ * request), CUZK_ERR_UNSUPPORTED (a sector size the kind has no circuit for),
+ * CUZK_ERR_NOT_FOUND (a Filecoin key that cannot be had: no .params, no dev_key_dir),
+ * CUZK_ERR_IO (journal write failed),
  * CUZK_ERR_UNAVAILABLE (shutting down), NOMEM.
  */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req,

@@ -11,7 +11,7 @@
  * H(comm_c, comm_r_last), the leaves are not the derived challenges. So the witness does
  * not satisfy the circuit, and cuzk_post_partition_check / cuzk_snap_partition_check (which
  * the job parsers run) refuse these partitions: they can never reach a proof. Consistent
- * data at test sizes: tests/support/post_fixture.c, snap_fixture.c.
+ * data at test sizes: cuzk/vanilla_synth.h (the tests' tests/support/vanilla_fixture.c).
  *
  * Threading: pure (no global state); the results are owned by the caller.
  */

@@ -13,7 +13,7 @@
  * the partition's sectors).
  *
  * Recount after any change to a gadget or circuit that changes what is recorded (and bump
- * FIL_CIRCUIT_REV in fil_csr_cache.c); test_fil_plan fails until the rows agree.
+ * FIL_CIRCUIT_REV in kind_fil_cache.c); test_fil_plan fails until the rows agree.
  * Threading: a constant table.
  */
 #include <stddef.h>

@@ -1,10 +1,10 @@
 /*
  * fil_param_names.c — Filecoin's PoRep parameter file names (cuzk/param_digest.h), in the
- * filecoin layer so that the engine (src/engine/fil_keys.c) and the CLI (cuzk verify-seal
- * --params-dir) find the same files. The name is rust-fil-proofs' parameter-cache id:
- * "v28-" + the circuit's identifier + "-" + SHA-256 of its public-params identifier, as in
- * Filecoin's parameters.json; every PoRep variant (V1, V1_1, synthetic, NI) of a sector
- * size proves with the same circuit and file.
+ * filecoin layer so that the engine (src/engine/kind_fil_keys.c) and the CLI (cuzk verify-seal
+ * --params-dir) find the same files. The name is rust-fil-proofs' parameter-cache id: "v28-" +
+ * the circuit's identifier + "-" + SHA-256 of its public-params identifier, as in Filecoin's
+ * parameters.json; every PoRep variant (V1, V1_1, synthetic, NI) of a sector size proves with
+ * the same circuit and file.
  * Threading: pure (constant tables).
  */
 #include <stddef.h>

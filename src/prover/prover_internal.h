@@ -1,6 +1,6 @@
 /*
  * prover_internal.h — what a prover backend implements (the CPU one in src/prover, the
- * CUDA one in src/gpu/backend_cuda.cu) and the shared job record the common finalize
+ * CUDA one in src/prover/backend_cuda.cu) and the shared job record the common finalize
  * (src/prover/prover.c) reads. Internal interface of the prover layer for its backends.
  *
  * A backend's start fills job->msm[i] for every partition (the five MSM results) and the

@@ -67,7 +67,7 @@ static cuzk_status post_prepare(const cuzk_post_partition *p, bool values, post_
 
 /* Circuit sector s: its commitments (comm_r an input), comm_r = H(comm_c, comm_r_last),
  * and its challenges' inclusion paths in tree R. Allocates nothing shared with the other
- * sectors, so sectors can run on separate witness systems (post_witness.c). */
+ * sectors, so sectors can run on separate witness systems (cuzk_post_witness_compact). */
 static void post_sector(cuzk_cs *cs, const cuzk_post_partition *p, const post_common *pc,
                         uint32_t s)
 {
