@@ -137,11 +137,11 @@ input_for() { # kind size file (PoSt: also file.pub.json, the verifier's public 
   esac
 }
 
-# The verifying key of a dev key: its .vk beside a seed-form key, else the head of its
-# .params (864 fixed bytes, n_ic, n_ic x 96).
+# The verifying key of a dev key: its .params.vk beside a seed-form key (.params.seed),
+# else the head of its .params (864 fixed bytes, n_ic, n_ic x 96).
 vk_of() { # devkey-stem out
-  if [ -s "$1.dev.vk" ]; then
-    cp "$1.dev.vk" "$2"
+  if [ -s "$1.dev.params.vk" ]; then
+    cp "$1.dev.params.vk" "$2"
   elif [ -s "$1.dev.params" ]; then
     local n_ic
     n_ic=$(od -An -j864 -N4 -tu1 "$1.dev.params" |
@@ -155,7 +155,7 @@ vk_of() { # devkey-stem out
 verify() { # kind input proof -> prints OK/INVALID/self-checked
   if [ "$1" = porep ]; then
     local vk
-    vk=$(ls "$WORK"/devkeys/cuzk-DEV-UNTRUSTED-"$CID".dev.vk 2>/dev/null | head -1)
+    vk=$(ls "$WORK"/devkeys/cuzk-DEV-UNTRUSTED-"$CID".dev.params.vk 2>/dev/null | head -1)
     if [ -n "$vk" ]; then
       "$CUZK" verify-seal --c1 "$2" --proof "$3" --key "$vk" 2>&1 | tail -1
     else
