@@ -26,7 +26,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 t_start=$SECONDS
 
 # ---- dependencies ------------------------------------------------------------------------
-install_pkgs build-essential cmake libcmocka-dev libjansson-dev libssl-dev clang python3
+install_pkgs build-essential cmake ninja-build libcmocka-dev libjansson-dev libssl-dev clang python3
 install_pkgs pkg-config libnghttp2-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev
 # The Go client test (tests/go): grpc-go and its code generators, Debian's, used offline.
 # grpc-go needs github.com/golang/protobuf 1.5 (1.3 cannot read APIv2 messages).
@@ -76,10 +76,21 @@ run_ctest() {
   return "$rc"
 }
 
+# Ninja builds a target's objects while the libraries it links are still compiling (make
+# waits for them), which keeps both cores busy through the long nvcc compilations of the
+# release build and the unit tests' objects. A build directory keeps the generator it was
+# made with (CMake refuses to switch).
+configure() {
+  local dir=$1 gen=()
+  shift
+  [ -f "$dir/CMakeCache.txt" ] || ! command -v ninja >/dev/null 2>&1 || gen=(-G Ninja)
+  cmake -S . -B "$dir" "${gen[@]}" "$@"
+}
+
 configure_build() {
   local dir=$1
   shift
-  cmake -S . -B "$dir" "$@" && cmake --build "$dir" -j "$CUZK_JOBS"
+  configure "$dir" "$@" && cmake --build "$dir" -j "$CUZK_JOBS"
 }
 
 # src/ff/mont_x86_{fp,fr}.h and src/gpu/fp_sqr.cuh are generated (by the *_gen.py beside
@@ -158,10 +169,29 @@ stage_asan() {
 # smoke ctest "<name>_smoke" (label "fuzz") and a seed corpus build-fuzz/tests/fuzz/
 # seeds-<name> written by the build (valid files its reader accepts). Build them, run the
 # smoke tests, then fuzz each for FUZZ_SECONDS into build-fuzz/tests/fuzz/corpus-<name>;
-# a target without seeds fails (its accepting paths would go unfuzzed).
+# a target without seeds fails (its accepting paths would go unfuzzed). A libFuzzer process
+# is single-threaded, so CUZK_JOBS targets fuzz at once (one core each, as one at a time
+# had): each still gets its FUZZ_SECONDS, the stage takes 1/CUZK_JOBS of the time. Each
+# target's output goes to build-fuzz/tests/fuzz/fuzz-<name>.log; its tail is printed.
+fuzz_one() {
+  local name=$1
+  cd "$CUZK_ROOT/build-fuzz/tests/fuzz" || return 1
+  if [ -z "$(ls -A "seeds-$name" 2>/dev/null)" ]; then
+    echo "$name: no seed corpus in build-fuzz/tests/fuzz/seeds-$name" >&2
+    return 1
+  fi
+  echo "$name: $(ls "seeds-$name" | wc -l) seeds"
+  mkdir -p "corpus-$name"
+  local rc=0
+  "./$name" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+    "corpus-$name" "seeds-$name" >"fuzz-$name.log" 2>&1 || rc=$?
+  tail -n 12 "fuzz-$name.log"
+  return "$rc"
+}
+
 stage_fuzz() {
-  local targets=() name rc=0 t0
-  CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_FUZZ=ON \
+  local targets=() name rc=0 t0 running=0 dir=$CUZK_ROOT/build-fuzz/tests/fuzz
+  CC=clang configure build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_FUZZ=ON \
     -DCUZK_CUDA=OFF || return 1
   mapfile -t targets < <(ctest --test-dir build-fuzz -N -L fuzz |
     sed -n 's/.*Test *#[0-9]*: \(fuzz_[A-Za-z0-9_]*\)_smoke$/\1/p')
@@ -172,40 +202,62 @@ stage_fuzz() {
   echo "fuzz targets: ${targets[*]}"
   cmake --build build-fuzz -j "$CUZK_JOBS" --target fuzz_seeds "${targets[@]}" &&
     run_ctest build-fuzz -L fuzz || return 1
+  log "fuzzing ${#targets[@]} targets for ${FUZZ_SECONDS}s each, $CUZK_JOBS at a time"
+  t0=$SECONDS
+  for name in "${targets[@]}"; do
+    rm -f "$dir/fuzz-$name.out" "$dir/fuzz-$name.rc"
+    if [ "$running" -ge "$CUZK_JOBS" ]; then
+      wait -n || true
+      running=$((running - 1))
+    fi
+    (
+      s=$SECONDS r=0
+      fuzz_one "$name" >"$dir/fuzz-$name.out" 2>&1 || r=$?
+      echo "$name: $((SECONDS - s))s" >>"$dir/fuzz-$name.out"
+      echo "$r" >"$dir/fuzz-$name.rc"
+    ) &
+    running=$((running + 1))
+  done
+  wait
   for name in "${targets[@]}"; do
     log "$name for ${FUZZ_SECONDS}s"
-    t0=$SECONDS
-    if (cd build-fuzz/tests/fuzz &&
-        if [ -z "$(ls -A "seeds-$name" 2>/dev/null)" ]; then
-          echo "$name: no seed corpus in build-fuzz/tests/fuzz/seeds-$name" >&2
-          exit 1
-        fi &&
-        echo "$name: $(ls "seeds-$name" | wc -l) seeds" &&
-        mkdir -p "corpus-$name" &&
-        "./$name" -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
-          "corpus-$name" "seeds-$name" 2>&1 | tail -n 12
-        exit "${PIPESTATUS[0]}"); then
+    cat "$dir/fuzz-$name.out"
+    if [ "$(cat "$dir/fuzz-$name.rc" 2>/dev/null)" = 0 ]; then
       tests_passed=$((tests_passed + 1))
     else
+      echo "$name: FAILED (the fuzzer's whole output: $dir/fuzz-$name.log)" >&2
       tests_failed=$((tests_failed + 1))
       rc=1
     fi
-    echo "$name: $((SECONDS - t0))s"
   done
+  echo "fuzzing: $((SECONDS - t0))s for ${#targets[@]} targets"
   return "$rc"
+}
+
+# CPU seconds used so far by this shell and the children it has waited for (every stage's
+# commands): with the wall time in the summary, it tells a slow stage from a busy machine.
+cpu_seconds() {
+  local st
+  read -r st </proc/$$/stat 2>/dev/null || { echo 0; return; }
+  # shellcheck disable=SC2086 # the fields after "pid (comm) ": utime stime cutime cstime
+  set -- ${st##*) }
+  echo $(((${12} + ${13} + ${14} + ${15}) / $(getconf CLK_TCK)))
 }
 
 summary=()
 any_failed=0
+c_start=$(cpu_seconds)
 for s in "${stages[@]}"; do
   case $s in release|portable|verify|asan|fuzz) ;; *) echo "unknown stage: $s" >&2; exit 2 ;; esac
   log "stage $s"
   t0=$SECONDS
+  c0=$(cpu_seconds)
   if "stage_$s"; then result=ok; else result=FAILED; any_failed=1; fi
-  summary+=("$(printf '%-9s %-7s %5ss' "$s" "$result" $((SECONDS - t0)))")
+  summary+=("$(printf '%-9s %-7s %5ss  (%ss CPU)' "$s" "$result" $((SECONDS - t0)) \
+    $(($(cpu_seconds) - c0)))")
 done
 
-log "summary ($((SECONDS - t_start))s in all)"
+log "summary ($((SECONDS - t_start))s in all, $(($(cpu_seconds) - c_start))s CPU in the stages)"
 printf '%s\n' "${summary[@]}"
 echo "summary: $tests_passed passed, $tests_failed failed"
 exit "$any_failed"
