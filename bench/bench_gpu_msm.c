@@ -1,7 +1,6 @@
 /*
  * bench_gpu_msm.c — `cuzk bench gpu-msm` (CUDA builds, run only when named): G1 MSM with
- * random scalars (batch-affine bucket sums, the default, and XYZZ sums, the plan a scratch
- * of 22-bit caps gets) and with PoRep-like scalars (98.7% in {0,1}, through the device 0/1
+ * random scalars and with PoRep-like scalars (98.7% in {0,1}, through the device 0/1
  * split), G2 MSM (--g2, or the default sizes), and the bitmap sum alone; bases on the
  * device, each timed with CUDA events (bench_gpu_time). Default sizes 2^20 .. 2^27 (G1),
  * 2^22 and 2^24 (G2).
@@ -98,16 +97,6 @@ static void msm_series(const bench_sized_opts *o, bool g2, unsigned k, cuzk_pool
         x.kind = (g2 ? 2 : 0) + pass;
         if (bench_gpu_time(o, r, op_msm, &x, s))
             bench_sized_done(o, r);
-        if (pass == 0) { /* the same MSM with the XYZZ bucket sums (scratch of 22-bit caps) */
-            size_t full = x.scratch_size;
-            x.scratch_size = g2 ? cuzk_gpu_g2s_msm_scratch_size_capped(n, 22)
-                                : cuzk_gpu_g1s_msm_scratch_size_capped(n, 22);
-            r = bench_sized_add("gpu", g2 ? "msm g2 random, xyzz sums" : "msm g1 random, xyzz sums",
-                                k, 1, n);
-            if (bench_gpu_time(o, r, op_msm, &x, s))
-                bench_sized_done(o, r);
-            x.scratch_size = full;
-        }
         cudaFree(x.sc);
         x.sc = NULL;
     }

@@ -109,10 +109,7 @@ cuzk_status cuzk_gpu_h_bellperson_end(const cuzk_gpu_domain *gd, cuzk_fr *d_a, c
  * *_scratch_size_least(n): the MSM then uses the widest window that fits it (narrower
  * windows need fewer buckets and run longer: a card too small for the default working set
  * still proves); *_scratch_size_capped(n, bits) is the scratch with windows of at most
- * `bits` (4..22) and buckets summed in XYZZ, or with 23 (the default, also for larger
- * values) windows of at most 22 bits and buckets summed by batch-affine additions, which
- * need ~1.4 GiB (G1) / ~2.6 GiB (G2) more at n >= 2^14. The result is the same group
- * element for every plan. The batch-affine plan waits on the stream once a window batch.
+ * `bits` (4..22, clamped). The result is the same group element for every plan.
  * ------------------------------------------------------------------------------------- */
 size_t cuzk_gpu_g1s_msm_scratch_size(size_t n);
 size_t cuzk_gpu_g1s_msm_scratch_size_capped(size_t n, unsigned bits);

@@ -27,7 +27,6 @@ static __device__ __forceinline__ gpu_fp gf_neg(gpu_fp a) { return gpu_fp_neg(a)
 static __device__ __forceinline__ gpu_fp gf_mul(gpu_fp a, gpu_fp b) { return gpu_fp_mul(a, b); }
 static __device__ __forceinline__ gpu_fp gf_sqr(gpu_fp a) { return gpu_fp_sqr(a); }
 static __device__ __forceinline__ bool gf_is_zero(gpu_fp a) { return gpu_fp_is_zero(a); }
-static __device__ __forceinline__ bool gf_eq(gpu_fp a, gpu_fp b) { return gpu_fp_eq(a, b); }
 static __device__ __forceinline__ void gf_set_zero(gpu_fp *a) { *a = gpu_fp_zero(); }
 static __device__ __forceinline__ void gf_set_one(gpu_fp *a) { *a = gpu_fp_one(); }
 
@@ -38,7 +37,6 @@ static __device__ __forceinline__ gpu_fp2 gf_neg(gpu_fp2 a) { return gpu_fp2_neg
 static __device__ __forceinline__ gpu_fp2 gf_mul(gpu_fp2 a, gpu_fp2 b) { return gpu_fp2_mul(a, b); }
 static __device__ __forceinline__ gpu_fp2 gf_sqr(gpu_fp2 a) { return gpu_fp2_sqr(a); }
 static __device__ __forceinline__ bool gf_is_zero(gpu_fp2 a) { return gpu_fp2_is_zero(a); }
-static __device__ __forceinline__ bool gf_eq(gpu_fp2 a, gpu_fp2 b) { return gpu_fp2_eq(a, b); }
 static __device__ __forceinline__ void gf_set_zero(gpu_fp2 *a) { *a = gpu_fp2_zero(); }
 static __device__ __forceinline__ void gf_set_one(gpu_fp2 *a) { *a = gpu_fp2_one(); }
 

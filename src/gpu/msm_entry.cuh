@@ -53,10 +53,10 @@ static cuzk_status msm_check_scratch(const void *scratch, size_t have, size_t ne
 
 static unsigned msm_cap_bits(unsigned bits)
 {
-    return bits < MSM_MIN_C ? MSM_MIN_C : bits > MSM_CAP_BA ? MSM_CAP_BA : bits;
+    return bits < MSM_MIN_C ? MSM_MIN_C : bits > MSM_MAX_C ? MSM_MAX_C : bits;
 }
 
-template <class F> static size_t msm_scratch_size_t(size_t n, unsigned max_c = MSM_CAP_BA)
+template <class F> static size_t msm_scratch_size_t(size_t n, unsigned max_c = MSM_MAX_C)
 {
     msm_plan pl;
     if (n == 0)
@@ -77,7 +77,7 @@ template <class F> static size_t msm_bitmap_scratch_size_t(size_t n)
     return pl.total;
 }
 
-template <class F> static size_t msm_auto_scratch_size_t(size_t n, unsigned max_c = MSM_CAP_BA)
+template <class F> static size_t msm_auto_scratch_size_t(size_t n, unsigned max_c = MSM_MAX_C)
 {
     msm_auto_plan pl;
     if (n == 0)
@@ -92,7 +92,7 @@ template <class F> static size_t msm_auto_scratch_size_t(size_t n, unsigned max_
 template <class F, bool AUTO> static size_t msm_least_scratch_t(size_t n)
 {
     size_t least = SIZE_MAX;
-    for (unsigned c = MSM_MIN_C; c <= MSM_CAP_BA; c++) {
+    for (unsigned c = MSM_MIN_C; c <= MSM_MAX_C; c++) {
         size_t t = AUTO ? msm_auto_scratch_size_t<F>(n, c) : msm_scratch_size_t<F>(n, c);
         least = t < least ? t : least;
     }

@@ -29,9 +29,8 @@
  * scratch caps it: msm_plan_fit), so the work (and the result's representation) never
  * depends on timing; every width gives the same group element.
  *
- * With the default plan (pl->ba) step 3 is msm_affine.cuh's batch-affine rounds instead.
- * Threading: host functions enqueue on the caller's stream (with pl->ba they wait on it
- * once a window batch); any host thread may call them with its own scratch.
+ * Threading: host functions enqueue on the caller's stream; any host thread may call them
+ * with its own scratch.
  */
 #ifndef CUZK_GPU_MSM_PIPPENGER_CUH
 #define CUZK_GPU_MSM_PIPPENGER_CUH
@@ -55,7 +54,7 @@ static_assert(sizeof(msm_scalar) == MSM_SCALAR_BYTES, "msm_plan.h sizes canonica
  * CUB's sort sized by CUB; false when CUB cannot size its sort (no device). xyzz_bytes:
  * size of one XYZZ point. */
 static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_bytes,
-                          unsigned max_c = MSM_CAP_BA)
+                          unsigned max_c = MSM_MAX_C)
 {
     cub::DoubleBuffer<uint32_t> kd(NULL, NULL), vd(NULL, NULL);
     size_t cub_bytes = 0;
@@ -70,13 +69,13 @@ static bool msm_plan_make(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_byte
 }
 
 /* The plan for n with the widest window cap whose scratch fits `have` bytes (the default
- * plan, batch-affine, when the scratch is that large; then XYZZ with MSM_MAX_C bits and
- * down); false when even 4-bit windows do not fit or CUB cannot size its sort. The buckets (W 2^(c-1) XYZZ points, 4.5 GiB for G1 at c = 22) are
+ * plan when the scratch is that large); false when even 4-bit windows do not fit or CUB
+ * cannot size its sort. The buckets (W 2^(c-1) XYZZ points, 4.5 GiB for G1 at c = 22) are
  * what a cap saves: a card too small for the default working set proves with narrower
  * windows instead of not at all. */
 static bool msm_plan_fit(msm_plan *pl, size_t n, size_t cap_n, size_t xyzz_bytes, size_t have)
 {
-    for (unsigned c = MSM_CAP_BA; c >= MSM_MIN_C; c--) {
+    for (unsigned c = MSM_MAX_C; c >= MSM_MIN_C; c--) {
         if (!msm_plan_make(pl, n, cap_n, xyzz_bytes, c))
             return false;
         if (pl->total <= have)
@@ -147,8 +146,6 @@ static __device__ __forceinline__ gpu_aff<F> msm_load_aff(const gpu_aff<F> *poin
     }
     return r;
 }
-
-#include "gpu/msm_affine.cuh"
 
 template <class F, bool FROM_POINTS>
 static __global__ void __launch_bounds__(128) msm_accumulate_kernel(gpu_xyzz<F> *buckets, uint32_t *out_id,
@@ -319,7 +316,7 @@ static inline unsigned msm_blocks(size_t threads, unsigned bs)
  * sum scalars[idx[j]] * points[idx[j]], j < pl->n (idx[j] < 2^31), read in place: the 0/1
  * split's tail needs no gathered copies of its points and scalars. Scalars are Montgomery
  * Fr. pl from msm_plan_make(n); base: the aligned scratch with at least pl->total bytes.
- * Enqueues only, but for the longest-run read-back of each window batch when pl->ba.
+ * Enqueues only.
  */
 template <class F>
 static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
@@ -360,15 +357,9 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
         CUZK_CUDA_TRY(err, cub::DeviceRadixSort::SortPairs(base + pl->off_cub, cub_bytes, kd, vd,
                                                            (int)m, 0, (int)pl->key_bits, s));
         gpu_xyzz<F> *bw = bk + (size_t)w0 * (pl->nb + 1);
-        gpu_prof_mark(s, "msm: accumulate");
-        if (pl->ba) {
-            if ((st = msm_ba_accumulate<F>(bw, kd.Current(), vd.Current(), m, points, vec, pl,
-                                           base, s, err)) != CUZK_OK)
-                goto fail;
-            continue;
-        }
         const unsigned chunk = msm_chunk(m);
         size_t nch = msm_div_up(m, chunk);
+        gpu_prof_mark(s, "msm: accumulate");
         msm_accumulate_kernel<F, true><<<msm_blocks(nch, bs), bs, 0, s>>>(
             bw, ida, pa, kd.Current(), vd.Current(), points, NULL, m, chunk, vec);
         CUZK_CUDA_TRY(err, cudaGetLastError());

@@ -8,8 +8,7 @@
  * msm_cub_bytes_bound instead, so the memory plan of a GPU proof (cuzk/prover.h,
  * cuzk_prover_gpu_need) is the scratch the kernels will ask for, by the same code, not an
  * estimate of its own.
- * Threading: pure functions (msm_ba_slice_log2 reads the environment once; a race there
- * writes the same value).
+ * Threading: pure functions.
  */
 #ifndef CUZK_GPU_MSM_PLAN_H
 #define CUZK_GPU_MSM_PLAN_H
@@ -17,7 +16,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 /* Pairs per thread in the bucket accumulation (at least; see msm_chunk), and entries per
  * thread in tree reductions. */
@@ -42,23 +40,6 @@
 #define MSM_SCRATCH_ALIGN 256u
 #define MSM_MIN_C 4u
 #define MSM_MAX_C 22u
-/* The window cap one above MSM_MAX_C: windows of up to MSM_MAX_C bits with the buckets
- * summed by batch-affine additions (msm_affine.cuh) where n >= MSM_BA_MIN_N; this is the
- * default. Caps MSM_MIN_C..MSM_MAX_C sum in XYZZ (msm_pippenger.cuh), which needs less
- * scratch: a card short of memory gives up the batch-affine sums before any window bit. */
-#define MSM_CAP_BA (MSM_MAX_C + 1u)
-/* Below this many points the batch-affine rounds' launches outweigh what they save. */
-#define MSM_BA_MIN_N ((size_t)1 << 14)
-/* Sorted pairs summed by one pass of batch-affine rounds (a slice of a window batch):
- * the scratch of the rounds is a slice's, not a window's (~1.4 GiB G1, ~2.6 GiB G2). */
-#define MSM_BA_SLICE_LOG2 24u
-/* Additions a thread chains in one Montgomery product, and thread products per inversion:
- * one inversion (~570 M) per 1,024 additions. */
-#define MSM_BA_K 16u
-#define MSM_BA_G 64u
-/* Counters of the rounds' lists (one a round, at most 31 rounds) and the longest run. */
-#define MSM_BA_CNT 64u
-#define MSM_BA_MAXRUN 32u
 /* A canonical scalar on the device (msm_scalar.cuh: 8 32-bit limbs). */
 #define MSM_SCALAR_BYTES 32u
 
@@ -70,23 +51,6 @@ static inline size_t msm_align_up(size_t x)
 static inline size_t msm_div_up(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static inline unsigned msm_gpu_num_windows(unsigned c) { return (256u + c - 1) / c; }
-
-/* The window bits of a cap, and whether it sums batch-affine (MSM_CAP_BA). */
-static inline unsigned msm_cap_c(unsigned max_c) { return max_c > MSM_MAX_C ? MSM_MAX_C : max_c; }
-static inline bool msm_cap_ba(unsigned max_c) { return max_c > MSM_MAX_C; }
-
-/* log2 of the batch-affine slice: MSM_BA_SLICE_LOG2, or CUZK_GPU_MSM_SLICE_LOG2 (10..24)
- * so that tests reach slice borders at small n. Read once. */
-static inline unsigned msm_ba_slice_log2(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("CUZK_GPU_MSM_SLICE_LOG2");
-        int x = e ? atoi(e) : 0;
-        v = x >= 10 && x <= (int)MSM_BA_SLICE_LOG2 ? x : (int)MSM_BA_SLICE_LOG2;
-    }
-    return (unsigned)v;
-}
 
 /* Pairs per accumulation thread for a batch of m pairs: MSM_CHUNK doubled while m still
  * leaves more than MSM_ACC_THREADS threads, at most MSM_CHUNK_MAX. A function of m only. */
@@ -123,7 +87,7 @@ static inline unsigned msm_gpu_window_bits(size_t n, unsigned max_c)
 {
     unsigned best = MSM_MIN_C;
     double best_cost = 0;
-    for (unsigned c = MSM_MIN_C; c <= msm_cap_c(max_c); c++) {
+    for (unsigned c = MSM_MIN_C; c <= max_c; c++) {
         double cost = (double)msm_gpu_num_windows(c) *
                       ((double)n + 4.0 * (double)((size_t)1 << (c - 1)));
         if (c == MSM_MIN_C || cost < best_cost) {
@@ -141,11 +105,8 @@ typedef struct msm_plan {
     size_t n, nb, groups, pairs, cub_bytes, cap_a, cap_b;
     unsigned c, nwin, wpb, key_bits; /* wpb: windows per batch */
     unsigned max_c;                  /* the cap the plan was made under */
-    bool ba;                         /* buckets summed batch-affine (msm_affine.cuh) */
-    size_t ba_slice;                 /* sorted pairs a batch-affine slice holds */
     size_t off_kc, off_ka, off_kb, off_va, off_vb, off_cub, off_bk, off_ida, off_pa, off_idb,
-        off_pb, off_gs, off_tree, off_ws, off_res, off_ba_pt, off_ba_pre, off_ba_la, off_ba_lb,
-        off_ba_start, off_ba_tot, off_ba_q, off_ba_cnt, total;
+        off_pb, off_gs, off_tree, off_ws, off_res, total;
 } msm_plan;
 
 static inline size_t msm_groups(size_t nb)
@@ -216,24 +177,7 @@ static inline void msm_plan_layout(msm_plan *pl, size_t n, size_t cap_n, size_t 
     MSM_TAKE(off_tree, max_windows * MSM_TREE * xyzz_bytes);
     MSM_TAKE(off_ws, max_windows * xyzz_bytes);
     MSM_TAKE(off_res, xyzz_bytes);
-    /* batch-affine rounds (msm_affine.cuh), laid out for a slice of the largest batch:
-     * the running sums at (position - slice start) / 2, the prefix products, two lists of
-     * pair positions, each run's start by key, the thread products, the counters */
-    bool ba = msm_cap_ba(max_c) && cap_n >= MSM_BA_MIN_N;
-    size_t slice = (size_t)1 << msm_ba_slice_log2();
-    slice = slice < pairs_cap ? slice : pairs_cap;
-    size_t half = ba ? slice / 2 + 1 : 0, nthr = msm_div_up(half, MSM_BA_K);
-    MSM_TAKE(off_ba_pt, half * (xyzz_bytes / 2));
-    MSM_TAKE(off_ba_pre, half * (xyzz_bytes / 4));
-    MSM_TAKE(off_ba_la, half * sizeof(uint32_t));
-    MSM_TAKE(off_ba_lb, half * sizeof(uint32_t));
-    MSM_TAKE(off_ba_start, ba ? bk_max * sizeof(uint32_t) : 0);
-    MSM_TAKE(off_ba_tot, nthr * (xyzz_bytes / 4));
-    MSM_TAKE(off_ba_q, nthr * (xyzz_bytes / 4));
-    MSM_TAKE(off_ba_cnt, ba ? MSM_BA_CNT * sizeof(uint32_t) : 0);
 #undef MSM_TAKE
-    pl->ba = ba && n >= MSM_BA_MIN_N;
-    pl->ba_slice = slice;
     pl->total = off + MSM_SCRATCH_ALIGN; /* room to realign the caller's pointer */
 }
 

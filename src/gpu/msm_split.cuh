@@ -24,7 +24,7 @@
 /* The split's plan (msm_plan.h), CUB's sort and select sized by CUB; false when CUB
  * cannot size them (no device). */
 static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t xyzz_bytes,
-                               unsigned max_c = MSM_CAP_BA)
+                               unsigned max_c = MSM_MAX_C)
 {
     cub::DoubleBuffer<uint32_t> kd(NULL, NULL), vd(NULL, NULL);
     size_t sort = 0, sel = 0;
@@ -43,7 +43,7 @@ static bool msm_auto_plan_make(msm_auto_plan *pl, size_t n, size_t xyzz_bytes,
 /* msm_plan_fit for the split: the widest window cap whose scratch fits `have`. */
 static bool msm_auto_plan_fit(msm_auto_plan *pl, size_t n, size_t xyzz_bytes, size_t have)
 {
-    for (unsigned c = MSM_CAP_BA; c >= MSM_MIN_C; c--) {
+    for (unsigned c = MSM_MAX_C; c >= MSM_MIN_C; c--) {
         if (!msm_auto_plan_make(pl, n, xyzz_bytes, c))
             return false;
         if (pl->total <= have)

@@ -225,7 +225,7 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_gpu_shape *shape,
     }
     size_t base = *need - *scratch, sc = *scratch;
     unsigned bits;
-    for (bits = 22; bits >= 4; bits--) { /* 22: default windows, XYZZ sums */
+    for (bits = 21; bits >= 4; bits--) {
         sc = msm_scratch(shape, bits);
         if (base + sc + stream_need + HEADROOM_BYTES <= could)
             break;

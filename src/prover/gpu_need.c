@@ -128,7 +128,7 @@ static size_t msm_split(size_t n, size_t xyzz, unsigned c)
 uint64_t cuzk_prover_gpu_msm_scratch(const cuzk_gpu_shape *s, unsigned max_bits)
 {
     /* the clamp of msm_entry.cuh's msm_cap_bits */
-    unsigned c = max_bits < MSM_MIN_C ? MSM_MIN_C : max_bits > MSM_CAP_BA ? MSM_CAP_BA : max_bits;
+    unsigned c = max_bits < MSM_MIN_C ? MSM_MIN_C : max_bits > MSM_MAX_C ? MSM_MAX_C : max_bits;
     size_t h, g1, g2;
     gpu_msm_sizes(s, &h, &g1, &g2);
     return max2(max2(msm_plain(h, sizeof(cuzk_g1_xyzz), c), msm_split(g1, sizeof(cuzk_g1_xyzz), c)),
@@ -159,7 +159,7 @@ void cuzk_prover_gpu_need(const cuzk_gpu_shape *shape, uint64_t msm_scratch,
     gpu_ws w;
     gpu_ws_plan(&w, s);
     if (!msm_scratch)
-        msm_scratch = cuzk_prover_gpu_msm_scratch(s, MSM_CAP_BA);
+        msm_scratch = cuzk_prover_gpu_msm_scratch(s, MSM_MAX_C);
     bool bell = !s->snarkjs;
     /* a table always holds ONE, even when the counts do not say */
     size_t n_table = s->n_coeff_values ? s->n_coeff_values : 1;
