@@ -2,7 +2,9 @@
  * test_gpu_msm.cu — the device MSM family (cuzk_gpu_g{1,2}s_msm, _sum_bitmap, _msm_auto)
  * against the host msm layer, compared as affine points: n = 0..64 and powers of two up to
  * 2^16 (G1 up to 2^20), random scalars, PoRep-like scalars (mostly 0 and 1), edge scalars
- * (0, 1, r-1) and points at infinity in the input; bitmap sums with stray bits past n;
+ * (0, 1, r-1) and points at infinity in the input; repeated points and their negatives
+ * under a few scalars (doublings and cancellations in the buckets); bitmap sums with
+ * stray bits past n;
  * the split decision on both sides of cuzk_msm_split_pays; short scratch and NULL
  * arguments rejected. Scratch is filled with garbage so nothing relies on zeroed memory.
  *
@@ -42,6 +44,7 @@ static cuzk_pool *g_pool;
             cuzk_##G##s_jac_to_affine(r, a, n, s);                                        \
         }                                                                                 \
         static void set_inf(aff *a) { cuzk_##G##_affine_set_infinity(a); }               \
+        static void neg(aff *r, const aff *a) { cuzk_##G##_affine_neg(r, a); }            \
         static void host_msm(jac *r, const aff *p, const cuzk_fr *k, size_t n)            \
         {                                                                                 \
             size_t sz = cuzk_##G##s_msm_scratch_size(n, cuzk_pool_nthreads(g_pool));      \
@@ -310,6 +313,51 @@ template <class T> static void check_split_and_args(dev_bufs *d, const typename 
     CK(cudaDeviceSynchronize());
 }
 
+/* Repeated points and their negatives under a few scalars: every bucket meets P + P (a
+ * doubling), P + (-P) (infinity), infinity + Q and the sums of such sums, in the chains
+ * and in the additions of cut runs (n = 2^15: chunks of several pairs of one bucket). */
+template <class T> static void check_repeats(dev_bufs *d, const typename T::aff *p, cuzk_fr *k)
+{
+    typedef typename T::jac jac;
+    typedef typename T::aff aff;
+    const size_t n = (size_t)1 << 15;
+    aff *q = (aff *)malloc(n * sizeof *q);
+    cuzk_fr pick[4];
+    test_rand_fr(&pick[0]);
+    test_rand_fr(&pick[1]);
+    pick[2] = CUZK_FR_ONE;
+    cuzk_fr_neg(&pick[3], &CUZK_FR_ONE);
+    for (size_t i = 0; i < n; i++) {
+        q[i] = p[1 + i % 5];
+        if (i % 6 == 5)
+            T::set_inf(&q[i]);
+        if (i % 7 == 3)
+            T::neg(&q[i], &q[i]);
+    }
+    for (int mode = 0; mode < 2; mode++) {
+        for (size_t i = 0; i < n; i++)
+            k[i] = mode == 0 ? pick[i % 4] : pick[(i / 5) % 2];
+        CK(cudaMemcpy(d->pts, q, n * sizeof *q, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(d->sc, k, n * sizeof *k, cudaMemcpyHostToDevice));
+        jac want, got;
+        cuzk_error err;
+        T::host_msm(&want, q, k, n);
+        for (int f = 0; f < 2; f++) {
+            size_t ss = f ? T::auto_size(n) : T::msm_size(n);
+            void *s = scratch_for(d, ss);
+            cuzk_status st = f ? T::msm_auto((jac *)d->out, (const aff *)d->pts,
+                                             (const cuzk_fr *)d->sc, n, s, ss, 0, &err)
+                               : T::msm((jac *)d->out, (const aff *)d->pts,
+                                        (const cuzk_fr *)d->sc, n, s, ss, 0, &err);
+            GPU_CHECK(st == CUZK_OK, "%s repeats family %d: %s", T::name(), f, err.msg);
+            CK(cudaMemcpy(&got, d->out, sizeof got, cudaMemcpyDeviceToHost));
+            GPU_CHECK(same_point<T>(&want, &got), "%s repeats mode %d family %d differs",
+                      T::name(), mode, f);
+        }
+    }
+    free(q);
+}
+
 /* small: a handful of sizes only (for compute-sanitizer runs) */
 template <class T> static void test_group(size_t max_log, bool small)
 {
@@ -334,13 +382,16 @@ template <class T> static void test_group(size_t max_log, bool small)
         check_size<T>(&d, p, k, bm, small_n[i]);
     for (size_t n = 0; !small && n <= 64; n++)
         check_size<T>(&d, p, k, bm, n);
+    if (!small && max_log >= 15)
+        check_repeats<T>(&d, p, k);
     for (size_t lg = 7; !small && lg <= max_log; lg++) {
         check_size<T>(&d, p, k, bm, (size_t)1 << lg);
         if (lg == 10)
             check_size<T>(&d, p, k, bm, 1000); /* not a multiple of 64 */
     }
     check_split_and_args<T>(&d, p, k);
-    printf("[gpu_msm] %s: %s done\n", T::name(), small ? "small sizes" : "n = 0..64, 2^7..2^max");
+    printf("[gpu_msm] %s: %s done\n", T::name(),
+           small ? "small sizes" : "n = 0..64, 2^7..2^max, repeats");
     cudaFree(d.pts);
     cudaFree(d.sc);
     cudaFree(d.bm);
