@@ -24,13 +24,16 @@
  *      into G groups of L; group g returns sum_m m B_m over its buckets as a running sum
  *      (giving sum (m - lo + 1) B_m) plus (lo - 1) * (sum B_m) by double-and-add;
  *   5. per window, a block adds its G group sums (tree in global scratch);
- *   6. one thread combines the windows, top first: acc = 2^c acc + S_w.
+ *   6. the host combines the windows, top first: acc = 2^c acc + S_w. Its (W - 1) c
+ *      doublings are one dependent chain; in a device thread they took 3.7 ms (G1) and
+ *      13.4 ms (G2) an MSM whatever n (H200, s14: a 2^10 MSM's whole time), ~27 ms of
+ *      each PoRep partition; on the host ~0.1 / 0.4 ms after one read-back of W points.
  * The window width is a function of n and of the scratch the caller gives (a smaller
  * scratch caps it: msm_plan_fit), so the work (and the result's representation) never
  * depends on timing; every width gives the same group element.
  *
- * Threading: host functions enqueue on the caller's stream; any host thread may call them
- * with its own scratch.
+ * Threading: host functions enqueue on the caller's stream and wait on it once (step 6);
+ * any host thread may call them with its own scratch.
  */
 #ifndef CUZK_GPU_MSM_PIPPENGER_CUH
 #define CUZK_GPU_MSM_PIPPENGER_CUH
@@ -40,6 +43,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include "cuzk/ec.h"
 #include "cuzk/ff.h"
 #include "cuzk/status.h"
 #include "gpu/ec.cuh"
@@ -292,18 +296,46 @@ static __global__ void msm_window_sum_kernel(gpu_xyzz<F> *wsum, gpu_xyzz<F> *tre
         wsum[w] = tr[0];
 }
 
-/* res = sum_w 2^(w c) S_w, Horner from the top window. */
+/* The host's XYZZ arithmetic of the group over F (same bytes as gpu_xyzz<F>). */
+template <class F> struct msm_host_group;
+template <> struct msm_host_group<gpu_fp> {
+    typedef cuzk_g1_xyzz P;
+    static void dbl(P *r, const P *a) { cuzk_g1_xyzz_dbl(r, a); }
+    static void add(P *r, const P *a, const P *b) { cuzk_g1_xyzz_add(r, a, b); }
+};
+template <> struct msm_host_group<gpu_fp2> {
+    typedef cuzk_g2_xyzz P;
+    static void dbl(P *r, const P *a) { cuzk_g2_xyzz_dbl(r, a); }
+    static void add(P *r, const P *a, const P *b) { cuzk_g2_xyzz_add(r, a, b); }
+};
+
+/* *res (device) = sum_w 2^(w c) S_w over the device window sums ws, Horner from the top
+ * window on the host (file comment, step 6). Waits on the stream twice: for the window
+ * sums, and for the result's copy to land before its host buffer goes. */
 template <class F>
-static __global__ void msm_combine_kernel(gpu_xyzz<F> *res, const gpu_xyzz<F> *wsum, unsigned nwin,
-                                   unsigned c)
+static cuzk_status msm_combine_host(gpu_xyzz<F> *res, const gpu_xyzz<F> *ws, unsigned nwin,
+                                    unsigned c, cudaStream_t s, cuzk_error *err)
 {
-    gpu_xyzz<F> acc = wsum[nwin - 1];
-    for (int w = (int)nwin - 2; w >= 0; w--) {
-        for (unsigned i = 0; i < c; i++)
-            acc = gpu_xyzz_dbl(acc);
-        acc = gpu_xyzz_add(acc, wsum[w]);
+    typedef msm_host_group<F> G;
+    typedef typename G::P P;
+    static_assert(sizeof(P) == sizeof(gpu_xyzz<F>), "host and device XYZZ bytes");
+    cuzk_status st = CUZK_OK;
+    P w[(256u + MSM_MIN_C - 1) / MSM_MIN_C], acc, t;
+    CUZK_CUDA_TRY(err, cudaMemcpyAsync(w, ws, nwin * sizeof(P), cudaMemcpyDeviceToHost, s));
+    CUZK_CUDA_TRY(err, cudaStreamSynchronize(s));
+    acc = w[nwin - 1];
+    for (int i = (int)nwin - 2; i >= 0; i--) {
+        for (unsigned b = 0; b < c; b++) {
+            G::dbl(&t, &acc);
+            acc = t;
+        }
+        G::add(&t, &acc, &w[i]);
+        acc = t;
     }
-    *res = acc;
+    CUZK_CUDA_TRY(err, cudaMemcpyAsync(res, &acc, sizeof acc, cudaMemcpyHostToDevice, s));
+    CUZK_CUDA_TRY(err, cudaStreamSynchronize(s));
+fail:
+    return st;
 }
 
 static inline unsigned msm_blocks(size_t threads, unsigned bs)
@@ -316,7 +348,7 @@ static inline unsigned msm_blocks(size_t threads, unsigned bs)
  * sum scalars[idx[j]] * points[idx[j]], j < pl->n (idx[j] < 2^31), read in place: the 0/1
  * split's tail needs no gathered copies of its points and scalars. Scalars are Montgomery
  * Fr. pl from msm_plan_make(n); base: the aligned scratch with at least pl->total bytes.
- * Enqueues only.
+ * Enqueues, then waits on the stream for the window sums and combines them on the host.
  */
 template <class F>
 static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
@@ -389,9 +421,9 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
     gpu_prof_mark(s, "msm: window sums");
     msm_window_sum_kernel<F><<<pl->nwin, MSM_TREE, 0, s>>>(ws, tree, gs, pl->groups);
     CUZK_CUDA_TRY(err, cudaGetLastError());
-    msm_combine_kernel<F><<<1, 1, 0, s>>>(res, ws, pl->nwin, pl->c);
-    CUZK_CUDA_TRY(err, cudaGetLastError());
     gpu_prof_mark(s, NULL);
+    if ((st = msm_combine_host<F>(res, ws, pl->nwin, pl->c, s, err)) != CUZK_OK)
+        goto fail;
 fail:
     return st;
 }
