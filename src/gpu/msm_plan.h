@@ -23,16 +23,21 @@
 /* The accumulation's chunk grows with the batch, up to MSM_CHUNK_MAX pairs, as long as
  * the batch still gives MSM_ACC_THREADS threads (a few times what the device holds at
  * once): every chunk whose bucket runs past its borders costs two slot additions in the
- * "cut runs" passes, which at 32 pairs per chunk and 2^27 pairs were ~10% of the MSM. */
-#define MSM_CHUNK_MAX 256u
+ * "cut runs" passes, which at 32 pairs per chunk and 2^27 pairs were ~10% of the MSM.
+ * 256 -> 512 (s14, H200, real 32 GiB PoRep partition): cut runs 22.3 -> 16.9 ms, the
+ * accumulation itself 706 -> 708 ms (2^27 pairs a window: 262 K threads, ~8 waves). */
+#define MSM_CHUNK_MAX 512u
 #define MSM_ACC_THREADS ((size_t)1 << 17)
 /* Entries per thread in the passes over cut runs (see msm_pippenger.cuh). */
 #define MSM_CHUNK2 8u
 /* Bucket groups per window in the reduction: at least 2048 (with ~16 windows, ~32K
- * threads) and at most 64 buckets per group, so each thread's running sum (2 XYZZ
- * additions per bucket, a dependent chain) stays short. */
+ * threads) and at most 128 buckets per group. Each thread's running sum is a dependent
+ * chain of 2 XYZZ additions a bucket, and its group's offset (lo - 1) * sum a
+ * double-and-add of ~21 doublings: fewer, longer groups halve the double-and-adds
+ * (64 -> 128, s14, H200, a real PoRep partition: bucket reduce 52.4 -> 48.2 ms; at 2^27
+ * still 196 K threads). */
 #define MSM_MIN_GROUPS 2048u
-#define MSM_GROUP_LEN 64u
+#define MSM_GROUP_LEN 128u
 /* Sorted pairs per window batch: 4 arrays of 4-byte keys/values, 1 GiB at most. */
 #define MSM_BATCH_PAIRS ((size_t)1 << 26)
 /* Threads per block of the window-sum tree (a power of two). */

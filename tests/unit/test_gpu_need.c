@@ -104,8 +104,9 @@ static void test_resident(void **state)
 }
 
 /* 32 GiB PoRep (the counts of src/engine/fil_counts.c): the key's 44.1 GiB the issue
- * names, and the MSM scratch of a 2^27 partition a little above the 11.75 GiB the backend
- * logged on the H200 at the default windows (docs/perf.md, session 10's 24 GB rehearsal). */
+ * names, and the MSM scratch of a 2^27 partition near the 11.75 GiB the backend logged on
+ * the H200 at the default windows (docs/perf.md, session 10's 24 GB rehearsal; 11.71 GiB
+ * since s14's 512-pair chunks and 128-bucket groups: fewer slots and group sums). */
 static void test_porep_32g(void **state)
 {
     (void)state;
@@ -130,7 +131,7 @@ static void test_porep_32g(void **state)
     cuzk_prover_gpu_need(&s, 0, &nd);
     const double gib = 1073741824.0;
     assert_true(nd.key / gib > 44.0 && nd.key / gib < 44.2);
-    assert_true(nd.msm_scratch / gib >= 11.75 && nd.msm_scratch / gib < 12.0);
+    assert_true(nd.msm_scratch / gib >= 11.65 && nd.msm_scratch / gib < 12.0);
     /* a and b (8 GiB), the expanded witness (3.9 GiB), the uploads (~70 MB), the scratch */
     assert_true(nd.working_set / gib > 23.5 && nd.working_set / gib < 24.0);
     assert_true(nd.key + nd.circuit + nd.working_set + nd.headroom < 139ull << 30);
