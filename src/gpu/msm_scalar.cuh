@@ -87,11 +87,13 @@ static __device__ __forceinline__ bool msm_scalar_is_mont_one(const msm_scalar &
 /*
  * Signed digit j of canonical k for window width c (c + 1 <= 32), exactly the host's
  * msm_booth_digit: d_j = sum_{i<c-1} b_{jc+i} 2^i - b_{jc+c-1} 2^(c-1) + b_{jc-1}
- * (b_{-1} = 0), in [-2^(c-1), 2^(c-1)]; sum_j d_j 2^(jc) = k. k: 8 canonical limbs (read
- * directly from memory: only the two limbs holding the window are loaded).
+ * (b_{-1} = 0), in [-2^(c-1), 2^(c-1)]; sum_j d_j 2^(jc) = k. k: 8 canonical limbs, limb l
+ * at k[l * stride] (read directly from memory: only the two limbs holding the window are
+ * loaded; the MSM keeps its scalars limb-major, stride n, so that a warp's loads of one
+ * window are two contiguous runs).
  */
-static __device__ __forceinline__ int32_t msm_booth_digit(const uint32_t *k, unsigned j,
-                                                          unsigned c)
+static __device__ __forceinline__ int32_t msm_booth_digit(const uint32_t *k, size_t stride,
+                                                          unsigned j, unsigned c)
 {
     uint64_t v;
     const uint64_t mask = ((uint64_t)1 << (c + 1)) - 1;
@@ -100,8 +102,8 @@ static __device__ __forceinline__ int32_t msm_booth_digit(const uint32_t *k, uns
     } else {
         unsigned p = j * c - 1;
         unsigned li = p / 32, sh = p % 32;
-        uint64_t lo = li < 8 ? k[li] : 0;
-        uint64_t hi = li + 1 < 8 ? k[li + 1] : 0;
+        uint64_t lo = li < 8 ? k[li * stride] : 0;
+        uint64_t hi = li + 1 < 8 ? k[(li + 1) * stride] : 0;
         v = ((hi << 32 | lo) >> sh) & mask;
     }
     int32_t top = (int32_t)(v >> c);
