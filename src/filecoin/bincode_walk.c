@@ -8,8 +8,6 @@
 #include "cuzk/ff.h"
 #include "filecoin/bincode_walk.h"
 
-#ifdef CUZK_HAVE_JANSSON
-
 cuzk_status bw_fail(bw_reader *r, cuzk_status code, const char *what)
 {
     return jw_fail(r->j, code, "(bincode) at byte %zu: %s", r->off, what);
@@ -116,5 +114,3 @@ cuzk_status bw_merkle(bw_reader *r, const jw_tree_shape *s, cuzk_c1_merkle_proof
         return st;
     return CUZK_OK;
 }
-
-#endif /* CUZK_HAVE_JANSSON */

@@ -10,7 +10,6 @@
 #ifndef CUZK_FILECOIN_BINCODE_WALK_H
 #define CUZK_FILECOIN_BINCODE_WALK_H
 
-#ifdef CUZK_HAVE_JANSSON
 #include "filecoin/json_walk.h"
 
 typedef struct bw_reader {
@@ -29,5 +28,4 @@ cuzk_status bw_len(bw_reader *r, uint64_t want, const char *what);
 /* MerkleProof of shape s; siblings in the jw arena */
 cuzk_status bw_merkle(bw_reader *r, const jw_tree_shape *s, cuzk_c1_merkle_proof *m);
 
-#endif
 #endif

@@ -5,14 +5,11 @@
  * index}, ColumnProof{column{index, rows, _h}, inclusion_proof}, LabelingProof and
  * EncodingProof{parents, layer_index, node}).
  *
- * jansson builds the document tree; the parser then walks it against the shape the
+ * json_dom builds the document tree; the parser then walks it against the shape the
  * registered proof implies and copies the values into one arena. Every count is compared
  * with the expected one before anything is allocated for it, and each stored 32-byte value
  * came from a JSON array of at least 65 bytes of input, so the arena is bounded by the
  * input size. Unknown object keys are ignored, as serde does.
- *
- * Without jansson (CUZK_HAVE_JANSSON undefined, the GPU machine) cuzk_c1_parse returns
- * CUZK_ERR_UNSUPPORTED; the table lookups still work.
  *
  * Threading: pure functions; no global state.
  */
@@ -133,8 +130,6 @@ uint64_t cuzk_c1_merkle_node(const cuzk_c1_merkle_proof *m)
     return node;
 }
 
-#ifdef CUZK_HAVE_JANSSON
-#include <jansson.h>
 
 /* ---- parse context: the shared JSON walk plus the registered proof ---------------------- */
 
@@ -145,7 +140,7 @@ typedef struct ctx {
 
 /* MerkleProof in tree D (sha = 1: binary, Single) or in tree R / C (Poseidon, shape of the
  * registered proof). */
-static cuzk_status get_merkle(ctx *c, const json_t *obj, const char *key, int sha,
+static cuzk_status get_merkle(ctx *c, const jd_value *obj, const char *key, int sha,
                               cuzk_c1_merkle_proof *m)
 {
     const cuzk_porep_info *in = c->info;
@@ -156,9 +151,9 @@ static cuzk_status get_merkle(ctx *c, const json_t *obj, const char *key, int sh
 
 /* ---- vanilla proof parts ------------------------------------------------------------ */
 
-static cuzk_status get_column(ctx *c, const json_t *cp, cuzk_c1_column_proof *out)
+static cuzk_status get_column(ctx *c, const jd_value *cp, cuzk_c1_column_proof *out)
 {
-    json_t *col = NULL, *rows = NULL;
+    const jd_value *col = NULL, *rows = NULL;
     size_t o1 = 0, o2 = 0;
     uint64_t index = 0;
     cuzk_status st = jw_field(&c->j, cp, "column", &col, &o1);
@@ -173,17 +168,17 @@ static cuzk_status get_column(ctx *c, const json_t *cp, cuzk_c1_column_proof *ou
     return get_merkle(c, cp, "inclusion_proof", 0, &out->proof);
 }
 
-static cuzk_status get_columns(ctx *c, const json_t *rcp, const char *key, size_t n,
+static cuzk_status get_columns(ctx *c, const jd_value *rcp, const char *key, size_t n,
                                cuzk_c1_column_proof *out)
 {
-    json_t *arr = NULL;
+    const jd_value *arr = NULL;
     size_t o1 = 0;
     cuzk_status st = jw_field(&c->j, rcp, key, &arr, &o1);
     if (st || (st = jw_expect_array(&c->j, arr, n)))
         return st;
     for (size_t i = 0; i < n; i++) {
         size_t o2 = jw_push(&c->j, "[%zu]", i);
-        if ((st = get_column(c, json_array_get(arr, i), &out[i])))
+        if ((st = get_column(c, jd_array_get(arr, i), &out[i])))
             return st;
         jw_pop(&c->j, o2);
     }
@@ -191,9 +186,9 @@ static cuzk_status get_columns(ctx *c, const json_t *rcp, const char *key, size_
     return CUZK_OK;
 }
 
-static cuzk_status get_labeling(ctx *c, const json_t *lp, cuzk_c1_labeling_proof *out)
+static cuzk_status get_labeling(ctx *c, const jd_value *lp, cuzk_c1_labeling_proof *out)
 {
-    json_t *parents = NULL;
+    const jd_value *parents = NULL;
     size_t o1 = 0;
     uint64_t layer = 0;
     cuzk_status st = jw_get_uint_field(&c->j, lp, "layer_index", c->info->layers, &layer);
@@ -210,9 +205,9 @@ static cuzk_status get_labeling(ctx *c, const json_t *lp, cuzk_c1_labeling_proof
     return CUZK_OK;
 }
 
-static cuzk_status get_challenge_proof(ctx *c, const json_t *p, cuzk_c1_challenge_proof *out)
+static cuzk_status get_challenge_proof(ctx *c, const jd_value *p, cuzk_c1_challenge_proof *out)
 {
-    json_t *rcp = NULL, *c_x = NULL, *labs = NULL, *enc = NULL;
+    const jd_value *rcp = NULL, *c_x = NULL, *labs = NULL, *enc = NULL;
     size_t o1 = 0, o2 = 0, o3 = 0;
     cuzk_status st;
     if ((st = get_merkle(c, p, "comm_d_proofs", 1, &out->comm_d_proof)) ||
@@ -236,7 +231,7 @@ static cuzk_status get_challenge_proof(ctx *c, const json_t *p, cuzk_c1_challeng
         return jw_fail(&c->j, CUZK_ERR_NOMEM, "out of memory");
     for (uint32_t l = 0; l < layers; l++) {
         o3 = jw_push(&c->j, "[%u]", l);
-        if ((st = get_labeling(c, json_array_get(labs, l), &out->labeling[l])))
+        if ((st = get_labeling(c, jd_array_get(labs, l), &out->labeling[l])))
             return st;
         jw_pop(&c->j, o3);
     }
@@ -248,17 +243,17 @@ static cuzk_status get_challenge_proof(ctx *c, const json_t *p, cuzk_c1_challeng
     return CUZK_OK;
 }
 
-static cuzk_status get_vanilla(ctx *c, const json_t *root, cuzk_c1_output *o)
+static cuzk_status get_vanilla(ctx *c, const jd_value *root, cuzk_c1_output *o)
 {
     const cuzk_porep_info *in = &o->info;
-    json_t *vp = NULL, *parts = NULL;
+    const jd_value *vp = NULL, *parts = NULL;
     size_t o1 = 0, o2 = 0;
     cuzk_status st = jw_field(&c->j, root, "vanilla_proofs", &vp, &o1);
     if (st)
         return st;
-    if (!json_is_object(vp))
+    if (!jd_is_object(vp))
         return jw_fail(&c->j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(vp));
-    if (json_object_size(vp) != 1 || !json_object_get(vp, in->vanilla_name))
+    if (jd_object_size(vp) != 1 || !jd_object_get(vp, in->vanilla_name))
         return jw_fail(&c->j, CUZK_ERR_FORMAT, "expected exactly the key \"%s\" for %s",
                     in->vanilla_name, in->name);
     if ((st = jw_field(&c->j, vp, in->vanilla_name, &parts, &o2)) ||
@@ -266,7 +261,7 @@ static cuzk_status get_vanilla(ctx *c, const json_t *root, cuzk_c1_output *o)
         return st;
     for (uint32_t k = 0; k < in->partitions; k++) {
         size_t o3 = jw_push(&c->j, "[%u]", k);
-        if ((st = jw_expect_array(&c->j, json_array_get(parts, k), in->challenges)))
+        if ((st = jw_expect_array(&c->j, jd_array_get(parts, k), in->challenges)))
             return st;
         jw_pop(&c->j, o3);
     }
@@ -275,10 +270,10 @@ static cuzk_status get_vanilla(ctx *c, const json_t *root, cuzk_c1_output *o)
     if (!o->proofs)
         return jw_fail(&c->j, CUZK_ERR_NOMEM, "out of memory");
     for (uint32_t k = 0; k < in->partitions; k++) {
-        const json_t *part = json_array_get(parts, k);
+        const jd_value *part = jd_array_get(parts, k);
         for (uint32_t i = 0; i < in->challenges; i++) {
             size_t o3 = jw_push(&c->j, "[%u][%u]", k, i);
-            st = get_challenge_proof(c, json_array_get(part, i),
+            st = get_challenge_proof(c, jd_array_get(part, i),
                                      &o->proofs[(size_t)k * in->challenges + i]);
             if (st)
                 return st;
@@ -294,29 +289,30 @@ static cuzk_status get_vanilla(ctx *c, const json_t *root, cuzk_c1_output *o)
 
 static cuzk_status parse_doc(ctx *c, const char *json, size_t len, cuzk_c1_output *o, int depth)
 {
-    json_error_t jerr;
-    json_t *root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
+    jd_error jerr;
+    jd_doc *doc = jd_parse(json, len, &jerr);
+    if (!doc)
         return jw_fail(&c->j, CUZK_ERR_FORMAT, "JSON error at line %d column %d: %.60s", jerr.line,
                     jerr.column, jerr.text);
+    const jd_value *root = jd_root(doc);
     cuzk_status st = CUZK_OK;
-    json_t *v = NULL;
+    const jd_value *v = NULL;
     size_t old = 0;
-    if (!json_is_object(root)) {
+    if (!jd_is_object(root)) {
         st = jw_fail(&c->j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(root));
         goto out;
     }
-    json_t *wrapped = json_object_get(root, "Phase1Out");
+    const jd_value *wrapped = jd_object_get(root, "Phase1Out");
     if (wrapped && depth == 0) {
         old = jw_push(&c->j, "Phase1Out(base64)");
-        if (!json_is_string(wrapped)) {
+        if (!jd_is_string(wrapped)) {
             st = jw_fail(&c->j, CUZK_ERR_FORMAT, "expected a base64 string, got %s",
                          jw_type_name(wrapped));
             goto out;
         }
         char *inner = NULL;
         size_t inner_len = 0;
-        st = jw_b64_decode(&c->j, json_string_value(wrapped), json_string_length(wrapped), &inner,
+        st = jw_b64_decode(&c->j, jd_string_value(wrapped), jd_string_length(wrapped), &inner,
                         &inner_len);
         if (!st) {
             st = parse_doc(c, inner, inner_len, o, 1);
@@ -328,13 +324,13 @@ static cuzk_status parse_doc(ctx *c, const char *json, size_t len, cuzk_c1_outpu
     }
     if ((st = jw_field(&c->j, root, "registered_proof", &v, &old)))
         goto out;
-    if (!json_is_string(v)) {
+    if (!jd_is_string(v)) {
         st = jw_fail(&c->j, CUZK_ERR_FORMAT, "expected a string, got %s", jw_type_name(v));
         goto out;
     }
-    if ((st = cuzk_porep_info_from_name(json_string_value(v), &o->info, NULL))) {
+    if ((st = cuzk_porep_info_from_name(jd_string_value(v), &o->info, NULL))) {
         st = jw_fail(&c->j, CUZK_ERR_UNSUPPORTED, "unknown registered proof \"%.64s\"",
-                  json_string_value(v));
+                  jd_string_value(v));
         goto out;
     }
     jw_pop(&c->j, old);
@@ -347,7 +343,7 @@ static cuzk_status parse_doc(ctx *c, const char *json, size_t len, cuzk_c1_outpu
         goto out;
     st = get_vanilla(c, root, o);
 out:
-    json_decref(root);
+    jd_free(doc);
     return st;
 }
 
@@ -377,21 +373,3 @@ void cuzk_c1_free(cuzk_c1_output *c1)
     jw_arena_free(c1->arena_);
     free(c1);
 }
-
-#else /* !CUZK_HAVE_JANSSON */
-
-cuzk_status cuzk_c1_parse(const char *json, size_t len, cuzk_c1_output **out, cuzk_error *err)
-{
-    (void)json;
-    (void)len;
-    if (out)
-        *out = NULL;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "C1 parse: built without jansson");
-}
-
-void cuzk_c1_free(cuzk_c1_output *c1)
-{
-    (void)c1;
-}
-
-#endif /* CUZK_HAVE_JANSSON */

@@ -5,7 +5,6 @@
  *
  * Threading: a jw_ctx belongs to one parse; no global state.
  */
-#ifdef CUZK_HAVE_JANSSON
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,46 +48,46 @@ cuzk_status jw_fail(jw_ctx *c, cuzk_status code, const char *fmt, ...)
     return cuzk_error_set(c->err, code, "%s %s: %s", c->what, c->plen ? c->path : "(top)", what);
 }
 
-const char *jw_type_name(const json_t *v)
+const char *jw_type_name(const jd_value *v)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
-    case JSON_TRUE: case JSON_FALSE: return "a boolean";
+    switch (jd_typeof(v)) {
+    case JD_OBJECT: return "an object";
+    case JD_ARRAY: return "an array";
+    case JD_STRING: return "a string";
+    case JD_INTEGER: return "an integer";
+    case JD_REAL: return "a real number";
+    case JD_TRUE: case JD_FALSE: return "a boolean";
     default: return "null";
     }
 }
 
 /* obj[key], which must exist; the path is extended by ".key" on success (caller pops). */
-cuzk_status jw_field(jw_ctx *c, const json_t *obj, const char *key, json_t **out, size_t *old)
+cuzk_status jw_field(jw_ctx *c, const jd_value *obj, const char *key, const jd_value **out, size_t *old)
 {
-    if (!json_is_object(obj))
+    if (!jd_is_object(obj))
         return jw_fail(c, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(obj));
-    *out = json_object_get(obj, key);
+    *out = jd_object_get(obj, key);
     if (!*out)
         return jw_fail(c, CUZK_ERR_FORMAT, "missing field \"%s\"", key);
     *old = jw_push(c, ".%s", key);
     return CUZK_OK;
 }
 
-cuzk_status jw_expect_array(jw_ctx *c, const json_t *v, size_t want)
+cuzk_status jw_expect_array(jw_ctx *c, const jd_value *v, size_t want)
 {
-    if (!json_is_array(v))
+    if (!jd_is_array(v))
         return jw_fail(c, CUZK_ERR_FORMAT, "expected an array, got %s", jw_type_name(v));
-    if (json_array_size(v) != want)
+    if (jd_array_size(v) != want)
         return jw_fail(c, CUZK_ERR_LENGTH, "expected %zu elements, got %zu", want,
-                    json_array_size(v));
+                    jd_array_size(v));
     return CUZK_OK;
 }
 
-cuzk_status jw_get_uint(jw_ctx *c, const json_t *v, uint64_t max, uint64_t *out)
+cuzk_status jw_get_uint(jw_ctx *c, const jd_value *v, uint64_t max, uint64_t *out)
 {
-    if (!json_is_integer(v))
+    if (!jd_is_integer(v))
         return jw_fail(c, CUZK_ERR_FORMAT, "expected an integer, got %s", jw_type_name(v));
-    json_int_t x = json_integer_value(v);
+    int64_t x = jd_integer_value(v);
     if (x < 0 || (uint64_t)x > max)
         return jw_fail(c, CUZK_ERR_FORMAT, "integer %lld out of range 0..%llu", (long long)x,
                     (unsigned long long)max);
@@ -98,19 +97,23 @@ cuzk_status jw_get_uint(jw_ctx *c, const json_t *v, uint64_t max, uint64_t *out)
 
 /* 32 integers 0..255: raw bytes (seed, ticket), or with canonical set a domain value, the
  * LE repr of a canonical Fr. */
-cuzk_status jw_get_bytes32(jw_ctx *c, const json_t *v, uint8_t out[32], int canonical)
+cuzk_status jw_get_bytes32(jw_ctx *c, const jd_value *v, uint8_t out[32], int canonical)
 {
     cuzk_status st = jw_expect_array(c, v, 32);
     if (st)
         return st;
     for (size_t i = 0; i < 32; i++) {
+        const jd_value *e = jd_array_get(v, i);
+        /* the path is formatted only for a bad byte: ~10 M bytes in a 32 GiB C1 output */
+        if (jd_is_integer(e) && jd_integer_value(e) >= 0 && jd_integer_value(e) <= 255) {
+            out[i] = (uint8_t)jd_integer_value(e);
+            continue;
+        }
         uint64_t b = 0;
         size_t old = jw_push(c, "[%zu]", i);
-        st = jw_get_uint(c, json_array_get(v, i), 255, &b);
+        st = jw_get_uint(c, e, 255, &b);
         jw_pop(c, old);
-        if (st)
-            return st;
-        out[i] = (uint8_t)b;
+        return st;
     }
     cuzk_fr f;
     if (canonical && cuzk_fr_from_bytes_le(&f, out) != CUZK_OK)
@@ -118,15 +121,15 @@ cuzk_status jw_get_bytes32(jw_ctx *c, const json_t *v, uint8_t out[32], int cano
     return CUZK_OK;
 }
 
-static cuzk_status jw_get_domain(jw_ctx *c, const json_t *v, uint8_t out[32])
+static cuzk_status jw_get_domain(jw_ctx *c, const jd_value *v, uint8_t out[32])
 {
     return jw_get_bytes32(c, v, out, 1);
 }
 
-cuzk_status jw_get_bytes_field(jw_ctx *c, const json_t *obj, const char *key, uint8_t out[32],
+cuzk_status jw_get_bytes_field(jw_ctx *c, const jd_value *obj, const char *key, uint8_t out[32],
                                    int canonical)
 {
-    json_t *v = NULL;
+    const jd_value *v = NULL;
     size_t old = 0;
     cuzk_status st = jw_field(c, obj, key, &v, &old);
     if (st)
@@ -136,10 +139,10 @@ cuzk_status jw_get_bytes_field(jw_ctx *c, const json_t *obj, const char *key, ui
     return st;
 }
 
-cuzk_status jw_get_uint_field(jw_ctx *c, const json_t *obj, const char *key, uint64_t max,
+cuzk_status jw_get_uint_field(jw_ctx *c, const jd_value *obj, const char *key, uint64_t max,
                                   uint64_t *out)
 {
-    json_t *v = NULL;
+    const jd_value *v = NULL;
     size_t old = 0;
     cuzk_status st = jw_field(c, obj, key, &v, &old);
     if (st)
@@ -150,7 +153,7 @@ cuzk_status jw_get_uint_field(jw_ctx *c, const json_t *obj, const char *key, uin
 }
 
 /* An array of `want` domain values into a fresh arena array. */
-cuzk_status jw_get_domains(jw_ctx *c, const json_t *v, size_t want, uint8_t (**out)[32])
+cuzk_status jw_get_domains(jw_ctx *c, const jd_value *v, size_t want, uint8_t (**out)[32])
 {
     cuzk_status st = jw_expect_array(c, v, want);
     if (st)
@@ -160,7 +163,7 @@ cuzk_status jw_get_domains(jw_ctx *c, const json_t *v, size_t want, uint8_t (**o
         return jw_fail(c, CUZK_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < want; i++) {
         size_t old = jw_push(c, "[%zu]", i);
-        st = jw_get_domain(c, json_array_get(v, i), (*out)[i]);
+        st = jw_get_domain(c, jd_array_get(v, i), (*out)[i]);
         jw_pop(c, old);
         if (st)
             return st;
@@ -172,11 +175,11 @@ cuzk_status jw_get_domains(jw_ctx *c, const json_t *v, size_t want, uint8_t (**o
 
 /* InclusionPath {path: [PathElement{hashes, index}]} of `levels` levels of `arity`,
  * appended to m at level m->n_levels, siblings at *sib. */
-static cuzk_status get_inclusion_path(jw_ctx *c, const json_t *obj, const char *key,
+static cuzk_status get_inclusion_path(jw_ctx *c, const jd_value *obj, const char *key,
                                       uint32_t levels, uint32_t arity,
                                       cuzk_c1_merkle_proof *m, size_t *sib)
 {
-    json_t *ip = NULL, *path = NULL;
+    const jd_value *ip = NULL, *path = NULL;
     size_t o1 = 0, o2 = 0;
     cuzk_status st = jw_field(c, obj, key, &ip, &o1);
     if (st)
@@ -184,10 +187,10 @@ static cuzk_status get_inclusion_path(jw_ctx *c, const json_t *obj, const char *
     if ((st = jw_field(c, ip, "path", &path, &o2)) || (st = jw_expect_array(c, path, levels)))
         return st;
     for (uint32_t l = 0; l < levels; l++) {
-        json_t *el = json_array_get(path, l);
+        const jd_value *el = jd_array_get(path, l);
         size_t o3 = jw_push(c, "[%u]", l), o4 = 0;
         uint64_t index = 0;
-        json_t *hashes = NULL;
+        const jd_value *hashes = NULL;
         if ((st = jw_get_uint_field(c, el, "index", arity - 1, &index)))
             return st;
         if ((st = jw_field(c, el, "hashes", &hashes, &o4)) ||
@@ -195,7 +198,7 @@ static cuzk_status get_inclusion_path(jw_ctx *c, const json_t *obj, const char *
             return st;
         for (uint32_t h = 0; h < arity - 1; h++) {
             size_t o5 = jw_push(c, "[%u]", h);
-            st = jw_get_domain(c, json_array_get(hashes, h), m->siblings[*sib + h]);
+            st = jw_get_domain(c, jd_array_get(hashes, h), m->siblings[*sib + h]);
             jw_pop(c, o5);
             if (st)
                 return st;
@@ -212,22 +215,22 @@ static cuzk_status get_inclusion_path(jw_ctx *c, const json_t *obj, const char *
     return CUZK_OK;
 }
 
-cuzk_status jw_get_merkle(jw_ctx *c, const json_t *obj, const char *key, const jw_tree_shape *s,
+cuzk_status jw_get_merkle(jw_ctx *c, const jd_value *obj, const char *key, const jw_tree_shape *s,
                           cuzk_c1_merkle_proof *m)
 {
     const char *want = !s->sub_arity ? "Single" : !s->top_arity ? "Sub" : "Top";
-    json_t *mp = (json_t *)obj, *data = NULL, *body = NULL;
+    const jd_value *mp = (const jd_value *)obj, *data = NULL, *body = NULL;
     size_t o1 = c->plen, o2 = 0, o3 = 0;
     cuzk_status st = key ? jw_field(c, obj, key, &mp, &o1) : CUZK_OK;
     if (st || (st = jw_field(c, mp, "data", &data, &o2)))
         return st;
-    if (!json_is_object(data))
+    if (!jd_is_object(data))
         return jw_fail(c, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(data));
-    if (json_object_size(data) != 1 || !json_object_get(data, want)) {
-        const char *got = json_object_size(data) ? json_object_iter_key(json_object_iter(data))
+    if (jd_object_size(data) != 1 || !jd_object_get(data, want)) {
+        const char *got = jd_object_size(data) ? jd_object_key_at(data, 0)
                                                  : "nothing";
         return jw_fail(c, CUZK_ERR_FORMAT, "expected one \"%s\" proof for %s, got \"%.32s\"%s",
-                       want, s->name, got, json_object_size(data) > 1 ? " and more" : "");
+                       want, s->name, got, jd_object_size(data) > 1 ? " and more" : "");
     }
     if ((st = jw_field(c, data, want, &body, &o3)))
         return st;
@@ -267,37 +270,37 @@ cuzk_status jw_get_merkle(jw_ctx *c, const json_t *obj, const char *key, const j
 
 cuzk_status jw_parse_text(jw_ctx *c, const char *text, size_t len, jw_doc_fn parse, void *arg)
 {
-    json_error_t jerr;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
+    jd_error jerr;
+    jd_doc *doc = jd_parse(text, len, &jerr);
+    if (!doc)
         return jw_fail(c, CUZK_ERR_FORMAT, "JSON error at line %d column %d: %.60s", jerr.line,
                        jerr.column, jerr.text);
-    cuzk_status st = parse(c, root, arg);
-    json_decref(root);
+    cuzk_status st = parse(c, jd_root(doc), arg);
+    jd_free(doc);
     return st;
 }
 
-cuzk_status jw_get_registered_proof(jw_ctx *c, const json_t *root, const char *kind,
+cuzk_status jw_get_registered_proof(jw_ctx *c, const jd_value *root, const char *kind,
                                     jw_proof_lookup_fn lookup, void *info)
 {
-    json_t *v = NULL;
+    const jd_value *v = NULL;
     size_t old = 0;
     cuzk_status st = jw_field(c, root, "registered_proof", &v, &old);
     if (st)
         return st;
-    if (json_is_string(v))
-        st = lookup(json_string_value(v), 0, info);
-    else if (json_is_integer(v) && json_integer_value(v) >= 0)
-        st = lookup(NULL, (uint64_t)json_integer_value(v), info);
+    if (jd_is_string(v))
+        st = lookup(jd_string_value(v), 0, info);
+    else if (jd_is_integer(v) && jd_integer_value(v) >= 0)
+        st = lookup(NULL, (uint64_t)jd_integer_value(v), info);
     else
         return jw_fail(c, CUZK_ERR_FORMAT, "expected a name or an abi number, got %s",
                        jw_type_name(v));
-    if (st && json_is_string(v))
+    if (st && jd_is_string(v))
         return jw_fail(c, CUZK_ERR_UNSUPPORTED, "unknown registered %s proof \"%.64s\"", kind,
-                       json_string_value(v));
+                       jd_string_value(v));
     if (st)
         return jw_fail(c, CUZK_ERR_UNSUPPORTED, "unknown registered %s proof number %lld", kind,
-                       (long long)json_integer_value(v));
+                       (long long)jd_integer_value(v));
     jw_pop(c, old);
     return CUZK_OK;
 }
@@ -351,4 +354,3 @@ cuzk_status jw_b64_decode(jw_ctx *c, const char *s, size_t n, char **out, size_t
     return CUZK_OK;
 }
 
-#endif /* CUZK_HAVE_JANSSON */

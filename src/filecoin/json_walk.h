@@ -12,11 +12,10 @@
 #ifndef CUZK_FILECOIN_JSON_WALK_H
 #define CUZK_FILECOIN_JSON_WALK_H
 
-#ifdef CUZK_HAVE_JANSSON
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
+#include "formats/formats_export.h" /* json_dom.h */
 
 #include "cuzk/c1.h"
 #include "cuzk/status.h"
@@ -36,20 +35,20 @@ size_t jw_push(jw_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2,
 void jw_pop(jw_ctx *c, size_t old);
 cuzk_status jw_fail(jw_ctx *c, cuzk_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-const char *jw_type_name(const json_t *v);
+const char *jw_type_name(const jd_value *v);
 
 /* obj[key], which must exist; the path is extended by ".key" on success (caller pops). */
-cuzk_status jw_field(jw_ctx *c, const json_t *obj, const char *key, json_t **out, size_t *old);
-cuzk_status jw_expect_array(jw_ctx *c, const json_t *v, size_t want);
-cuzk_status jw_get_uint(jw_ctx *c, const json_t *v, uint64_t max, uint64_t *out);
-cuzk_status jw_get_uint_field(jw_ctx *c, const json_t *obj, const char *key, uint64_t max,
+cuzk_status jw_field(jw_ctx *c, const jd_value *obj, const char *key, const jd_value **out, size_t *old);
+cuzk_status jw_expect_array(jw_ctx *c, const jd_value *v, size_t want);
+cuzk_status jw_get_uint(jw_ctx *c, const jd_value *v, uint64_t max, uint64_t *out);
+cuzk_status jw_get_uint_field(jw_ctx *c, const jd_value *obj, const char *key, uint64_t max,
                               uint64_t *out);
 /* 32 integers 0..255; canonical: also the LE repr of a canonical Fr. */
-cuzk_status jw_get_bytes32(jw_ctx *c, const json_t *v, uint8_t out[32], int canonical);
-cuzk_status jw_get_bytes_field(jw_ctx *c, const json_t *obj, const char *key, uint8_t out[32],
+cuzk_status jw_get_bytes32(jw_ctx *c, const jd_value *v, uint8_t out[32], int canonical);
+cuzk_status jw_get_bytes_field(jw_ctx *c, const jd_value *obj, const char *key, uint8_t out[32],
                                int canonical);
 /* An array of `want` canonical values into a fresh arena array. */
-cuzk_status jw_get_domains(jw_ctx *c, const json_t *v, size_t want, uint8_t (**out)[32]);
+cuzk_status jw_get_domains(jw_ctx *c, const jd_value *v, size_t want, uint8_t (**out)[32]);
 
 /* The tree a MerkleProof must have: base levels of base_arity, then a sub level
  * (sub_arity != 0), then a top level (top_arity != 0); Single without sub level, Sub with a
@@ -61,23 +60,22 @@ typedef struct jw_tree_shape {
 
 /* obj[key] (key NULL: obj itself) = MerkleProof {data: {Single|Sub|Top: ...}} into m
  * (siblings in the arena). */
-cuzk_status jw_get_merkle(jw_ctx *c, const json_t *obj, const char *key, const jw_tree_shape *s,
+cuzk_status jw_get_merkle(jw_ctx *c, const jd_value *obj, const char *key, const jw_tree_shape *s,
                           cuzk_c1_merkle_proof *m);
 
 /* Loads text as one JSON document (duplicate keys rejected; a syntax error is FORMAT
  * "JSON error at line L column C: ...") and returns parse(c, root, arg). */
-typedef cuzk_status (*jw_doc_fn)(jw_ctx *c, const json_t *root, void *arg);
+typedef cuzk_status (*jw_doc_fn)(jw_ctx *c, const jd_value *root, void *arg);
 cuzk_status jw_parse_text(jw_ctx *c, const char *text, size_t len, jw_doc_fn parse, void *arg);
 
 /* root.registered_proof, a name or an abi number, resolved into info by lookup (name NULL:
  * by abi; CUZK_OK when it knows the proof). Unknown: UNSUPPORTED "unknown registered <kind>
  * proof ...". */
 typedef cuzk_status (*jw_proof_lookup_fn)(const char *name, uint64_t abi, void *info);
-cuzk_status jw_get_registered_proof(jw_ctx *c, const json_t *root, const char *kind,
+cuzk_status jw_get_registered_proof(jw_ctx *c, const jd_value *root, const char *kind,
                                     jw_proof_lookup_fn lookup, void *info);
 
 /* Strict standard base64 with padding (Go's encoding/json form of []byte); *out malloc'd. */
 cuzk_status jw_b64_decode(jw_ctx *c, const char *s, size_t n, char **out, size_t *out_len);
 
-#endif /* CUZK_HAVE_JANSSON */
 #endif

@@ -3,7 +3,7 @@
  * zeroed chunks on a singly linked list, freed together. The parsers (json_walk.h,
  * bincode_walk.h) allocate into it, and so do the generators of cuzk/vanilla_synth.h, so a
  * cuzk_post_job or cuzk_snap_job is released by its one free function whoever made it.
- * Compiled with or without jansson. Internal to the filecoin layer.
+ * Internal to the filecoin layer.
  *
  * Threading: an arena belongs to one thread while it grows; freeing needs no lock.
  */

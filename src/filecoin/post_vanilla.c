@@ -14,8 +14,6 @@
  * is not H(comm_c, comm_r_last), or a path to a leaf the randomness does not challenge is
  * rejected naming the sector and challenge.
  *
- * Without jansson cuzk_post_job_parse returns CUZK_ERR_UNSUPPORTED.
- *
  * Threading: pure functions; no global state.
  */
 #include <stdlib.h>
@@ -24,7 +22,6 @@
 #include "cuzk/post.h"
 #include "filecoin/jw_arena.h"
 
-#ifdef CUZK_HAVE_JANSSON
 #include "filecoin/vanilla_doc.h"
 
 typedef struct pctx {
@@ -36,12 +33,12 @@ typedef struct pctx {
 
 /* ---- JSON form ------------------------------------------------------------------------ */
 
-static cuzk_status get_sector_json(void *ctx, const json_t *v, void *dst)
+static cuzk_status get_sector_json(void *ctx, const jd_value *v, void *dst)
 {
     pctx *c = ctx;
     cuzk_post_sector_proof *out = dst;
     jw_ctx *j = &c->j;
-    json_t *vp = NULL, *secs = NULL, *incl = NULL;
+    const jd_value *vp = NULL, *secs = NULL, *incl = NULL;
     size_t o1 = 0, o2 = 0, o3 = 0;
     cuzk_status st;
     if ((st = jw_get_uint_field(j, v, "sector_id", UINT64_MAX, &out->sector_id)) ||
@@ -50,7 +47,7 @@ static cuzk_status get_sector_json(void *ctx, const json_t *v, void *dst)
     if ((st = jw_field(j, v, "vanilla_proof", &vp, &o1)) ||
         (st = jw_field(j, vp, "sectors", &secs, &o2)) || (st = jw_expect_array(j, secs, 1)))
         return st;
-    const json_t *sp = json_array_get(secs, 0);
+    const jd_value *sp = jd_array_get(secs, 0);
     size_t o4 = jw_push(j, "[0]");
     if ((st = jw_field(j, sp, "inclusion_proofs", &incl, &o3)) ||
         (st = jw_expect_array(j, incl, c->info->vanilla_challenges)))
@@ -61,7 +58,7 @@ static cuzk_status get_sector_json(void *ctx, const json_t *v, void *dst)
         return jw_fail(j, CUZK_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < out->n_proofs; i++) {
         size_t o5 = jw_push(j, "[%u]", i);
-        if ((st = jw_get_merkle(j, json_array_get(incl, i), NULL, &c->shape, &out->proofs[i])))
+        if ((st = jw_get_merkle(j, jd_array_get(incl, i), NULL, &c->shape, &out->proofs[i])))
             return st;
         jw_pop(j, o5);
     }
@@ -108,11 +105,11 @@ static cuzk_status lookup_info(const char *name, uint64_t abi, void *info)
                 : cuzk_post_info_from_abi(abi, info, NULL);
 }
 
-static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
+static cuzk_status parse_doc(jw_ctx *j, const jd_value *root, void *arg)
 {
     pctx *c = (pctx *)j; /* j is its first member */
     cuzk_post_job *o = arg;
-    if (!json_is_object(root))
+    if (!jd_is_object(root))
         return jw_fail(j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(root));
     cuzk_status st = jw_get_registered_proof(j, root, "PoSt", lookup_info, &o->info);
     if (st || (st = jw_get_bytes_field(j, root, "randomness", o->randomness, 0)))
@@ -120,14 +117,14 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
     const cuzk_post_info *in = c->info = &o->info;
     c->shape = (jw_tree_shape){in->base_levels, in->base_arity, in->sub_arity, in->top_arity,
                                in->name};
-    if (json_object_get(root, "partition_index")) {
+    if (jd_object_get(root, "partition_index")) {
         uint64_t k = 0;
         uint64_t max = in->kind == CUZK_POST_WINNING ? 0 : UINT32_MAX;
         if ((st = jw_get_uint_field(j, root, "partition_index", max, &k)))
             return st;
         o->partition_index = (uint32_t)k;
     }
-    json_t *vps = NULL;
+    const jd_value *vps = NULL;
     size_t o1 = 0, n = 0;
     if ((st = vd_proofs(j, root, &vps, &n, &o1)))
         return st;
@@ -142,7 +139,7 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
         return jw_fail(j, CUZK_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         size_t o2 = jw_push(j, "[%zu]", i);
-        if ((st = vd_proof(j, json_array_get(vps, i), &k_sector, c, &o->sectors[i])))
+        if ((st = vd_proof(j, jd_array_get(vps, i), &k_sector, c, &o->sectors[i])))
             return st;
         if (i > 0 && o->sectors[i].sector_id <= o->sectors[i - 1].sector_id)
             return jw_fail(j, CUZK_ERR_FORMAT,
@@ -178,20 +175,6 @@ cuzk_status cuzk_post_job_parse_pool(const char *json, size_t len, cuzk_pool *po
     *out = o;
     return CUZK_OK;
 }
-
-#else /* !CUZK_HAVE_JANSSON */
-
-cuzk_status cuzk_post_job_parse_pool(const char *json, size_t len, cuzk_pool *pool,
-                                     cuzk_post_job **out, cuzk_error *err)
-{
-    (void)json;
-    (void)len;
-    if (out)
-        *out = NULL;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "PoSt parse: built without jansson");
-}
-
-#endif /* CUZK_HAVE_JANSSON */
 
 cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **out,
                                 cuzk_error *err)

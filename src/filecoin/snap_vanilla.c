@@ -12,8 +12,6 @@
  * commitment that does not match, a path to a node the challenges do not name, or a new
  * replica leaf that is not old + data * rho is rejected naming partition and challenge.
  *
- * Without jansson cuzk_snap_job_parse returns CUZK_ERR_UNSUPPORTED.
- *
  * Threading: pure functions; no global state.
  */
 #include <stdlib.h>
@@ -22,7 +20,6 @@
 #include "cuzk/snap.h"
 #include "filecoin/jw_arena.h"
 
-#ifdef CUZK_HAVE_JANSSON
 #include "filecoin/vanilla_doc.h"
 
 typedef struct sctx {
@@ -43,12 +40,12 @@ static cuzk_status alloc_parts(sctx *c, cuzk_snap_partition_proof *pp)
     return CUZK_OK;
 }
 
-static cuzk_status get_part_json(void *ctx, const json_t *v, void *dst)
+static cuzk_status get_part_json(void *ctx, const jd_value *v, void *dst)
 {
     sctx *c = ctx;
     cuzk_snap_partition_proof *pp = dst;
     jw_ctx *j = &c->j;
-    json_t *apex = NULL, *cps = NULL;
+    const jd_value *apex = NULL, *cps = NULL;
     size_t o1 = 0;
     cuzk_status st;
     if ((st = jw_get_bytes_field(j, v, "comm_c", pp->comm_c, 1)))
@@ -58,7 +55,7 @@ static cuzk_status get_part_json(void *ctx, const json_t *v, void *dst)
         return st;
     for (uint32_t i = 0; i < pp->n_apex; i++) {
         size_t o = jw_push(j, "[%u]", i);
-        if ((st = jw_get_bytes32(j, json_array_get(apex, i), pp->apex_leaves[i], 1)))
+        if ((st = jw_get_bytes32(j, jd_array_get(apex, i), pp->apex_leaves[i], 1)))
             return st;
         jw_pop(j, o);
     }
@@ -68,8 +65,8 @@ static cuzk_status get_part_json(void *ctx, const json_t *v, void *dst)
         return st;
     for (uint32_t i = 0; i < pp->n_challenges; i++) {
         size_t o = jw_push(j, "[%u]", i);
-        const json_t *cp = json_array_get(cps, i);
-        if (!json_is_object(cp))
+        const jd_value *cp = jd_array_get(cps, i);
+        if (!jd_is_object(cp))
             return jw_fail(j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(cp));
         cuzk_snap_challenge_proof *x = &pp->challenges[i];
         if ((st = jw_get_merkle(j, cp, "proof_r_old", &c->r, &x->r_old)) ||
@@ -111,11 +108,11 @@ static cuzk_status lookup_info(const char *name, uint64_t abi, void *info)
                 : cuzk_snap_info_from_abi(abi, info, NULL);
 }
 
-static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
+static cuzk_status parse_doc(jw_ctx *j, const jd_value *root, void *arg)
 {
     sctx *c = (sctx *)j; /* j is its first member */
     cuzk_snap_job *o = arg;
-    if (!json_is_object(root))
+    if (!jd_is_object(root))
         return jw_fail(j, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(root));
     cuzk_status st = jw_get_registered_proof(j, root, "update", lookup_info, &o->info);
     if (st || (st = jw_get_bytes_field(j, root, "comm_r_old", o->comm_r_old, 1)) ||
@@ -124,7 +121,7 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
         return st;
     const cuzk_snap_info *in = c->info = &o->info;
     o->h = in->h;
-    if (json_object_get(root, "h")) {
+    if (jd_object_get(root, "h")) {
         uint64_t h = 0;
         if ((st = jw_get_uint_field(j, root, "h", 64, &h)))
             return st;
@@ -140,7 +137,7 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
     c->r = (jw_tree_shape){in->base_levels, in->base_arity, in->sub_arity, in->top_arity,
                            in->name};
     c->d = (jw_tree_shape){in->challenge_bits, 2, 0, 0, in->name};
-    json_t *vps = NULL;
+    const jd_value *vps = NULL;
     size_t o1 = 0, n = 0;
     if ((st = vd_proofs(j, root, &vps, &n, &o1)))
         return st;
@@ -153,7 +150,7 @@ static cuzk_status parse_doc(jw_ctx *j, const json_t *root, void *arg)
         return jw_fail(j, CUZK_ERR_NOMEM, "out of memory");
     for (size_t k = 0; k < n; k++) {
         size_t o2 = jw_push(j, "[%zu]", k);
-        if ((st = vd_proof(j, json_array_get(vps, k), &k_partition, c, &o->partitions[k])))
+        if ((st = vd_proof(j, jd_array_get(vps, k), &k_partition, c, &o->partitions[k])))
             return st;
         cuzk_snap_partition p = cuzk_snap_job_partition(o, (uint32_t)k);
         cuzk_error e = {0};
@@ -183,20 +180,6 @@ cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **ou
     *out = o;
     return CUZK_OK;
 }
-
-#else /* !CUZK_HAVE_JANSSON */
-
-cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **out,
-                                cuzk_error *err)
-{
-    (void)json;
-    (void)len;
-    if (out)
-        *out = NULL;
-    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "SnapDeals parse: built without jansson");
-}
-
-#endif /* CUZK_HAVE_JANSSON */
 
 /* A parsed job or a generated one (cuzk/vanilla_synth.h): the arena owns every array. */
 void cuzk_snap_job_free(cuzk_snap_job *job)

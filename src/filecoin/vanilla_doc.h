@@ -12,23 +12,21 @@
 #ifndef CUZK_FILECOIN_VANILLA_DOC_H
 #define CUZK_FILECOIN_VANILLA_DOC_H
 
-#ifdef CUZK_HAVE_JANSSON
 #include "filecoin/bincode_walk.h"
 
 /* How one vanilla proof is read into out in each form; ctx is the kind's parser. */
 typedef struct vd_reader {
-    cuzk_status (*json)(void *ctx, const json_t *v, void *out);
+    cuzk_status (*json)(void *ctx, const jd_value *v, void *out);
     cuzk_status (*bincode)(void *ctx, bw_reader *r, void *out);
     const char *trailing; /* the FORMAT message for bytes left over */
 } vd_reader;
 
 /* root.vanilla_proofs, which must be an array: *vps, its length *n. The path is extended
  * by ".vanilla_proofs" on success (the caller pops *old once every proof is read). */
-cuzk_status vd_proofs(jw_ctx *j, const json_t *root, json_t **vps, size_t *n, size_t *old);
+cuzk_status vd_proofs(jw_ctx *j, const jd_value *root, const jd_value **vps, size_t *n, size_t *old);
 
 /* One element v: an object read by rd->json, or a base64 string whose bincode bytes
  * rd->bincode reads, all of them; anything else is FORMAT. */
-cuzk_status vd_proof(jw_ctx *j, const json_t *v, const vd_reader *rd, void *ctx, void *out);
+cuzk_status vd_proof(jw_ctx *j, const jd_value *v, const vd_reader *rd, void *ctx, void *out);
 
-#endif /* CUZK_HAVE_JANSSON */
 #endif

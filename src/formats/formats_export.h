@@ -1,14 +1,16 @@
 /*
- * formats_export.h — the formats layer's internal interface for the CLI: the iden3 binfile
- * section reader (binfile.h) and the read-only file mapping (mapped_file.h), which
- * `cuzk inspect` uses to describe a file from its headers without loading it. Not public
- * API, but the only formats header the CLI may include (tests/lint/check_layers.sh
- * enforces it). Threading: see the two headers.
+ * formats_export.h — the formats layer's internal interface for the layers above it: the
+ * iden3 binfile section reader (binfile.h) and the read-only file mapping (mapped_file.h),
+ * which `cuzk inspect` uses to describe a file from its headers without loading it, and
+ * the JSON document reader (json_dom.h) the Filecoin layer's document parsers use. Not
+ * public API, but the only formats header another layer may include
+ * (tests/lint/check_layers.sh enforces it). Threading: see the three headers.
  */
 #ifndef CUZK_FORMATS_EXPORT_H
 #define CUZK_FORMATS_EXPORT_H
 
 #include "formats/binfile.h"
+#include "formats/json_dom.h"
 #include "formats/mapped_file.h"
 
 #endif
