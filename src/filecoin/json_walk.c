@@ -15,7 +15,6 @@
 
 /* ---- parse context: the JSON path of the value being read ------------------------------ */
 
-
 size_t jw_push(jw_ctx *c, const char *fmt, ...)
 {
     size_t old = c->plen;

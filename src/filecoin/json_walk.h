@@ -21,7 +21,6 @@
 #include "cuzk/status.h"
 #include "filecoin/jw_arena.h" /* the arena that owns the parsed arrays */
 
-
 typedef struct jw_ctx {
     char path[200];
     size_t plen;
