@@ -59,7 +59,8 @@ typedef enum cuzk_vanilla_form {
  * index in range. Allocation is bounded by the input size. *out is NULL on error.
  * Errors (message: "C1 <json path>: <what>"): INVALID_ARG, FORMAT (syntax, type, missing
  * field, bad base64), LENGTH (wrong count or byte length), NONCANONICAL, UNSUPPORTED
- * (unknown registered proof; or built without jansson), NOMEM. */
+ * (unknown registered proof), NOMEM. The JSON is read by the formats layer's own reader
+ * (src/formats/json_dom.c), with or without jansson. */
 cuzk_status cuzk_c1_parse(const char *json, size_t len, cuzk_c1_output **out,
                           cuzk_error *err);
 void cuzk_c1_free(cuzk_c1_output *c1); /* NULL: no-op */

@@ -90,7 +90,8 @@ typedef struct cuzk_post_job {
 } cuzk_post_job;
 
 /* Errors (message "PoSt <json path>: <what>"): INVALID_ARG, FORMAT, LENGTH, NONCANONICAL,
- * UNSUPPORTED (unknown proof; built without jansson), NOMEM. *out is NULL on error. */
+ * UNSUPPORTED (unknown proof; built without OpenSSL, whose SHA-256 the challenge check
+ * needs), NOMEM. *out is NULL on error. */
 cuzk_status cuzk_post_job_parse(const char *json, size_t len, cuzk_post_job **out,
                                 cuzk_error *err);
 /* The same, with the paths' check (cuzk_post_job_check) spread over pool (NULL: the

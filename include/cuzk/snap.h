@@ -63,7 +63,7 @@ typedef struct cuzk_snap_job {
 } cuzk_snap_job;
 
 /* Errors (message "SnapDeals <json path>: <what>"): INVALID_ARG, FORMAT, LENGTH,
- * NONCANONICAL, INVALID_PROOF, UNSUPPORTED (unknown proof; without jansson or OpenSSL),
+ * NONCANONICAL, INVALID_PROOF, UNSUPPORTED (unknown proof; without OpenSSL),
  * NOMEM. *out is NULL on error. */
 cuzk_status cuzk_snap_job_parse(const char *json, size_t len, cuzk_snap_job **out,
                                 cuzk_error *err);
