@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "formats/json_dom.h"
+#include "util/util_export.h"
 
 typedef struct jd_block {
     struct jd_block *next;
@@ -150,37 +151,6 @@ static bool hex4(parser *p, size_t at, unsigned *out)
     return true;
 }
 
-/* The length of the valid UTF-8 sequence at s[0..n) (n >= 1, s[0] >= 0x80), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t k;
-    unsigned lo = 0x80, hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) {
-        k = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        k = 3;
-        if (c == 0xe0)
-            lo = 0xa0;
-        else if (c == 0xed)
-            hi = 0x9f; /* no UTF-16 surrogates */
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        k = 4;
-        if (c == 0xf0)
-            lo = 0x90;
-        else if (c == 0xf4)
-            hi = 0x8f; /* nothing above U+10FFFF */
-    } else {
-        return 0;
-    }
-    if (n < k || s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t i = 2; i < k; i++)
-        if (s[i] < 0x80 || s[i] > 0xbf)
-            return 0;
-    return k;
-}
-
 static size_t put_utf8(char *o, unsigned cp)
 {
     if (cp < 0x80) {
@@ -224,7 +194,7 @@ static bool parse_string(parser *p, const char **out, uint32_t *out_len)
                 return fail(p, start - 1, "unterminated string");
             i += 2;
         } else if (c >= 0x80) {
-            size_t k = utf8_len((const unsigned char *)p->t + i, p->len - i);
+            size_t k = cuzk_utf8_seq_len(p->t + i, p->len - i); /* RFC 3629, as Go reads it */
             if (!k)
                 return fail(p, i, "invalid UTF-8 in a string");
             i += k;
