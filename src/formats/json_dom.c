@@ -125,24 +125,13 @@ static bool push_member(parser *p, const jd_member *m)
     return true;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static bool hex4(parser *p, size_t at, unsigned *out)
 {
     if (p->len - at < 4)
         return fail(p, at, "unexpected end of input in a \\u escape");
     unsigned v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hexval(p->t[at + (size_t)i]);
+        int h = cuzk_hex_digit(p->t[at + (size_t)i]);
         if (h < 0)
             return fail(p, at, "invalid \\u escape");
         v = v << 4 | (unsigned)h;

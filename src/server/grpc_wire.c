@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/util_export.h"
+
 const char *grpc_status_name(int code)
 {
     switch (code) {
@@ -116,17 +118,6 @@ char *grpc_message_encode(const char *msg)
     return out;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 char *grpc_message_decode(const char *s, size_t len)
 {
     char *out = malloc(len + 1);
@@ -135,8 +126,8 @@ char *grpc_message_decode(const char *s, size_t len)
     size_t o = 0;
     for (size_t i = 0; i < len; i++) {
         int hi, lo;
-        if (s[i] == '%' && i + 2 < len && (hi = hexval(s[i + 1])) >= 0 &&
-            (lo = hexval(s[i + 2])) >= 0) {
+        if (s[i] == '%' && i + 2 < len && (hi = cuzk_hex_digit(s[i + 1])) >= 0 &&
+            (lo = cuzk_hex_digit(s[i + 2])) >= 0) {
             out[o++] = (char)(hi << 4 | lo);
             i += 2;
         } else {
