@@ -7,9 +7,10 @@
  *   Every routine works on device memory and is asynchronous on the given stream: it
  *   enqueues kernels (and, where documented, small copies) and returns; results are ready
  *   when the stream has reached that point. Nothing synchronises the host unless its
- *   comment says so (the MSMs do: see the MSM family). Device buffers use the host's bytes: cuzk_fr / cuzk_fp elements in
- *   Montgomery form, little-endian limbs (read as 32-bit limbs by the kernels), affine
- *   points with infinity = (0, 0), results as Jacobian points (Z = 0: infinity).
+ *   comment says so (the MSMs do: see the MSM family). Device buffers use the host's
+ *   bytes: cuzk_fr / cuzk_fp elements in Montgomery form, little-endian limbs (read as
+ *   32-bit limbs by the kernels), affine points with infinity = (0, 0), results as
+ *   Jacobian points (Z = 0: infinity).
  *
  * Memory
  *   Nothing here allocates device memory behind the caller's back: each routine that
@@ -110,8 +111,8 @@ cuzk_status cuzk_gpu_h_bellperson_end(const cuzk_gpu_domain *gd, cuzk_fr *d_a, c
  * windows need fewer buckets and run longer: a card too small for the default working set
  * still proves); *_scratch_size_capped(n, bits) is the scratch with windows of at most
  * `bits` (4..22, clamped). The result is the same group element for every plan.
- * Each MSM (and the tail MSM inside *_msm_auto) waits on the stream once its window sums
- * are made, adds them up on the host ((W - 1) c doublings in a chain: milliseconds in one
+ * Each MSM (and the tail MSM inside *_msm_auto) waits on the stream for its window sums,
+ * adds them up on the host ((W - 1) c doublings in a chain: milliseconds in one
  * device thread, a tenth of that on the host) and copies the result up, waiting for it.
  * ------------------------------------------------------------------------------------- */
 size_t cuzk_gpu_g1s_msm_scratch_size(size_t n);

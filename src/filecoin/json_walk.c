@@ -61,7 +61,8 @@ const char *jw_type_name(const jd_value *v)
 }
 
 /* obj[key], which must exist; the path is extended by ".key" on success (caller pops). */
-cuzk_status jw_field(jw_ctx *c, const jd_value *obj, const char *key, const jd_value **out, size_t *old)
+cuzk_status jw_field(jw_ctx *c, const jd_value *obj, const char *key, const jd_value **out,
+                     size_t *old)
 {
     if (!jd_is_object(obj))
         return jw_fail(c, CUZK_ERR_FORMAT, "expected an object, got %s", jw_type_name(obj));
@@ -126,7 +127,7 @@ static cuzk_status jw_get_domain(jw_ctx *c, const jd_value *v, uint8_t out[32])
 }
 
 cuzk_status jw_get_bytes_field(jw_ctx *c, const jd_value *obj, const char *key, uint8_t out[32],
-                                   int canonical)
+                               int canonical)
 {
     const jd_value *v = NULL;
     size_t old = 0;
@@ -139,7 +140,7 @@ cuzk_status jw_get_bytes_field(jw_ctx *c, const jd_value *obj, const char *key, 
 }
 
 cuzk_status jw_get_uint_field(jw_ctx *c, const jd_value *obj, const char *key, uint64_t max,
-                                  uint64_t *out)
+                              uint64_t *out)
 {
     const jd_value *v = NULL;
     size_t old = 0;

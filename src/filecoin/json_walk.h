@@ -37,7 +37,8 @@ cuzk_status jw_fail(jw_ctx *c, cuzk_status code, const char *fmt, ...)
 const char *jw_type_name(const jd_value *v);
 
 /* obj[key], which must exist; the path is extended by ".key" on success (caller pops). */
-cuzk_status jw_field(jw_ctx *c, const jd_value *obj, const char *key, const jd_value **out, size_t *old);
+cuzk_status jw_field(jw_ctx *c, const jd_value *obj, const char *key, const jd_value **out,
+                     size_t *old);
 cuzk_status jw_expect_array(jw_ctx *c, const jd_value *v, size_t want);
 cuzk_status jw_get_uint(jw_ctx *c, const jd_value *v, uint64_t max, uint64_t *out);
 cuzk_status jw_get_uint_field(jw_ctx *c, const jd_value *obj, const char *key, uint64_t max,

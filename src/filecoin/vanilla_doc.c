@@ -6,7 +6,8 @@
 
 #include "filecoin/vanilla_doc.h"
 
-cuzk_status vd_proofs(jw_ctx *j, const jd_value *root, const jd_value **vps, size_t *n, size_t *old)
+cuzk_status vd_proofs(jw_ctx *j, const jd_value *root, const jd_value **vps, size_t *n,
+                      size_t *old)
 {
     cuzk_status st = jw_field(j, root, "vanilla_proofs", vps, old);
     if (st)

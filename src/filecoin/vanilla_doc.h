@@ -23,7 +23,8 @@ typedef struct vd_reader {
 
 /* root.vanilla_proofs, which must be an array: *vps, its length *n. The path is extended
  * by ".vanilla_proofs" on success (the caller pops *old once every proof is read). */
-cuzk_status vd_proofs(jw_ctx *j, const jd_value *root, const jd_value **vps, size_t *n, size_t *old);
+cuzk_status vd_proofs(jw_ctx *j, const jd_value *root, const jd_value **vps, size_t *n,
+                      size_t *old);
 
 /* One element v: an object read by rd->json, or a base64 string whose bincode bytes
  * rd->bincode reads, all of them; anything else is FORMAT. */

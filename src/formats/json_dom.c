@@ -97,30 +97,38 @@ static void skip_ws(parser *p)
     }
 }
 
+/* buf (n used of *cap elements of size bytes) with room for one more: buf itself, or the
+ * larger copy (*cap updated); NULL when out of memory (buf is still valid then). */
+static void *reserve(parser *p, void *buf, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return buf;
+    size_t c = *cap ? 2 * *cap : 64;
+    void *g = realloc(buf, c * size);
+    if (!g) {
+        fail(p, p->pos, "out of memory");
+        return NULL;
+    }
+    *cap = c;
+    return g;
+}
+
 static bool push_value(parser *p, const jd_value *v)
 {
-    if (p->vn == p->vcap) {
-        size_t cap = p->vcap ? 2 * p->vcap : 256;
-        jd_value *n = realloc(p->vs, cap * sizeof *n);
-        if (!n)
-            return fail(p, p->pos, "out of memory");
-        p->vs = n;
-        p->vcap = cap;
-    }
+    jd_value *vs = reserve(p, p->vs, p->vn, &p->vcap, sizeof *vs);
+    if (!vs)
+        return false;
+    p->vs = vs;
     p->vs[p->vn++] = *v;
     return true;
 }
 
 static bool push_member(parser *p, const jd_member *m)
 {
-    if (p->mn == p->mcap) {
-        size_t cap = p->mcap ? 2 * p->mcap : 64;
-        jd_member *n = realloc(p->ms, cap * sizeof *n);
-        if (!n)
-            return fail(p, p->pos, "out of memory");
-        p->ms = n;
-        p->mcap = cap;
-    }
+    jd_member *ms = reserve(p, p->ms, p->mn, &p->mcap, sizeof *ms);
+    if (!ms)
+        return false;
+    p->ms = ms;
     p->ms[p->mn++] = *m;
     return true;
 }
@@ -251,6 +259,11 @@ static bool parse_string(parser *p, const char **out, uint32_t *out_len)
     return true;
 }
 
+static bool is_digit(const parser *p, size_t i)
+{
+    return i < p->len && p->t[i] >= '0' && p->t[i] <= '9';
+}
+
 static bool parse_number(parser *p, jd_value *v)
 {
     size_t s = p->pos, i = s;
@@ -259,23 +272,23 @@ static bool parse_number(parser *p, jd_value *v)
         neg = true;
         i++;
     }
-    if (i >= p->len || p->t[i] < '0' || p->t[i] > '9')
+    if (!is_digit(p, i))
         return fail(p, s, "invalid number");
     if (p->t[i] == '0') {
         i++;
-        if (i < p->len && p->t[i] >= '0' && p->t[i] <= '9')
+        if (is_digit(p, i))
             return fail(p, s, "invalid number: leading zero");
     } else {
-        while (i < p->len && p->t[i] >= '0' && p->t[i] <= '9')
+        while (is_digit(p, i))
             i++;
     }
     size_t int_end = i;
     if (i < p->len && p->t[i] == '.') {
         real = true;
         i++;
-        if (i >= p->len || p->t[i] < '0' || p->t[i] > '9')
+        if (!is_digit(p, i))
             return fail(p, s, "invalid number: no digit after '.'");
-        while (i < p->len && p->t[i] >= '0' && p->t[i] <= '9')
+        while (is_digit(p, i))
             i++;
     }
     if (i < p->len && (p->t[i] == 'e' || p->t[i] == 'E')) {
@@ -283,9 +296,9 @@ static bool parse_number(parser *p, jd_value *v)
         i++;
         if (i < p->len && (p->t[i] == '+' || p->t[i] == '-'))
             i++;
-        if (i >= p->len || p->t[i] < '0' || p->t[i] > '9')
+        if (!is_digit(p, i))
             return fail(p, s, "invalid number: no digit in the exponent");
-        while (i < p->len && p->t[i] >= '0' && p->t[i] <= '9')
+        while (is_digit(p, i))
             i++;
     }
     if (!real) {
@@ -340,28 +353,28 @@ static int key_cmp(const void *a, const void *b)
     return c ? c : (x->klen > y->klen) - (x->klen < y->klen);
 }
 
-/* The first key of members[0..k) that appears twice, NULL if none. */
-static const char *duplicate_key(const jd_member *m, size_t k)
+/* Fails (at the object's opening brace) when a key of members[0..k) appears twice. */
+static bool unique_keys(parser *p, size_t open, const jd_member *m, size_t k)
 {
-    if (k <= 16) {
-        for (size_t a = 1; a < k; a++)
-            for (size_t b = 0; b < a; b++)
-                if (m[a].klen == m[b].klen && memcmp(m[a].key, m[b].key, m[a].klen) == 0)
-                    return m[a].key;
-        return NULL;
-    }
-    const jd_member **idx = malloc(k * sizeof *idx);
-    if (!idx)
-        return NULL; /* the caller's next allocation reports the shortage */
-    for (size_t a = 0; a < k; a++)
-        idx[a] = &m[a];
-    qsort(idx, k, sizeof *idx, key_cmp);
     const char *dup = NULL;
-    for (size_t a = 1; a < k && !dup; a++)
-        if (key_cmp(&idx[a - 1], &idx[a]) == 0)
-            dup = idx[a]->key;
-    free(idx);
-    return dup;
+    if (k <= 16) {
+        for (size_t a = 1; a < k && !dup; a++)
+            for (size_t b = 0; b < a && !dup; b++)
+                if (m[a].klen == m[b].klen && memcmp(m[a].key, m[b].key, m[a].klen) == 0)
+                    dup = m[a].key;
+    } else {
+        const jd_member **idx = malloc(k * sizeof *idx);
+        if (!idx)
+            return fail(p, open, "out of memory");
+        for (size_t a = 0; a < k; a++)
+            idx[a] = &m[a];
+        qsort(idx, k, sizeof *idx, key_cmp);
+        for (size_t a = 1; a < k && !dup; a++)
+            if (key_cmp(&idx[a - 1], &idx[a]) == 0)
+                dup = idx[a]->key;
+        free(idx);
+    }
+    return dup ? fail(p, open, "duplicate object key \"%.60s\"", dup) : true;
 }
 
 static bool parse_value(parser *p, unsigned depth, jd_value *v);
@@ -439,9 +452,8 @@ static bool parse_object(parser *p, unsigned depth, jd_value *v)
     size_t n = p->mn - base;
     if (n > UINT32_MAX)
         return fail(p, open, "object too long");
-    const char *dup = duplicate_key(p->ms + base, n);
-    if (dup)
-        return fail(p, open, "duplicate object key \"%.60s\"", dup);
+    if (!unique_keys(p, open, p->ms + base, n))
+        return false;
     jd_member *members = NULL;
     if (n) {
         if (!(members = arena(p, n * sizeof *members)))

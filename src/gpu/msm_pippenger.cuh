@@ -2,7 +2,7 @@
  * msm_pippenger.cuh — the device Pippenger MSM, written once over the coordinate field
  * (gpu_fp for G1, gpu_fp2 for G2) and instantiated by msm_g1.cu / msm_g2.cu.
  *
- * Algorithm (all on the device, stream-ordered, no host synchronisation):
+ * Algorithm (steps 1-5 on the device, stream-ordered; step 6 on the host):
  *   1. scalars Montgomery -> canonical (msm_scalar.cuh), limb-major;
  *   2. windows of c bits (signed Booth digits, 2^(c-1) buckets, W = ceil(256/c) windows
  *      as on the host) are taken in batches of up to MSM_BATCH_PAIRS / n windows: one
@@ -32,7 +32,7 @@
  * scratch caps it: msm_plan_fit), so the work (and the result's representation) never
  * depends on timing; every width gives the same group element.
  *
- * Threading: host functions enqueue on the caller's stream and wait on it once (step 6);
+ * Threading: host functions enqueue on the caller's stream and wait on it in step 6;
  * any host thread may call them with its own scratch.
  */
 #ifndef CUZK_GPU_MSM_PIPPENGER_CUH
@@ -430,8 +430,7 @@ static cuzk_status msm_pippenger_run(gpu_xyzz<F> *res, const gpu_aff<F> *points,
     msm_window_sum_kernel<F><<<pl->nwin, MSM_TREE, 0, s>>>(ws, tree, gs, pl->groups);
     CUZK_CUDA_TRY(err, cudaGetLastError());
     gpu_prof_mark(s, NULL);
-    if ((st = msm_combine_host<F>(res, ws, pl->nwin, pl->c, s, err)) != CUZK_OK)
-        goto fail;
+    st = msm_combine_host<F>(res, ws, pl->nwin, pl->c, s, err);
 fail:
     return st;
 }

@@ -3,8 +3,8 @@
  * CUZK_VERIFY invariant checks (util/verify.h), the strict TOML-subset parser
  * (util/toml.h, for cuzkd's configuration), the byte-size syntax of every command line
  * and config file (util/size.h), UTF-8 validity for text sent to clients
- * (util/utf8.h) and hex digits (util/hex.h). Not public API; the only util header another layer may include
- * (tests/lint/check_layers.sh enforces it).
+ * (util/utf8.h) and hex digits (util/hex.h). Not public API; the only util header another
+ * layer may include (tests/lint/check_layers.sh enforces it).
  */
 #ifndef CUZK_UTIL_EXPORT_H
 #define CUZK_UTIL_EXPORT_H
