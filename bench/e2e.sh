@@ -9,7 +9,9 @@
 #   first warm submit to the last answer, over E2E_WARM) and steady seconds a proof (between
 #   the first and the last warm completion, over E2E_WARM - 1: the pipeline full), GPU busy
 #   over the warm window from the timeline (bench/timeline_busy.py), cuzkd's peak RSS, the
-#   peak device memory (nvidia-smi), the disk used under $WORK. Each stage appends its row
+#   peak device memory (nvidia-smi), the disk used under $WORK (cuzkd's peak RSS after the
+#   first proof goes to the log; each second, the device's memory, SM clock, power and
+#   temperature and cuzkd's RSS go to OUT/poll-STAGE.log). Each stage appends its row
 #   to $WORK/e2e.tsv and prints the table of every row so far.
 #   usage: bash bench/e2e.sh [stage...]   stages: porep32 porep64 wpost32 winning32 snap32
 #                                          table (default: all five, then table); also
@@ -97,6 +99,7 @@ param_cache = ""
 EOF
   "$CUZKD" --config "$WORK/cuzkd.toml" >"$DLOG" 2>&1 &
   DAEMON=$!
+  echo "$DAEMON" >"$WORK/cuzkd.pid"
   local i
   for i in $(seq 1 300); do
     grep -q "cuzkd serving on" "$DLOG" && return 0
@@ -113,16 +116,27 @@ stop_daemon() {
   wait "$DAEMON" 2>/dev/null
 }
 
-# Peak device memory while the stage runs (MiB), polled every second into a file.
-start_gpu_poll() {
+# Peak device memory while the stage runs (MiB), polled every second into a file, and the
+# poll log (see the file comment).
+start_gpu_poll() { # stage
   GPU_MAX=$WORK/gpu-max
+  GPU_LOG=$OUT/poll-$1.log
   echo 0 >"$GPU_MAX"
+  : >"$GPU_LOG"
+  rm -f "$WORK/cuzkd.pid"
   (
     m=0
     while :; do
-      u=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 2>/dev/null |
-        head -1 | tr -dc 0-9)
+      # memory MiB, SM clock MHz, power W, temperature C: the last three to the stage's
+      # log (a kernel's time against the clock it ran at), with cuzkd's RSS GiB
+      q=$(nvidia-smi --query-gpu=memory.used,clocks.sm,power.draw,temperature.gpu \
+        --format=csv,noheader,nounits -i 0 2>/dev/null | head -1 | tr -d ' ')
+      u=${q%%,*}
+      u=$(printf '%s' "$u" | tr -dc 0-9)
       [ -n "$u" ] && [ "$u" -gt "$m" ] && m=$u && echo "$m" >"$GPU_MAX"
+      r=$(awk '/VmRSS/ { printf "%.1f", $2 / 1048576 }' \
+        "/proc/$(cat "$WORK/cuzkd.pid" 2>/dev/null || echo 0)/status" 2>/dev/null)
+      echo "$(date +%T) gpu $q rss ${r:-NA}" >>"$GPU_LOG"
       sleep 1
     done
   ) &
@@ -196,7 +210,7 @@ run_stage() {
   local in=$WORK/in-$sn.json
   [ -s "$in" ] || input_for "$kind" "$size" "$in" || return 1
   ls -la "$in" >&2
-  start_gpu_poll
+  start_gpu_poll "$sn"
   start_daemon "$sn" || { kill "$GPU_POLL"; return 1; }
   local t0 t1 rc=0 first warm=NA busy=NA steady=NA
   t0=$(now)
@@ -205,6 +219,9 @@ run_stage() {
   t1=$(now)
   first=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
   cat "$OUT/first-$sn.txt" >&2
+  # the first proof's peak (dev key, circuit record or cache) apart from the warm run's
+  awk '/VmHWM/ { printf "cuzkd peak RSS after the first proof: %.1f GiB\n", $2 / 1048576 }' \
+    "/proc/$DAEMON/status" >&2 2>/dev/null
   grep -E "srs:|dev key|circuit|admit|refus|plan" "$DLOG" | tail -12 >&2
   local ok=FAILED
   [ $rc = 0 ] && ok=$(verify "$kind" "$in" "$WORK/proof-$sn.bin")

@@ -59,7 +59,11 @@ __global__ void __launch_bounds__(32 * MSM_BM_WARPS)
     gpu_xyzz<F> acc;
     gpu_xyzz_set_inf(&acc);
     unsigned k = lane;
-    if (k < total) {
+    if (sizeof(F) != sizeof(gpu_fp)) {
+        /* G2: loaded where used, as in msm_accumulate_kernel (a point ahead spills) */
+        for (; k < total; k += 32)
+            acc = gpu_xyzz_add_aff(acc, base[list[k]]);
+    } else if (k < total) {
         /* the next point is loaded before the current addition, so its latency hides
          * behind the arithmetic */
         gpu_aff<F> next = base[list[k]];

@@ -182,14 +182,18 @@ static __global__ void __launch_bounds__(128) msm_accumulate_kernel(gpu_xyzz<F> 
     size_t seg = begin;
     gpu_xyzz<F> acc;
     gpu_xyzz_set_inf(&acc);
-    /* Keys and values are read two pairs ahead, points one: a point's address is then known
-     * an iteration before its load, and the load's latency (~190 registers a thread leave
-     * few warps an SM) lands under the addition before it. */
+    /* Keys and values are read two pairs ahead. G1 points are read one ahead too: a point's
+     * address is then known an iteration before its load, and the load's latency (~200
+     * registers a thread leave few warps an SM) lands under the addition before it. G2
+     * points are read where they are used: the G2 addition alone fills the 255 registers,
+     * and the 48 a point ahead take pushed it into local memory (H200, 92 M pairs in runs
+     * of 44, s15: 1.775 ns a pair with the point ahead, 1.623 without; G1 0.404 with). */
+    constexpr bool AHEAD = sizeof(F) == sizeof(gpu_fp);
     uint32_t k = cur, v = 0, k1 = 0xffffffffu, v1 = 0;
     gpu_aff<F> p;
     if (FROM_POINTS) {
         v = vals[begin];
-        if (k != 0)
+        if (AHEAD && k != 0)
             p = msm_load_aff(points, v & 0x7fffffffu, vec);
     }
     if (begin + 1 < end) {
@@ -205,7 +209,7 @@ static __global__ void __launch_bounds__(128) msm_accumulate_kernel(gpu_xyzz<F> 
             if (FROM_POINTS)
                 v2 = vals[j + 2];
         }
-        if (FROM_POINTS && j + 1 < end && k1 != 0)
+        if (AHEAD && FROM_POINTS && j + 1 < end && k1 != 0)
             p1 = msm_load_aff(points, v1 & 0x7fffffffu, vec);
         if (k != cur) {
             if (cur != 0) {
@@ -235,6 +239,8 @@ static __global__ void __launch_bounds__(128) msm_accumulate_kernel(gpu_xyzz<F> 
         }
         if (k != 0) {
             if (FROM_POINTS) {
+                if (!AHEAD)
+                    p = msm_load_aff(points, v & 0x7fffffffu, vec);
                 /* negated without a branch: half the lanes take it, and a divergent
                  * branch in this loop costs instruction fetches (ncu, session 10) */
                 F ny = gf_neg(p.y);
@@ -246,7 +252,8 @@ static __global__ void __launch_bounds__(128) msm_accumulate_kernel(gpu_xyzz<F> 
         }
         k = k1;
         v = v1;
-        p = p1;
+        if (AHEAD)
+            p = p1;
         k1 = k2;
         v1 = v2;
     }

@@ -4,14 +4,16 @@
  *
  *   1. classify: one warp per 64 scalars builds the ones bitmap word with two ballots,
  *      counts the ones (one atomic per word), flags the "other" scalars;
- *   2. compact the flagged indices in increasing order (CUB DeviceSelect::Flagged);
- *   3. read back (ones, tail length): the one host synchronisation of this routine;
- *   4. cuzk_msm_split_pays(n, ones) (the rule shared with the CPU path) decides:
- *      split: bitmap sum + tail MSM, added; the tail MSM reads its scalars and points in
- *             place through the index list (no gathered copies: at n = 2^27 G1 those were
- *             up to 16 GiB of scratch);
+ *   2. read back the ones: the routine's first host synchronisation;
+ *   3. cuzk_msm_split_pays(n, ones) (the rule shared with the CPU path) decides:
+ *      split: the flagged indices compacted in increasing order (CUB
+ *             DeviceSelect::Flagged) and their count read back (the second
+ *             synchronisation), then bitmap sum + tail MSM, added; the tail MSM reads its
+ *             scalars and points in place through the index list (no gathered copies: at
+ *             n = 2^27 G1 those were up to 16 GiB of scratch);
  *      else:  one plain MSM over everything.
- * Threading: host functions enqueue on the caller's stream and wait on it once (step 3).
+ * Threading: host functions enqueue on the caller's stream and wait on it (step 2, and once
+ * more for a split).
  */
 #ifndef CUZK_GPU_MSM_SPLIT_CUH
 #define CUZK_GPU_MSM_SPLIT_CUH
@@ -116,14 +118,20 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
     msm_classify_kernel<<<msm_blocks(pl->nw * 32, 256), 256, 0, s>>>(
         bitmap, cnt, iota, flags, (const msm_scalar *)(const void *)scalars, n);
     CUZK_CUDA_TRY(err, cudaGetLastError());
-    CUZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(base + pl->off_sel, sel_bytes,
-                                                  (const uint32_t *)iota, (const uint8_t *)flags,
-                                                  idx, &cnt->tail, (int)n, s));
     CUZK_CUDA_TRY(err, cudaMemcpyAsync(&host_cnt, cnt, sizeof host_cnt, cudaMemcpyDeviceToHost, s));
     CUZK_CUDA_TRY(err, cudaStreamSynchronize(s));
-    gpu_prof_mark(s, NULL);
 
     if (cuzk_msm_split_pays(n, (size_t)host_cnt.ones)) {
+        /* the tail's indices only when they are used: a dense witness (WindowPoSt, 1 % ones)
+         * runs the plain MSM, and selecting ~100 M flags was ~15 ms of each of its MSMs */
+        CUZK_CUDA_TRY(err, cub::DeviceSelect::Flagged(base + pl->off_sel, sel_bytes,
+                                                      (const uint32_t *)iota,
+                                                      (const uint8_t *)flags, idx, &cnt->tail,
+                                                      (int)n, s));
+        CUZK_CUDA_TRY(err, cudaMemcpyAsync(&host_cnt.tail, &cnt->tail, sizeof host_cnt.tail,
+                                           cudaMemcpyDeviceToHost, s));
+        CUZK_CUDA_TRY(err, cudaStreamSynchronize(s));
+        gpu_prof_mark(s, NULL);
         size_t tl = (size_t)host_cnt.tail;
         msm_bitmap_plan bp;
         msm_bitmap_plan_make(&bp, n, sizeof(gpu_xyzz<F>));
@@ -145,6 +153,7 @@ static cuzk_status msm_auto_run(gpu_jac<F> *out, const gpu_aff<F> *points, const
         }
         msm_finish_kernel<F><<<1, 1, 0, s>>>(out, res_a, res_b);
     } else {
+        gpu_prof_mark(s, NULL);
         msm_plan mp;
         if (!msm_plan_make(&mp, n, n, sizeof(gpu_xyzz<F>), pl->max_c)) {
             st = cuzk_error_set(err, CUZK_ERR_CUDA, "cannot size the device sort");

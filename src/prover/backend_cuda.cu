@@ -213,11 +213,12 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_gpu_shape *shape,
 {
     size_t free_b = 0, total_b = 0, could = 0;
     cuzk_status st = CUZK_OK;
-    /* untrimmed first: trimming the stream-ordered pool on every start would make the next
-     * allocations go to the driver; only a card that looks too small is measured exactly */
+    /* the pool's idle reserve counted first: trimming the stream-ordered pool on every
+     * start would make the next allocations go to the driver (cuda_resident.h, free_mode);
+     * only a card that looks too small is measured after a trim */
     for (int trim = 0; trim < 2; trim++) {
         pthread_mutex_lock(&cp->cache_mu);
-        st = device_free(cp, trim != 0, &free_b, &total_b, err);
+        st = device_free(cp, trim ? FREE_TRIM : FREE_POOLED, &free_b, &total_b, err);
         could = free_b + idle_bytes(cp) + cp->admitted_bytes;
         pthread_mutex_unlock(&cp->cache_mu);
         if (st != CUZK_OK || *need + stream_need + HEADROOM_BYTES <= could)
@@ -251,30 +252,35 @@ static cuzk_status msm_window_cap(cuda_prover *cp, const cuzk_gpu_shape *shape,
 /* The working set admission counted, allocated under cache_mu (see unuse): abc_bytes for
  * a, b (, c), g_bytes for the density gathers when they do not fit there (0: they do),
  * w_bytes for the expanded compact witness (0: dense). */
-static cuzk_status alloc_working_set(run *R, const cuzk_prove_job *job, size_t slots,
-                                     size_t abc_bytes, size_t g_bytes, size_t w_bytes,
-                                     cuzk_error *err)
+static cuzk_status alloc_working_set(cuda_prover *cp, run *R, const cuzk_prove_job *job,
+                                     size_t slots, size_t abc_bytes, size_t g_bytes,
+                                     size_t w_bytes, cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
     if ((st = cuda_fault("alloc", err)) != CUZK_OK)
         return st;
     for (size_t b = 0; b < slots; b++)
         for (int k = 0; k < 2; k++)
-            if (R->up_bytes[k])
-                CUZK_CUDA_TRY(err, cudaMallocAsync(&R->d_up[b][k], R->up_bytes[k], R->copy));
-    if (w_bytes)
-        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_w, w_bytes, R->copy));
-    CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_abc, abc_bytes, R->copy));
-    if (g_bytes)
-        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_g, g_bytes, R->copy));
-    CUZK_CUDA_TRY(err, cudaMallocAsync(&R->d_scratch, R->scratch_size, R->copy));
-    CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_res,
-                                       job->n * sizeof(cuzk_groth16_msm_results), R->copy));
+            if (R->up_bytes[k] &&
+                (st = pool_alloc(cp, &R->d_up[b][k], R->up_bytes[k], R->copy, err)) != CUZK_OK)
+                return st;
+    if (w_bytes && (st = pool_alloc(cp, (void **)&R->d_w, w_bytes, R->copy, err)) != CUZK_OK)
+        return st;
+    if ((st = pool_alloc(cp, (void **)&R->d_abc, abc_bytes, R->copy, err)) != CUZK_OK)
+        return st;
+    if (g_bytes && (st = pool_alloc(cp, (void **)&R->d_g, g_bytes, R->copy, err)) != CUZK_OK)
+        return st;
+    if ((st = pool_alloc(cp, &R->d_scratch, R->scratch_size, R->copy, err)) != CUZK_OK)
+        return st;
+    if ((st = pool_alloc(cp, (void **)&R->d_res, job->n * sizeof(cuzk_groth16_msm_results),
+                         R->copy, err)) != CUZK_OK)
+        return st;
     CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_res,
                                       job->n * sizeof(cuzk_groth16_msm_results)));
     if (R->streamed || R->csr_streamed) {
         for (int b = 0; b < 2; b++) {
-            CUZK_CUDA_TRY(err, cudaMallocAsync(&R->d_stage[b], R->stage_bytes, R->copy));
+            if ((st = pool_alloc(cp, &R->d_stage[b], R->stage_bytes, R->copy, err)) != CUZK_OK)
+                return st;
             CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R->stage_ready[b],
                                                         cudaEventDisableTiming));
             CUZK_CUDA_TRY(err, cudaEventCreateWithFlags(&R->stage_free[b],
@@ -284,8 +290,11 @@ static cuzk_status alloc_working_set(run *R, const cuzk_prove_job *job, size_t s
     }
     if (R->streamed) {
         size_t n1 = job->n * 4 * R->maxc1, n2 = job->n * R->maxc2;
-        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_pg1, n1 * sizeof(cuzk_g1_jac), R->copy));
-        CUZK_CUDA_TRY(err, cudaMallocAsync((void **)&R->d_pg2, n2 * sizeof(cuzk_g2_jac), R->copy));
+        if ((st = pool_alloc(cp, (void **)&R->d_pg1, n1 * sizeof(cuzk_g1_jac), R->copy, err)) !=
+                CUZK_OK ||
+            (st = pool_alloc(cp, (void **)&R->d_pg2, n2 * sizeof(cuzk_g2_jac), R->copy, err)) !=
+                CUZK_OK)
+            return st;
         CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_pg1, n1 * sizeof(cuzk_g1_jac)));
         CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_pg2, n2 * sizeof(cuzk_g2_jac)));
     }
@@ -367,7 +376,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             /* at most a quarter of what is spare, so another working set may still fit */
             size_t free_b = 0, total_b = 0, spare = 0;
             pthread_mutex_lock(&cp->cache_mu);
-            st = device_free(cp, false, &free_b, &total_b, err);
+            st = device_free(cp, FREE_POOLED, &free_b, &total_b, err);
             pthread_mutex_unlock(&cp->cache_mu);
             if (st != CUZK_OK)
                 goto fail;
@@ -411,7 +420,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         bool replanned = false;
         pthread_mutex_lock(&cp->cache_mu);
         for (;;) {
-            st = make_room(cp, need, "the proof's working set", NULL, err);
+            st = make_room(cp, need, true, "the proof's working set", NULL, err);
             if (st != CUZK_ERR_NOMEM || (cancel && *cancel))
                 break;
             if (cp->admitted > 0) {
@@ -438,7 +447,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             cp->admitted++;
             cp->admitted_bytes += need;
             admitted = true;
-            st = alloc_working_set(&R, job, ws.slots, ws.abc_bytes, ws.g_bytes, ws.w_bytes,
+            st = alloc_working_set(cp, &R, job, ws.slots, ws.abc_bytes, ws.g_bytes, ws.w_bytes,
                                    err);
         }
         pthread_mutex_unlock(&cp->cache_mu);

@@ -58,17 +58,25 @@ void circuit_release(dev_circuit *c)
     memset(c, 0, sizeof *c);
 }
 
-cuzk_status device_free(cuda_prover *cp, bool trim, size_t *free_b, size_t *total_b,
+cuzk_status device_free(cuda_prover *cp, free_mode mode, size_t *free_b, size_t *total_b,
                         cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
-    if (trim) { /* memory cached by the stream-ordered pool counts as used: hand it back */
-        cudaMemPool_t pool;
-        CUZK_CUDA_TRY(err, cudaDeviceGetDefaultMemPool(&pool, cp->dev));
+    size_t pool_idle = 0;
+    cudaMemPool_t pool;
+    CUZK_CUDA_TRY(err, cudaDeviceGetDefaultMemPool(&pool, cp->dev));
+    if (mode == FREE_TRIM) { /* memory cached by the stream-ordered pool counts as used: hand it back */
         CUZK_CUDA_TRY(err, cudaMemPoolTrimTo(pool, 0));
         __atomic_add_fetch(&cp->trims, 1, __ATOMIC_RELAXED);
+    } else if (mode == FREE_POOLED) {
+        uint64_t reserved = 0, used = 0; /* the attributes are cuuint64_t: 64 bits */
+        CUZK_CUDA_TRY(err, cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent,
+                                                   &reserved));
+        CUZK_CUDA_TRY(err, cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+        pool_idle = reserved > used ? (size_t)(reserved - used) : 0;
     }
     CUZK_CUDA_TRY(err, cudaMemGetInfo(free_b, total_b));
+    *free_b += pool_idle;
     if (cp->mem_limit && cp->mem_limit < *total_b) {
         size_t hidden = *total_b - cp->mem_limit;
         *free_b = *free_b > hidden ? *free_b - hidden : 0;
@@ -79,13 +87,15 @@ fail:
     return st;
 }
 
-/* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom. */
-cuzk_status check_fits(cuda_prover *cp, size_t bytes, const char *what, cuzk_error *err)
+/* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom;
+ * pooled: they will come from the stream-ordered pool (see free_mode). */
+cuzk_status check_fits(cuda_prover *cp, size_t bytes, bool pooled, const char *what,
+                       cuzk_error *err)
 {
     size_t free_b = 0, total_b = 0;
-    cuzk_status st = device_free(cp, false, &free_b, &total_b, err);
+    cuzk_status st = device_free(cp, pooled ? FREE_POOLED : FREE_DRIVER, &free_b, &total_b, err);
     if (st == CUZK_OK && bytes + HEADROOM_BYTES > free_b)
-        st = device_free(cp, true, &free_b, &total_b, err);
+        st = device_free(cp, FREE_TRIM, &free_b, &total_b, err);
     if (st != CUZK_OK)
         return st;
     if (bytes + HEADROOM_BYTES > free_b)
@@ -94,6 +104,35 @@ cuzk_status check_fits(cuda_prover *cp, size_t bytes, const char *what, cuzk_err
                               "are free",
                               what, (double)bytes / (1u << 30), (double)free_b / (1u << 30),
                               (double)total_b / (1u << 30));
+    return CUZK_OK;
+}
+
+cuzk_status pool_alloc(cuda_prover *cp, void **p, size_t bytes, cudaStream_t s,
+                       cuzk_error *err)
+{
+    const char *what = "cudaMallocAsync";
+    /* CUZK_GPU_FAULT=pool: every first attempt is refused, so tests reach the trim */
+    const char *f = getenv("CUZK_GPU_FAULT");
+    cudaError_t e = f && !strcmp(f, "pool") ? cudaErrorMemoryAllocation
+                                              : cudaMallocAsync(p, bytes, s);
+    if (e == cudaErrorMemoryAllocation) {
+        what = "cudaMallocAsync after trimming the pool";
+        /* the pool's idle blocks were counted as free (FREE_POOLED) but none of them was
+         * large enough: give them back to the driver and ask again */
+        (void)cudaGetLastError();
+        cudaMemPool_t pool;
+        e = cudaDeviceGetDefaultMemPool(&pool, cp->dev);
+        if (e == cudaSuccess)
+            e = cudaMemPoolTrimTo(pool, 0);
+        if (e == cudaSuccess) {
+            __atomic_add_fetch(&cp->trims, 1, __ATOMIC_RELAXED);
+            e = cudaMallocAsync(p, bytes, s);
+        }
+    }
+    if (e != cudaSuccess) {
+        *p = NULL;
+        return cuzk_cuda_error(err, e, what, __FILE__, __LINE__);
+    }
     return CUZK_OK;
 }
 
@@ -177,11 +216,12 @@ static bool evict_one(cuda_prover *cp, const dev_slot *keep)
 }
 
 /* check_fits, evicting idle residents (least recently used first) while that helps. */
-cuzk_status make_room(cuda_prover *cp, size_t bytes, const char *what,
-                             const dev_slot *keep, cuzk_error *err)
+cuzk_status make_room(cuda_prover *cp, size_t bytes, bool pooled, const char *what,
+                      const dev_slot *keep, cuzk_error *err)
 {
     cuzk_status st;
-    while ((st = check_fits(cp, bytes, what, err)) == CUZK_ERR_NOMEM && evict_one(cp, keep))
+    while ((st = check_fits(cp, bytes, pooled, what, err)) == CUZK_ERR_NOMEM &&
+           evict_one(cp, keep))
         ;
     return st;
 }
@@ -254,7 +294,7 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
     dev_key *k = &cp->keys[slot];
     size_t bytes = gpu_key_bytes(pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
     size_t free_b = 0, total_b = 0;
-    cuzk_status st = device_free(cp, true, &free_b, &total_b, err);
+    cuzk_status st = device_free(cp, FREE_TRIM, &free_b, &total_b, err);
     if (st != CUZK_OK)
         return st;
     size_t could = free_b + reclaimable(cp, &k->slot);
@@ -269,7 +309,7 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
                      (double)could / (1u << 30), (double)total_b / (1u << 30));
         key_stream(cp, k, pk, bytes, why);
     } else {
-        st = make_room(cp, bytes + reserve, "the proving key", &k->slot, err);
+        st = make_room(cp, bytes + reserve, false, "the proving key", &k->slot, err);
         if (st == CUZK_OK && (st = upload(&k->h, pk->h, pk->n_h, err)) == CUZK_OK &&
             (st = upload(&k->l, pk->l, pk->n_l, err)) == CUZK_OK &&
             (st = upload(&k->a, pk->a, pk->n_a, err)) == CUZK_OK &&
@@ -355,7 +395,7 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
     size_t mat_bytes = gpu_csr_matrix_bytes(r1cs->n_constraints, nnz, bell);
     if (st == CUZK_OK) {
         size_t free_b = 0, total_b = 0;
-        st = device_free(cp, true, &free_b, &total_b, err);
+        st = device_free(cp, FREE_TRIM, &free_b, &total_b, err);
         size_t could = free_b + reclaimable(cp, &c->slot);
         if (st == CUZK_OK &&
             (cp->force_stream_csr || bytes + mat_bytes + reserve + HEADROOM_BYTES > could)) {
@@ -389,7 +429,7 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
         }
     }
     if (st == CUZK_OK)
-        st = make_room(cp, bytes, "the constraint system", &c->slot, err);
+        st = make_room(cp, bytes, false, "the constraint system", &c->slot, err);
     if (st == CUZK_OK)
         st = upload(&c->table, tab, n_table, err);
     for (int m = 0; m < n_mat && st == CUZK_OK; m++) {
@@ -459,7 +499,7 @@ cuzk_status map_get(cuda_prover *cp, dev_circuit *c, const cuzk_witness_map *map
     c->d_rank = NULL;
     c->map = NULL;
     size_t words = ((size_t)map->n_vars + 63) / 64;
-    cuzk_status st = check_fits(cp, gpu_map_bytes(map->n_vars), "the witness map", err);
+    cuzk_status st = check_fits(cp, gpu_map_bytes(map->n_vars), false, "the witness map", err);
     if (st == CUZK_OK)
         st = upload(&c->d_is_bit, map->is_bit, words, err);
     if (st == CUZK_OK)

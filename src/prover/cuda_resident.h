@@ -105,15 +105,30 @@ typedef struct cuda_prover {
 
 /* ---- resident caches ------------------------------------------------------------------ */
 
-/* Free device bytes as this prover may use them (mem_limit applied), after handing the
- * stream-ordered pool's cached memory back when `trim`. */
-cuzk_status device_free(cuda_prover *cp, bool trim, size_t *free_b, size_t *total_b,
+/* How device_free counts. The working sets of proofs come from the stream-ordered pool,
+ * which keeps what they free (its release threshold is unlimited: cuzk_prover_cuda_init),
+ * and the driver counts that as used. FREE_POOLED adds the pool's idle reserve, which a
+ * stream-ordered allocation reuses as it is; FREE_TRIM hands the reserve back to the
+ * driver first, which a plain cudaMalloc (keys, circuits) needs. Trimming in steady state
+ * costs the next working set its mapping again, and unmapping and mapping ~35 GiB while
+ * the other worker's kernels run slowed them: H200, 32 GiB WindowPoSt, s15, held 4.93 s
+ * a partition without a trim, 5.3-5.6 s with one. */
+typedef enum free_mode { FREE_DRIVER, FREE_POOLED, FREE_TRIM } free_mode;
+/* Free device bytes as this prover may use them (mem_limit applied), counted as `mode`
+ * says. */
+cuzk_status device_free(cuda_prover *cp, free_mode mode, size_t *free_b, size_t *total_b,
                         cuzk_error *err);
-/* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom. */
-cuzk_status check_fits(cuda_prover *cp, size_t bytes, const char *what, cuzk_error *err);
+/* Fails with NOMEM (naming what) unless `bytes` more fit on the device with headroom;
+ * pooled: they come from the stream-ordered pool (FREE_POOLED first, then FREE_TRIM). */
+cuzk_status check_fits(cuda_prover *cp, size_t bytes, bool pooled, const char *what,
+                       cuzk_error *err);
 /* check_fits, evicting idle residents (least recently used first, never `keep`). */
-cuzk_status make_room(cuda_prover *cp, size_t bytes, const char *what, const dev_slot *keep,
-                      cuzk_error *err);
+cuzk_status make_room(cuda_prover *cp, size_t bytes, bool pooled, const char *what,
+                      const dev_slot *keep, cuzk_error *err);
+/* cudaMallocAsync on s; when the pool's idle blocks, counted as free, cannot serve it,
+ * the pool is trimmed and the allocation tried once more. NOMEM when it still fails. */
+cuzk_status pool_alloc(cuda_prover *cp, void **p, size_t bytes, cudaStream_t s,
+                       cuzk_error *err);
 /* The device copy of pk, uploaded on a miss when it fits next to `reserve` more bytes
  * (idle residents evicted for it only if that makes it fit); otherwise the key is
  * streamed (dev_key.streamed), and the reason is logged. */

@@ -42,7 +42,7 @@ static cuzk_status hook_ready(cuda_fb_hook *h, cuzk_error *err)
         return CUZK_OK;
     size_t free_b = 0, total_b = 0;
     pthread_mutex_lock(&cp->cache_mu);
-    cuzk_status st = device_free(cp, true, &free_b, &total_b, err);
+    cuzk_status st = device_free(cp, FREE_TRIM, &free_b, &total_b, err);
     pthread_mutex_unlock(&cp->cache_mu);
     if (st != CUZK_OK)
         return st;

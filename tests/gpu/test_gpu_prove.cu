@@ -162,6 +162,21 @@ static void test_faults_and_cancel(cuzk_prover *gpu)
     fixture_free(&f);
 }
 
+/* Every working-set allocation refused once by the pool (CUZK_GPU_FAULT=pool): each is
+ * asked again after a pool trim (pool_alloc), and the proofs are still the CPU's bytes. */
+static void test_pool_refusal(cuzk_prover *cpu, cuzk_prover *gpu)
+{
+    fixture f;
+    if (!fixture_make(&f, cap(10), CUZK_GROTH16_BELLPERSON)) {
+        GPU_CHECK(false, "fixture");
+        return;
+    }
+    setenv("CUZK_GPU_FAULT", "pool", 1);
+    expect_cpu_proofs(cpu, gpu, &f, cap(10), "refused pool allocations", false);
+    unsetenv("CUZK_GPU_FAULT");
+    fixture_free(&f);
+}
+
 /* More circuits than the device cache holds: the least recently used ones are evicted and
  * re-uploaded on demand, and every proof still succeeds. */
 static void test_eviction(cuzk_prover *gpu)
@@ -359,6 +374,7 @@ int main(void)
         test_equal_to_cpu(cpu, gpu);
         test_bad_witness(gpu);
         test_faults_and_cancel(gpu);
+        test_pool_refusal(cpu, gpu);
         test_two_workers(gpu);
         test_eviction(gpu);
         test_streamed(cpu);
