@@ -109,10 +109,11 @@ typedef struct cuda_prover {
  * which keeps what they free (its release threshold is unlimited: cuzk_prover_cuda_init),
  * and the driver counts that as used. FREE_POOLED adds the pool's idle reserve, which a
  * stream-ordered allocation reuses as it is; FREE_TRIM hands the reserve back to the
- * driver first, which a plain cudaMalloc (keys, circuits) needs. Trimming in steady state
- * costs the next working set its mapping again, and unmapping and mapping ~35 GiB while
- * the other worker's kernels run slowed them: H200, 32 GiB WindowPoSt, s15, held 4.93 s
- * a partition without a trim, 5.3-5.6 s with one. */
+ * driver first, which a plain cudaMalloc (keys, circuits) needs. Counted by the driver
+ * alone, a 32 GiB WindowPoSt's working set (~35 GiB on a card 129 GiB full) looked short
+ * at every other admission and trimmed the pool, so the next one was mapped again from
+ * the driver while the other worker's kernels ran (H200, s15: 2 trims in 5 partitions;
+ * counted this way, none). */
 typedef enum free_mode { FREE_DRIVER, FREE_POOLED, FREE_TRIM } free_mode;
 /* Free device bytes as this prover may use them (mem_limit applied), counted as `mode`
  * says. */
