@@ -22,6 +22,7 @@
 #          WORK      disk folder for caches, inputs, state (default ./e2e-work; not /tmp,
 #                    which may be memory-backed: a 32 GiB circuit cache is ~9 GB)
 #          E2E_WARM  warm proofs per stage (default 3)
+#          E2E_THREADS  cuzkd's [synthesis] threads (default 0: every CPU)
 #          E2E_KEEP  1 keeps every stage's circuit cache; 0 (default) removes the other
 #                    stages' caches when less than 24 GiB of disk is free
 #          OUT       logs (default ./out)
@@ -92,6 +93,8 @@ timeline = "$TIMELINE"
 timeline_rotate = "4GiB"
 [gpus]
 devices = ["${DEVICES:-gpu:0}"]
+[synthesis]
+threads = ${E2E_THREADS:-0}
 [srs]
 dev_key_dir = "$WORK/devkeys"
 csr_cache_dir = "$WORK/csr"
