@@ -11,8 +11,8 @@
 #   over the warm window from the timeline (bench/timeline_busy.py), cuzkd's peak RSS, the
 #   peak device memory (nvidia-smi), the disk used under $WORK (cuzkd's peak RSS after the
 #   first proof goes to the log; each second, the device's memory, SM clock, power and
-#   temperature and cuzkd's RSS go to OUT/poll-STAGE.log). Each stage appends its row
-#   to $WORK/e2e.tsv and prints the table of every row so far.
+#   temperature and cuzkd's RSS, and its anonymous part, go to OUT/poll-STAGE.log). Each
+#   stage appends its row to $WORK/e2e.tsv and prints the table of every row so far.
 #   usage: bash bench/e2e.sh [stage...]   stages: porep32 porep64 wpost32 winning32 snap32
 #                                          table (default: all five, then table); also
 #                                          KIND:SIZE (porep:2KiB) for a small run
@@ -137,7 +137,10 @@ start_gpu_poll() { # stage
       u=${q%%,*}
       u=$(printf '%s' "$u" | tr -dc 0-9)
       [ -n "$u" ] && [ "$u" -gt "$m" ] && m=$u && echo "$m" >"$GPU_MAX"
-      r=$(awk '/VmRSS/ { printf "%.1f", $2 / 1048576 }' \
+      # RSS and its anonymous part: mapped files (the circuit cache, checked in full
+      # right after it is written) count in RSS but are clean pages the kernel can drop
+      r=$(awk '/^VmRSS/ { v = $2 } /^RssAnon/ { a = $2 }
+        END { if (v != "") printf "%.1f anon %.1f", v / 1048576, a / 1048576 }' \
         "/proc/$(cat "$WORK/cuzkd.pid" 2>/dev/null || echo 0)/status" 2>/dev/null)
       echo "$(date +%T) gpu $q rss ${r:-NA}" >>"$GPU_LOG"
       sleep 1
