@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "oracle.h"
+#include "util/hex.h"
 
 #define MAX_OPS 64
 #define MAX_REPORTS_PER_OP 8
@@ -91,23 +92,12 @@ bool oracle_expect(const oracle_line *ln, const char *what, const char *got, con
     return false;
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool oracle_hex_to_bytes(uint8_t *out, size_t n, const char *hex)
 {
     if (strlen(hex) != 2 * n)
         return false;
     for (size_t i = 0; i < n; i++) {
-        int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+        int hi = cuzk_hex_digit(hex[2 * i]), lo = cuzk_hex_digit(hex[2 * i + 1]);
         if (hi < 0 || lo < 0)
             return false;
         out[i] = (uint8_t)(hi << 4 | lo);
