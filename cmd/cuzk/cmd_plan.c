@@ -80,9 +80,10 @@ static void print_json(const char *kind, const cuzk_plan_machine *m, const cuzk_
            (unsigned long long)c->sector_size, p->fits ? "true" : "false");
     json_str(p->reason);
     printf(",\n \"host_fits\": %s, \"device_fits\": %s, \"devices\": \"%s\", \"memory\": %llu, "
-           "\"budget\": %llu, \"device_memory\": %llu,\n",
+           "\"budget\": %llu, \"stage_host_bytes\": %llu, \"device_memory\": %llu,\n",
            p->host_fits ? "true" : "false", p->device_fits ? "true" : "false",
            m->gpu ? "gpu" : "cpu", (unsigned long long)m->memory, (unsigned long long)p->budget,
+           (unsigned long long)p->stage_host_bytes,
            (unsigned long long)(m->gpu ? m->device_memory : 0));
     printf(" \"key_host_bytes\": %llu, \"key_device_bytes\": %llu, \"circuit_host_bytes\": %llu, "
            "\"circuit_recorded_bytes\": %llu, \"circuit_device_bytes\": %llu,\n"
@@ -117,7 +118,8 @@ static void print_table(const char *kind, const cuzk_plan_machine *m, const cuzk
     printf("machine:     memory %.2f GiB, budget %.2f GiB; %s", m->memory / GIB, p->budget / GIB,
            m->gpu ? "one GPU" : "the CPU");
     if (m->gpu)
-        printf(" with %.2f GiB", m->device_memory / GIB);
+        printf(" with %.2f GiB (%.2f GiB of pinned host staging off the budget)",
+               m->device_memory / GIB, p->stage_host_bytes / GIB);
     printf("\n");
     printf("counts:      %llu constraints + %llu input rows (domain 2^%u), %llu aux, %llu bits\n",
            (unsigned long long)c->constraints, (unsigned long long)c->inputs, c->log2n,

@@ -110,7 +110,9 @@ typedef struct cuzk_plan {
     cuzk_fil_counts counts;
     cuzk_fil_memory mem;
     uint32_t partitions;            /* of one job (PoRep 10 at 32/64 GiB; PoSt 1; ...) */
-    uint64_t budget;                /* the memory budget planned against */
+    uint64_t budget;                /* the memory budget planned against (the GPU's pinned
+                                       staging already taken off, as the engine does) */
+    uint64_t stage_host_bytes;      /* that staging: cuzk_prover_gpu_stage_for (0 on the CPU) */
     uint64_t key_host_bytes;        /* mem.key_host */
     uint64_t circuit_host_bytes;    /* mapped or recorded, as the machine loads it */
     uint64_t partition_host_bytes;  /* a partition on this machine's backend */

@@ -51,8 +51,10 @@
  *   scratch: cuzk/gpu.h), also logged.
  *   CUZK_GPU_MEM_LIMIT=BYTES[K|M|G] treats the device as that large (share a card, or
  *   rehearse a smaller one); CUZK_GPU_SRS=stream[:BYTES] streams every key with staging
- *   buffers of BYTES, CUZK_GPU_CSR=stream every constraint system (tests). Read when the
- *   prover is opened.
+ *   buffers of BYTES, CUZK_GPU_CSR=stream every constraint system (tests).
+ *   CUZK_GPU_STAGE=BYTES[K|M|G] caps the pinned host buffers the prover keeps for witness
+ *   uploads and result read-backs (default cuzk_prover_gpu_stage_default(); 0: none, every
+ *   start pins its witness in place). Read when the prover is opened.
  */
 #ifndef CUZK_PROVER_H
 #define CUZK_PROVER_H
@@ -242,6 +244,16 @@ typedef struct cuzk_gpu_need {
  * CUB's temporary storage bounded (a plan without a device). Staging buffers are counted
  * at their smallest (256 MiB each). */
 void cuzk_prover_gpu_need(const cuzk_gpu_shape *s, uint64_t msm_scratch, cuzk_gpu_need *out);
+/* The most host memory p keeps pinned between starts, outside any job (the CUDA
+ * backend's staging, CUZK_GPU_STAGE; 0 for the CPU backend). */
+uint64_t cuzk_prover_pinned_host(const cuzk_prover *p);
+/* The CUDA prover's pinned host staging (CUZK_GPU_STAGE's default): the most host bytes
+ * one device keeps pinned between starts for witness uploads and result read-backs,
+ * min(12 GiB, this host's memory / 8). The engine takes it off its memory budget, per
+ * device (cuzk_prover_pinned_host), and `cuzk plan` does the same. */
+uint64_t cuzk_prover_gpu_stage_default(void);
+/* The same rule for a host of `memory` bytes (a plan for another machine). */
+uint64_t cuzk_prover_gpu_stage_for(uint64_t memory);
 /* The working set's MSM scratch with windows of at most max_bits (4..22; the backend caps
  * them on a card too small for the default windows), from the layout, CUB bounded. */
 uint64_t cuzk_prover_gpu_msm_scratch(const cuzk_gpu_shape *s, unsigned max_bits);

@@ -188,6 +188,19 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "cannot create the CPU pool");
     if (st == CUZK_OK)
         st = engine_devices_open(e, err);
+    if (st == CUZK_OK) {
+        /* the GPU provers' pinned staging is host memory the budget's own charges never
+         * see (cuzk_prover_pinned_host): it comes off the budget up front */
+        for (unsigned d = 0; d < e->n_devs; d++)
+            e->pinned += cuzk_prover_pinned_host(e->devs[d].prover);
+        if (e->pinned && e->pinned > e->budget / 2)
+            st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                "the GPUs' pinned staging (%.2f GiB, CUZK_GPU_STAGE) is more "
+                                "than half the memory budget (%.2f GiB): lower one or raise "
+                                "the other", e->pinned / 1073741824.0, e->budget / 1073741824.0);
+        else
+            e->budget -= e->pinned;
+    }
     if (st == CUZK_OK && e->cfg.device_queue_depth == 0)
         e->cfg.device_queue_depth = 2 * e->n_devs * e->cfg.workers_per_device;
     if (st == CUZK_OK)
@@ -213,9 +226,10 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     }
     engine_log(e, CUZK_LOG_INFO,
                "engine up: %u device(s), %u synthesis worker(s), %u worker(s) per device, "
-               "budget %.1f GiB, journal %s",
+               "budget %.1f GiB (%.1f GiB of pinned GPU staging taken off), journal %s",
                e->n_devs, e->cfg.synthesis_workers, e->cfg.workers_per_device,
-               e->budget / 1073741824.0, e->cfg.state_dir ? e->cfg.state_dir : "off");
+               e->budget / 1073741824.0, e->pinned / 1073741824.0,
+               e->cfg.state_dir ? e->cfg.state_dir : "off");
     *out = e;
     return CUZK_OK;
 }

@@ -196,6 +196,14 @@ cuzk_status cuzk_plan_make(cuzk_proof_kind kind, uint64_t sector_size,
     out->counts = *cuzk_fil_counts_get(kind, sector_size);
     out->partitions = job_partitions(kind, sector_size);
     out->budget = m->budget ? m->budget : cuzk_plan_budget(m->memory, m->safety_margin);
+    /* the GPU prover's pinned staging comes off the budget (engine.c does the same) */
+    bool stage_fits = true;
+    if (m->gpu) {
+        out->stage_host_bytes = cuzk_prover_gpu_stage_for(m->memory ? m->memory : out->budget);
+        stage_fits = out->stage_host_bytes <= out->budget / 2;
+        if (stage_fits)
+            out->budget -= out->stage_host_bytes;
+    }
     out->key_host_bytes = out->mem.key_host;
     out->circuit_host_bytes = m->no_csr_cache ? out->mem.circuit_recorded : out->mem.circuit_host;
     out->partition_host_bytes = m->gpu ? out->mem.partition_host_gpu : out->mem.partition_host_cpu;
@@ -204,7 +212,7 @@ cuzk_status cuzk_plan_make(cuzk_proof_kind kind, uint64_t sector_size,
      * (synthesis, the device queue, the device workers, the finalizers) hold them */
     uint64_t fixed = out->key_host_bytes + out->circuit_host_bytes;
     uint64_t need = fixed + out->partition_host_bytes;
-    out->host_fits = need <= out->budget;
+    out->host_fits = stage_fits && need <= out->budget;
     unsigned wpd = m->workers_per_device ? m->workers_per_device : 2;
     unsigned stages = (m->synthesis_workers ? m->synthesis_workers : 2) +
                       (m->device_queue_depth ? m->device_queue_depth : 2 * wpd) + wpd +
@@ -222,7 +230,12 @@ cuzk_status cuzk_plan_make(cuzk_proof_kind kind, uint64_t sector_size,
     char *r = out->reason;
     size_t rc = sizeof out->reason;
     int k = 0;
-    if (!out->host_fits)
+    if (!stage_fits)
+        k = snprintf(r, rc,
+                     "the GPU's pinned staging (%.2f GiB) is more than half the memory budget "
+                     "(%.2f GiB): the engine does not start (lower CUZK_GPU_STAGE)",
+                     out->stage_host_bytes / GIB, out->budget / GIB);
+    else if (!out->host_fits)
         k = snprintf(r, rc,
                      "the key (%.2f GiB), its circuit (%.2f GiB) and one partition (%.2f GiB) "
                      "need %.2f GiB of host memory but the memory budget is %.2f GiB: "
@@ -233,10 +246,10 @@ cuzk_status cuzk_plan_make(cuzk_proof_kind kind, uint64_t sector_size,
     else
         k = snprintf(r, rc,
                      "host: key %.2f GiB + circuit %.2f GiB + %u partition(s) x %.2f GiB in a "
-                     "%.2f GiB budget",
+                     "%.2f GiB budget%s",
                      out->key_host_bytes / GIB, out->circuit_host_bytes / GIB,
                      out->partitions_in_flight, out->partition_host_bytes / GIB,
-                     out->budget / GIB);
+                     out->budget / GIB, m->gpu ? " (the GPU's pinned staging taken off)" : "");
     if (!m->gpu || k < 0 || (size_t)k >= rc)
         return CUZK_OK;
     const cuzk_gpu_need *nd = &out->mem.device;

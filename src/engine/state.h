@@ -89,6 +89,7 @@ struct cuzk_engine {
 
     /* memory budget */
     uint64_t budget, used, peak;
+    uint64_t pinned; /* the devices' pinned staging, already taken off budget */
     uint64_t hot_bytes, working_bytes;
     srs_entry *srs;
     struct srs_grave *graveyard; /* evicted keys to free outside mu (srs.c) */

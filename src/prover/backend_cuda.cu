@@ -57,17 +57,57 @@ static void witness_parts(const cuzk_witness *w, const void *part[2])
     part[1] = w->kind == CUZK_WITNESS_COMPACT ? (const void *)w->dense : NULL;
 }
 
-static cuzk_status upload_witness(run *R, const cuzk_witness *w, int buf, cuzk_error *err)
+/* The host bytes partition i's part k is uploaded from: its staging copy, or the witness
+ * itself (pinned in place, or pageable at worst). */
+static const void *upload_src(const run *R, const cuzk_witness *w, size_t i, int k)
+{
+    if (R->h_stage)
+        return (const char *)R->h_stage + i * R->stage_stride + (k ? R->stage_off1 : 0);
+    const void *part[2];
+    witness_parts(w, part);
+    return part[k];
+}
+
+static cuzk_status upload_witness(run *R, const cuzk_witness *w, size_t i, int buf,
+                                  cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->copy, R->consumed[buf], 0));
+    for (int k = 0; k < 2; k++)
+        if (R->up_bytes[k])
+            CUZK_CUDA_TRY(err, cudaMemcpyAsync(R->d_up[buf][k], upload_src(R, w, i, k),
+                                               R->up_bytes[k], cudaMemcpyHostToDevice, R->copy));
+    CUZK_CUDA_TRY(err, cudaEventRecord(R->uploaded[buf], R->copy));
+    return CUZK_OK;
+fail:
+    return st;
+}
+
+/* Partition i's witness copied into its staging place; with buf >= 0 also uploaded into
+ * slot buf, a chunk at a time right behind the copy, so the DMA of one chunk overlaps the
+ * memcpy of the next. */
+#define STAGE_CHUNK ((size_t)64 << 20)
+static cuzk_status stage_witness(run *R, const cuzk_witness *w, size_t i, int buf,
+                                 cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
     const void *part[2];
     witness_parts(w, part);
-    CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->copy, R->consumed[buf], 0));
-    for (int k = 0; k < 2; k++)
-        if (R->up_bytes[k])
-            CUZK_CUDA_TRY(err, cudaMemcpyAsync(R->d_up[buf][k], part[k], R->up_bytes[k],
-                                               cudaMemcpyHostToDevice, R->copy));
-    CUZK_CUDA_TRY(err, cudaEventRecord(R->uploaded[buf], R->copy));
+    if (buf >= 0)
+        CUZK_CUDA_TRY(err, cudaStreamWaitEvent(R->copy, R->consumed[buf], 0));
+    for (int k = 0; k < 2; k++) {
+        char *dst = (char *)upload_src(R, w, i, k);
+        const char *src = (const char *)part[k];
+        for (size_t off = 0; off < R->up_bytes[k]; off += STAGE_CHUNK) {
+            size_t len = R->up_bytes[k] - off < STAGE_CHUNK ? R->up_bytes[k] - off : STAGE_CHUNK;
+            memcpy(dst + off, src + off, len);
+            if (buf >= 0)
+                CUZK_CUDA_TRY(err, cudaMemcpyAsync((char *)R->d_up[buf][k] + off, dst + off, len,
+                                                   cudaMemcpyHostToDevice, R->copy));
+        }
+    }
+    if (buf >= 0)
+        CUZK_CUDA_TRY(err, cudaEventRecord(R->uploaded[buf], R->copy));
     return CUZK_OK;
 fail:
     return st;
@@ -118,15 +158,23 @@ static void run_free_device(run *R)
 }
 
 /* Everything else the run holds (after unuse, which frees its device memory). */
-static void run_release(run *R)
+static void run_release(cuda_prover *cp, run *R)
 {
     run_free_device(R);
-    if (R->h_res)
+    host_stage_give(&cp->stage, R->h_stage);
+    if (R->h_res_kept)
+        host_stage_give(&cp->stage, R->h_res);
+    else if (R->h_res)
         CUZK_CUDA_IGNORE(cudaFreeHost(R->h_res));
-    if (R->h_pg1)
-        CUZK_CUDA_IGNORE(cudaFreeHost(R->h_pg1));
-    if (R->h_pg2)
-        CUZK_CUDA_IGNORE(cudaFreeHost(R->h_pg2));
+    if (R->h_pg_kept) {
+        host_stage_give(&cp->stage, R->h_pg1);
+        host_stage_give(&cp->stage, R->h_pg2);
+    } else {
+        if (R->h_pg1)
+            CUZK_CUDA_IGNORE(cudaFreeHost(R->h_pg1));
+        if (R->h_pg2)
+            CUZK_CUDA_IGNORE(cudaFreeHost(R->h_pg2));
+    }
     for (size_t i = 0; i < R->n_reg; i++)
         host_pin_drop(R->reg[i]);
     free(R->reg);
@@ -275,8 +323,12 @@ static cuzk_status alloc_working_set(cuda_prover *cp, run *R, const cuzk_prove_j
     if ((st = pool_alloc(cp, (void **)&R->d_res, job->n * sizeof(cuzk_groth16_msm_results),
                          R->copy, err)) != CUZK_OK)
         return st;
-    CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_res,
-                                      job->n * sizeof(cuzk_groth16_msm_results)));
+    R->h_res = (cuzk_groth16_msm_results *)host_stage_take(
+        &cp->stage, job->n * sizeof(cuzk_groth16_msm_results));
+    R->h_res_kept = R->h_res != NULL;
+    if (!R->h_res_kept)
+        CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_res,
+                                          job->n * sizeof(cuzk_groth16_msm_results)));
     if (R->streamed || R->csr_streamed) {
         for (int b = 0; b < 2; b++) {
             if ((st = pool_alloc(cp, &R->d_stage[b], R->stage_bytes, R->copy, err)) != CUZK_OK)
@@ -295,8 +347,17 @@ static cuzk_status alloc_working_set(cuda_prover *cp, run *R, const cuzk_prove_j
             (st = pool_alloc(cp, (void **)&R->d_pg2, n2 * sizeof(cuzk_g2_jac), R->copy, err)) !=
                 CUZK_OK)
             return st;
-        CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_pg1, n1 * sizeof(cuzk_g1_jac)));
-        CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_pg2, n2 * sizeof(cuzk_g2_jac)));
+        R->h_pg1 = (cuzk_g1_jac *)host_stage_take(&cp->stage, n1 * sizeof(cuzk_g1_jac));
+        R->h_pg2 = (cuzk_g2_jac *)host_stage_take(&cp->stage, n2 * sizeof(cuzk_g2_jac));
+        R->h_pg_kept = R->h_pg1 && R->h_pg2;
+        if (!R->h_pg_kept) {
+            host_stage_give(&cp->stage, R->h_pg1);
+            host_stage_give(&cp->stage, R->h_pg2);
+            R->h_pg1 = NULL;
+            R->h_pg2 = NULL;
+            CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_pg1, n1 * sizeof(cuzk_g1_jac)));
+            CUZK_CUDA_TRY(err, cudaMallocHost((void **)&R->h_pg2, n2 * sizeof(cuzk_g2_jac)));
+        }
     }
     /* the compute stream may use the buffers only after their allocation */
     CUZK_CUDA_TRY(err, cudaEventRecord(R->consumed[0], R->copy));
@@ -454,22 +515,43 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         if (st != CUZK_OK)
             goto fail;
     }
-    for (size_t i = 0; i < job->n; i++) {
-        /* Pinned in place so the copies run at full PCIe speed and asynchronously
-         * (counted: host_pin.h); a buffer that cannot be pinned is copied from pageable
-         * memory, which is slower but correct. */
-        const void *part[2];
-        witness_parts(&job->ws[i], part);
-        for (int k = 0; k < 2; k++) {
-            if (!ws.up_bytes[k])
-                continue;
-            if (host_pin_take(part[k], ws.up_bytes[k]))
-                R.reg[R.n_reg++] = (void *)part[k];
+    {
+        /* The witnesses go through a pinned buffer the prover keeps (host_stage.h): copied
+         * there, uploaded from there. When the pool cannot give one (CUZK_GPU_STAGE), they
+         * are pinned in place for the job (counted: host_pin.h), or copied from pageable
+         * memory if even that fails: slower, still correct. */
+        R.stage_off1 = (ws.up_bytes[0] + 255) / 256 * 256;
+        R.stage_stride = (R.stage_off1 + ws.up_bytes[1] + 255) / 256 * 256;
+        if (job->n <= SIZE_MAX / R.stage_stride)
+            R.h_stage = host_stage_take(&cp->stage, job->n * R.stage_stride);
+        if (R.h_stage) {
+            for (size_t i = 0; i < job->n; i++)
+                if ((st = stage_witness(&R, &job->ws[i], i, i < 2 ? (int)i : -1, err)) != CUZK_OK)
+                    goto fail;
+        } else {
+            if (cp->stage.limit &&
+                !__atomic_exchange_n(&cp->stage_refused_logged, 1u, __ATOMIC_RELAXED))
+                cuda_log(cp, true, "gpu:%d: %.2f GiB of witnesses do not fit the pinned "
+                         "staging (CUZK_GPU_STAGE, %.2f GiB, %.2f GiB pinned now): pinned in "
+                         "place instead, which stalls the other worker's kernels", cp->dev,
+                         (double)job->n * R.stage_stride / (1u << 30),
+                         (double)cp->stage.limit / (1u << 30),
+                         (double)cp->stage.pinned / (1u << 30));
+            for (size_t i = 0; i < job->n; i++) {
+                const void *part[2];
+                witness_parts(&job->ws[i], part);
+                for (int k = 0; k < 2; k++) {
+                    if (!ws.up_bytes[k])
+                        continue;
+                    if (host_pin_take(part[k], ws.up_bytes[k]))
+                        R.reg[R.n_reg++] = (void *)part[k];
+                }
+            }
+            for (size_t i = 0; i < job->n && i < 2; i++)
+                if ((st = upload_witness(&R, &job->ws[i], i, (int)i, err)) != CUZK_OK)
+                    goto fail;
         }
     }
-    for (size_t i = 0; i < job->n && i < 2; i++)
-        if ((st = upload_witness(&R, &job->ws[i], (int)i, err)) != CUZK_OK)
-            goto fail;
     if (cancel && *cancel) {
         st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "gpu: cancelled");
         goto fail;
@@ -490,7 +572,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         if ((st = prove_one(&R, job, i, k, c, gd, err)) != CUZK_OK)
             goto fail;
         if (i + 2 < job->n &&
-            (st = upload_witness(&R, &job->ws[i + 2], (int)(i & 1), err)) != CUZK_OK)
+            (st = upload_witness(&R, &job->ws[i + 2], i + 2, (int)(i & 1), err)) != CUZK_OK)
             goto fail;
     }
     CUZK_CUDA_TRY(err, cudaMemcpyAsync(R.h_res, R.d_res,
@@ -530,13 +612,15 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                  R.stage_ev[(job->n - 1) * EV_COUNT + EV_B2]) != cudaSuccess)
             (void)cudaGetLastError(); /* the log line is all it is for */
         cuda_log(cp, false, "gpu:%d: profile: %zu partition(s): before the mutex %.1f ms "
-                 "(lock wait %.1f), held %.1f ms, kernels' span %.1f ms, pool trims so far %u",
+                 "(lock wait %.1f), held %.1f ms, kernels' span %.1f ms, pool trims so far %u, "
+                 "pinned staging %s (%u allocations so far)",
                  cp->dev, job->n, t_lock - t0, job->t.ms[CUZK_STAGE_LOCK_WAIT],
-                 t_unlock - t_lock, (double)span, __atomic_load_n(&cp->trims, __ATOMIC_RELAXED));
+                 t_unlock - t_lock, (double)span, __atomic_load_n(&cp->trims, __ATOMIC_RELAXED),
+                 R.h_stage ? "used" : "not used", cp->stage.allocs);
     }
     t_rel = cuzk_prover_now_ms();
     unuse(cp, k, c, &R, admitted, need);
-    run_release(&R);
+    run_release(cp, &R);
     if (cp->profile)
         cuda_log(cp, false, "gpu:%d: profile: released in %.1f ms", cp->dev,
                  cuzk_prover_now_ms() - t_rel);
@@ -545,7 +629,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
 fail:
     cuda_note_sticky(cp, err);
     unuse(cp, k, c, &R, admitted, need);
-    run_release(&R);
+    run_release(cp, &R);
     if (locked)
         pthread_mutex_unlock(&cp->device_mu);
     (void)t_unlock;
@@ -580,6 +664,7 @@ static void cuda_close(cuzk_prover *p)
         circuit_release(&cp->circuits[i]);
         cuzk_gpu_domain_destroy(cp->domains[i].gd);
     }
+    host_stage_destroy(&cp->stage);
     pthread_mutex_destroy(&cp->device_mu);
     pthread_mutex_destroy(&cp->cache_mu);
     pthread_cond_destroy(&cp->released);
@@ -604,7 +689,16 @@ static cuzk_status read_env(cuda_prover *cp, cuzk_error *err)
 {
     const char *lim = getenv("CUZK_GPU_MEM_LIMIT"), *srs = getenv("CUZK_GPU_SRS");
     const char *csr = getenv("CUZK_GPU_CSR"), *prof = getenv("CUZK_GPU_PROFILE");
+    const char *stage = getenv("CUZK_GPU_STAGE");
     cp->profile = prof && *prof && strcmp(prof, "0") != 0;
+    size_t stage_limit = cuzk_prover_gpu_stage_default();
+    if (stage && *stage && strcmp(stage, "0") == 0)
+        stage_limit = 0;
+    else if (stage && *stage && !parse_bytes(stage, &stage_limit))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "CUZK_GPU_STAGE=%s: want a byte count (suffix K, M, G or T) or 0",
+                              stage);
+    cp->stage.limit = stage_limit; /* host_stage_init keeps it once read_env succeeds */
     if (lim && *lim && !parse_bytes(lim, &cp->mem_limit))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "CUZK_GPU_MEM_LIMIT=%s: want a byte count (suffix K, M, G or T)",
@@ -665,11 +759,13 @@ extern "C" cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_er
         free(cp);
         return st;
     }
+    host_stage_init(&cp->stage, cp->stage.limit);
     pthread_mutex_init(&cp->device_mu, NULL);
     pthread_mutex_init(&cp->cache_mu, NULL);
     pthread_cond_init(&cp->released, NULL);
     p->impl = cp;
     p->ops = &k_cuda_ops;
+    p->pinned_host = cp->stage.limit;
     snprintf(p->desc, sizeof p->desc, "gpu:%d %.64s (%.1f GiB, %d SMs)", device, prop.name,
              (double)prop.totalGlobalMem / (1u << 30), prop.multiProcessorCount);
     return CUZK_OK;

@@ -15,6 +15,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "cuzk/r1cs.h"
+#include "prover/host_stage.h"
 #include "prover/prover_internal.h"
 
 #define MAX_RESIDENT 4
@@ -89,6 +90,10 @@ typedef struct cuda_prover {
     /* CUZK_GPU_PROFILE: each start logs its device-mutex time against its kernels' span */
     bool profile;
     unsigned trims; /* pool trims (device_free with trim), for the profile log */
+    /* pinned host buffers kept between starts: witness staging, result read-backs
+     * (host_stage.h; CUZK_GPU_STAGE) */
+    host_stage stage;
+    unsigned stage_refused_logged;
     pthread_mutex_t device_mu; /* kernel work */
     pthread_mutex_t cache_mu;  /* the resident caches below, and the admission state */
     pthread_cond_t released;   /* a job's working set went back (admission waits on it) */

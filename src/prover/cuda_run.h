@@ -24,6 +24,11 @@ typedef struct run {
     size_t n_stage_ev;
     void **reg;            /* host buffers pinned in place (cudaHostRegister succeeded) */
     size_t n_reg;
+    /* the witnesses copied into a kept pinned buffer (host_stage.h): partition i's part k
+     * at h_stage + i * stage_stride + (k ? stage_off1 : 0); NULL: pinned in place (reg) */
+    void *h_stage;
+    size_t stage_stride, stage_off1;
+    bool h_res_kept, h_pg_kept; /* h_res / h_pg1, h_pg2 from the pool, not cudaMallocHost */
     bool compact;
     void *d_up[2][2];      /* upload slots: dense: [slot][0] is the witness itself;
                               compact: [slot][0] bits, [slot][1] dense values */

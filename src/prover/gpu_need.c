@@ -8,6 +8,7 @@
  * Threading: pure functions.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk/gpu.h"
 #include "gpu/gpu_export.h"
@@ -180,4 +181,18 @@ void cuzk_prover_gpu_need(const cuzk_gpu_shape *shape, uint64_t msm_scratch,
     gpu_stage_plan(&st, w.g1_max, s->n_b_g2, s->batch, STAGE_BYTES_MIN, csr_max);
     out->stream_circuit = 2 * st.stage_bytes;
     out->headroom = HEADROOM_BYTES;
+}
+
+uint64_t cuzk_prover_gpu_stage_for(uint64_t memory)
+{
+    /* two workers' 32 GiB WindowPoSt witnesses (3.75 GiB each) and their results fit */
+    const uint64_t cap = (uint64_t)12 << 30;
+    return memory && memory / 8 < cap ? memory / 8 : cap;
+}
+
+uint64_t cuzk_prover_gpu_stage_default(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return cuzk_prover_gpu_stage_for(pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page
+                                                           : 0);
 }

@@ -161,6 +161,7 @@ void cuzk_prover_close(cuzk_prover *p)
 }
 
 cuzk_backend_kind cuzk_prover_kind(const cuzk_prover *p) { return p->kind; }
+uint64_t cuzk_prover_pinned_host(const cuzk_prover *p) { return p ? p->pinned_host : 0; }
 const char *cuzk_prover_describe(const cuzk_prover *p) { return p ? p->desc : "(none)"; }
 
 bool cuzk_prover_in_service(const cuzk_prover *p, char *why, size_t cap)

@@ -34,6 +34,7 @@ struct cuzk_prover {
     cuzk_prover_log_fn log_fn;
     void *log_ctx;
     int lost; /* out of service (the injected "lost" fault); __atomic builtins */
+    uint64_t pinned_host; /* the most host bytes the backend keeps pinned (CUDA staging) */
 };
 
 /* A backend's message through p's logger (cuzk_prover_set_log). */

@@ -514,7 +514,8 @@ group_plan() {
   done
   expect 0 "plan porep 64GiB" "$CUZK" plan --kind porep --sector-size 64GiB "${h200[@]}"
   stdout_has "10 partition(s)"
-  stdout_has "budget 123.00 GiB"
+  stdout_has "budget 111.00 GiB"
+  stdout_has "(12.00 GiB of pinned host staging off the budget)"
   cp last.out g64.out
   expect 0 "sector size in bytes" "$CUZK" plan --kind porep --sector-size 68719476736 \
     --memory 137438953472 --devices gpu --device-memory 141GiB
@@ -525,7 +526,8 @@ group_plan() {
   for f in '"fits": true' '"reason": "host: key 44.12 GiB' '"key_host_bytes": ' \
     '"key_device_bytes": ' '"circuit_host_bytes": ' '"partition_host_bytes": ' \
     '"partition_device_bytes": ' '"partitions_in_flight": 10' '"constraints": 130278541' \
-    '"inputs": 328' '"aux": 130169893' '"log2n": 27' '"devices": "gpu"'; do
+    '"inputs": 328' '"aux": 130169893' '"log2n": 27' '"devices": "gpu"' \
+    '"stage_host_bytes": 12884901888'; do
     stdout_has "$f"
   done
   if command -v python3 >/dev/null; then
@@ -539,7 +541,7 @@ group_plan() {
   expect 1 "plan porep 32GiB, 40 GiB host" "$CUZK" plan --kind porep --sector-size 32GiB \
     --memory 40GiB --devices gpu --device-memory 141GiB
   stdout_has "does not fit: "
-  stdout_has "the memory budget is 35.00 GiB"
+  stdout_has "the memory budget is 30.00 GiB" # 40 less the 5 GiB margin and 5 of staging
   stdout_has "GiB short"
   expect 1 "--json, does not fit" "$CUZK" plan --kind porep --sector-size 32GiB \
     --memory 40GiB --devices gpu --device-memory 141GiB --json

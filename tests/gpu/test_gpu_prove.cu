@@ -4,7 +4,7 @@
  * the same proof bytes, and the GPU's proofs pass the self-check. Also: batches of
  * partitions, two threads sharing one device, cancellation, an unsatisfying witness, and
  * injected CUDA failures (an OOM and a failed launch) that fail one proof cleanly while
- * the next proof on the same device succeeds.
+ * the next proof on the same device succeeds, and the pinned staging off or too small.
  * Circuits: the synthetic PoRep-shaped workload (cuzk/circuits.h) with a dev setup, both
  * key flavours. Exits 77 (skipped) without a CUDA device.
  */
@@ -16,6 +16,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "gpu_test.h"
+#include "prover/host_stage.h"
 
 typedef struct fixture {
     cuzk_synthetic c;
@@ -175,6 +176,75 @@ static void test_pool_refusal(cuzk_prover *cpu, cuzk_prover *gpu)
     expect_cpu_proofs(cpu, gpu, &f, cap(10), "refused pool allocations", false);
     unsetenv("CUZK_GPU_FAULT");
     fixture_free(&f);
+}
+
+/* The pinned staging (CUZK_GPU_STAGE, host_stage.h) off, and so small that the results
+ * take it and the witnesses are pinned in place: the same bytes as the CPU's either way,
+ * batches included (partitions 3+ uploaded under the device mutex); a malformed value is
+ * refused at open. */
+static void test_stage_limits(cuzk_prover *cpu)
+{
+    fixture f;
+    if (!fixture_make(&f, cap(10), CUZK_GROTH16_BELLPERSON)) {
+        GPU_CHECK(false, "fixture");
+        return;
+    }
+    const char *limits[2] = {"0", "2M"};
+    for (int i = 0; i < 2; i++) {
+        cuzk_prover *p = NULL;
+        cuzk_error e;
+        setenv("CUZK_GPU_STAGE", limits[i], 1);
+        cuzk_status st = cuzk_prover_open(&p, "gpu:0", g_pool, &e);
+        unsetenv("CUZK_GPU_STAGE");
+        GPU_CHECK(st == CUZK_OK, "open gpu with CUZK_GPU_STAGE=%s: %s", limits[i], e.msg);
+        if (st != CUZK_OK)
+            continue;
+        expect_cpu_proofs(cpu, p, &f, cap(10), limits[i][0] == '0' ? "no staging" : "staging 2M",
+                          false);
+        cuzk_prover_forget(p, &f.pk, f.c.r1cs);
+        cuzk_prover_close(p);
+    }
+    cuzk_prover *bad = NULL;
+    cuzk_error e;
+    setenv("CUZK_GPU_STAGE", "12Q", 1);
+    GPU_CHECK(cuzk_prover_open(&bad, "gpu:0", g_pool, &e) == CUZK_ERR_INVALID_ARG,
+              "a malformed CUZK_GPU_STAGE must be refused");
+    unsetenv("CUZK_GPU_STAGE");
+    fixture_free(&f);
+}
+
+/* The staging pool's own rules (host_stage.h), with an 8 MiB limit: a returned buffer is
+ * reused by the next request it fits well (no allocation per start), a request 4x smaller
+ * than the only idle buffer gets its own while there is room, idle buffers are freed to
+ * make room and busy ones never, and over the limit the answer is NULL. */
+static void test_host_stage(void)
+{
+    host_stage hs;
+    host_stage_init(&hs, 8u << 20);
+    void *a = host_stage_take(&hs, 100);
+    GPU_CHECK(a && hs.allocs == 1 && hs.pinned == (2u << 20), "first take: %u allocs, %zu",
+              hs.allocs, hs.pinned);
+    host_stage_give(&hs, a);
+    void *a2 = host_stage_take(&hs, 64);
+    GPU_CHECK(a2 == a && hs.allocs == 1, "a small take must reuse the idle 2 MiB buffer");
+    void *b = host_stage_take(&hs, 3u << 20); /* 4 MiB */
+    GPU_CHECK(b && b != a && hs.allocs == 2 && hs.pinned == (6u << 20), "second buffer");
+    GPU_CHECK(host_stage_take(&hs, 5u << 20) == NULL, "over the limit with every buffer busy");
+    host_stage_give(&hs, b);
+    void *c = host_stage_take(&hs, 1u << 20); /* b idle but 4x too big: its own 2 MiB */
+    GPU_CHECK(c && c != b && hs.allocs == 3 && hs.pinned == (8u << 20), "no waste of b");
+    host_stage_give(&hs, c);
+    void *d = host_stage_take(&hs, 5u << 20); /* 6 MiB: b and c idle, freed largest first */
+    GPU_CHECK(d && hs.frees == 2 && hs.pinned == (8u << 20), "room made: %u frees, %zu",
+              hs.frees, hs.pinned);
+    GPU_CHECK(host_stage_take(&hs, 9u << 20) == NULL, "larger than the limit");
+    host_stage_give(&hs, d);
+    host_stage_give(&hs, a);
+    host_stage_destroy(&hs);
+    host_stage off;
+    host_stage_init(&off, 0);
+    GPU_CHECK(host_stage_take(&off, 1) == NULL, "a pool with limit 0 is off");
+    host_stage_destroy(&off);
 }
 
 /* More circuits than the device cache holds: the least recently used ones are evicted and
@@ -375,6 +445,8 @@ int main(void)
         test_bad_witness(gpu);
         test_faults_and_cancel(gpu);
         test_pool_refusal(cpu, gpu);
+        test_stage_limits(cpu);
+        test_host_stage();
         test_two_workers(gpu);
         test_eviction(gpu);
         test_streamed(cpu);

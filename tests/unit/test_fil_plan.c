@@ -237,13 +237,27 @@ static void test_plan_fits(void **state)
     assert_false(p.key_streamed);
     assert_false(p.circuit_streamed);
     assert_int_equal(p.device_working_sets, 2);
-    /* the engine's own rule from RAM: 128 GiB less the 5 GiB margin */
+    /* the engine's own rule from RAM: 128 GiB less the 5 GiB margin, less the GPU's pinned
+     * staging (an eighth of RAM, at most 12 GiB) */
     m.budget = 0;
     m.memory = 128 * GIB;
     assert_int_equal(cuzk_plan_make(CUZK_PROOF_POREP_SEAL_COMMIT, 64ull << 30, &m, &p, NULL),
                      CUZK_OK);
-    assert_int_equal(p.budget, 123 * GIB);
+    assert_int_equal(p.stage_host_bytes, 12 * GIB);
+    assert_int_equal(p.budget, 111 * GIB);
     assert_true(p.fits);
+    m.memory = 64 * GIB;
+    assert_int_equal(cuzk_plan_make(CUZK_PROOF_POREP_SEAL_COMMIT, 2048, &m, &p, NULL), CUZK_OK);
+    assert_int_equal(p.stage_host_bytes, 8 * GIB);
+    assert_int_equal(p.budget, 51 * GIB);
+    /* staging more than half the budget: the engine would not start */
+    m.memory = 128 * GIB;
+    m.budget = 20 * GIB;
+    assert_int_equal(cuzk_plan_make(CUZK_PROOF_POREP_SEAL_COMMIT, 2048, &m, &p, NULL), CUZK_OK);
+    assert_false(p.host_fits);
+    assert_false(p.fits);
+    assert_non_null(strstr(p.reason, "pinned staging (12.00 GiB)"));
+    m.budget = 0;
     /* on the CPU the partition holds its dense witness and the prover's scratch */
     m.gpu = false;
     assert_int_equal(cuzk_plan_make(CUZK_PROOF_POREP_SEAL_COMMIT, 32ull << 30, &m, &p, NULL),
@@ -264,7 +278,9 @@ static void test_plan_short(void **state)
     assert_false(p.fits);
     assert_false(p.host_fits);
     assert_int_equal(p.partitions_in_flight, 0);
-    assert_non_null(strstr(p.reason, "memory budget is 40.00 GiB"));
+    /* 40 GiB less 5 GiB of staging (an eighth of it: the plan knows no RAM here) */
+    assert_int_equal(p.stage_host_bytes, 5 * GIB);
+    assert_non_null(strstr(p.reason, "memory budget is 35.00 GiB"));
     assert_non_null(strstr(p.reason, "short"));
     /* without a CSR cache the circuit is held as recorded: 32-byte coefficients */
     m = h200_host();
@@ -380,8 +396,11 @@ static void test_engine_refuses(void **state)
     assert_non_null(strstr(why, "short"));
     for (int k = 0; k < 4; k++)
         for (int s = 0; s < 5; s++) {
+            /* a GPU plan whose budget is the CPU engine's 40 GiB once its 12 GiB of
+             * staging are off */
             cuzk_plan_machine m = h200_host();
-            m.budget = 40 * GIB;
+            m.memory = 128 * GIB;
+            m.budget = 52 * GIB;
             m.cpu_threads = 2;
             cuzk_plan p;
             assert_int_equal(cuzk_plan_make(k_kinds[k], k_sizes[s], &m, &p, NULL), CUZK_OK);
