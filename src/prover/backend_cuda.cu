@@ -9,16 +9,18 @@
  * Per start (one batch of partitions of one circuit):
  *   before the mutex   the job's streams and events are created, the job admitted and
  *                      its device buffers allocated (stream-ordered) in one section of
- *                      the cache lock, the witnesses pinned in place and the first two
- *                      uploads started on the job's copy stream, one event per upload:
- *                      the kernels wait on the event, the host never does;
+ *                      the cache lock, the witnesses copied into the prover's pinned
+ *                      staging (host_stage.h; pinned in place when it is full) and the
+ *                      first two uploads started on the job's copy stream, one event per
+ *                      upload: the kernels wait on the event, the host never does;
  *   under the mutex    per partition: A·w, B·w, C·w (SpMV), input rows, H (NTTs), the H,
  *                      L, A, B_G1 and B_G2 MSMs (0/1 split on the device), results into a
  *                      device array; the upload of partition i+2 is queued behind the
  *                      kernels that read buffer i % 2 (double buffering);
  *   after the mutex    results copied back (already queued), device buffers freed and the
- *                      admission released in one section of the cache lock, witnesses
- *                      unpinned, streams and events destroyed.
+ *                      admission released in one section of the cache lock, staging
+ *                      given back to the pool (or witnesses unpinned), streams and events
+ *                      destroyed.
  * The kernels of one partition, and the copies a streamed key or circuit adds to them, are
  * in cuda_partition.cu. Finalize (assembly + self-check) is the common code of
  * src/prover/prover.c.

@@ -213,31 +213,36 @@ static void test_stage_limits(cuzk_prover *cpu)
     fixture_free(&f);
 }
 
-/* The staging pool's own rules (host_stage.h), with an 8 MiB limit: a returned buffer is
- * reused by the next request it fits well (no allocation per start), a request 4x smaller
- * than the only idle buffer gets its own while there is room, idle buffers are freed to
- * make room and busy ones never, and over the limit the answer is NULL. */
+/* The staging pool's own rules (host_stage.h), with a 32 MiB limit: a returned buffer is
+ * reused by the next request it fits well (no allocation per start), a request whose
+ * 2 MiB-rounded size is under a quarter of the only idle buffer gets its own while there is
+ * room, idle buffers are freed (largest first) to make room and busy ones never, and over
+ * the limit the answer is NULL. */
 static void test_host_stage(void)
 {
+    const size_t M = 1u << 20;
     host_stage hs;
-    host_stage_init(&hs, 8u << 20);
+    host_stage_init(&hs, 32 * M);
     void *a = host_stage_take(&hs, 100);
-    GPU_CHECK(a && hs.allocs == 1 && hs.pinned == (2u << 20), "first take: %u allocs, %zu",
+    GPU_CHECK(a && hs.allocs == 1 && hs.pinned == 2 * M, "first take: %u allocs, %zu",
               hs.allocs, hs.pinned);
     host_stage_give(&hs, a);
     void *a2 = host_stage_take(&hs, 64);
     GPU_CHECK(a2 == a && hs.allocs == 1, "a small take must reuse the idle 2 MiB buffer");
-    void *b = host_stage_take(&hs, 3u << 20); /* 4 MiB */
-    GPU_CHECK(b && b != a && hs.allocs == 2 && hs.pinned == (6u << 20), "second buffer");
-    GPU_CHECK(host_stage_take(&hs, 5u << 20) == NULL, "over the limit with every buffer busy");
+    void *b = host_stage_take(&hs, 9 * M); /* 10 MiB */
+    GPU_CHECK(b && b != a && hs.allocs == 2 && hs.pinned == 12 * M, "second buffer");
+    GPU_CHECK(host_stage_take(&hs, 21 * M) == NULL, "over the limit with every buffer busy");
     host_stage_give(&hs, b);
-    void *c = host_stage_take(&hs, 1u << 20); /* b idle but 4x too big: its own 2 MiB */
-    GPU_CHECK(c && c != b && hs.allocs == 3 && hs.pinned == (8u << 20), "no waste of b");
+    void *b2 = host_stage_take(&hs, 3 * M); /* 4 MiB: b is at most 4x that, reused */
+    GPU_CHECK(b2 == b && hs.allocs == 2, "b fits a 4 MiB take well enough");
+    host_stage_give(&hs, b);
+    void *c = host_stage_take(&hs, 1 * M); /* 2 MiB: b is 5x that, so its own buffer */
+    GPU_CHECK(c && c != b && hs.allocs == 3 && hs.pinned == 14 * M, "no waste of b");
     host_stage_give(&hs, c);
-    void *d = host_stage_take(&hs, 5u << 20); /* 6 MiB: b and c idle, freed largest first */
-    GPU_CHECK(d && hs.frees == 2 && hs.pinned == (8u << 20), "room made: %u frees, %zu",
+    void *d = host_stage_take(&hs, 29 * M); /* 30 MiB: b then c freed to make room */
+    GPU_CHECK(d && hs.frees == 2 && hs.pinned == 32 * M, "room made: %u frees, %zu",
               hs.frees, hs.pinned);
-    GPU_CHECK(host_stage_take(&hs, 9u << 20) == NULL, "larger than the limit");
+    GPU_CHECK(host_stage_take(&hs, 33 * M) == NULL, "larger than the limit");
     host_stage_give(&hs, d);
     host_stage_give(&hs, a);
     host_stage_destroy(&hs);
