@@ -254,6 +254,11 @@ cuzk_status cuzk_fr_random(cuzk_fr *r, cuzk_error *err);
  * proofs with the checked decoders, as the bellperson proof reader does). */
 cuzk_status cuzk_groth16_verify(const cuzk_groth16_pvk *pvk, const cuzk_fr *public_inputs,
                                 size_t n, const cuzk_groth16_proof *proof, cuzk_error *err);
+/* The same over pool (NULL: the caller's thread): the public inputs' sum is an MSM split
+ * over its threads, which matters from thousands of inputs (WindowPoSt: 25,839). */
+cuzk_status cuzk_groth16_verify_pool(const cuzk_groth16_pvk *pvk, const cuzk_fr *public_inputs,
+                                     size_t n, const cuzk_groth16_proof *proof,
+                                     cuzk_pool *pool, cuzk_error *err);
 
 /* Batch verification of n_proofs proofs under one key with a random linear combination
  * (128-bit coefficients from getrandom): one multi-pairing of n_proofs + 2 pairs.

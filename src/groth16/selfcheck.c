@@ -15,8 +15,9 @@
  *      cause and the message says so; with C known and satisfied, the key does not fit
  *      its verifying key or the circuit.
  *
- * Threading: the key scan of cause 2 runs over the pool; everything else is on the
- * calling thread. Reads its arguments only; no allocation.
+ * Threading: the public inputs' MSM (cuzk_groth16_verify_pool) and the key scan of
+ * cause 2 run over the pool; everything else is on the calling thread. Reads its
+ * arguments only; allocates the public inputs and the MSM's scratch.
  */
 #include <stdatomic.h>
 
@@ -146,7 +147,7 @@ cuzk_status cuzk_groth16_proof_selfcheck(const cuzk_groth16_pk *pk,
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "groth16 self-check: out of memory");
     for (size_t i = 0; i < n_pub; i++)
         cuzk_witness_value(&pub[i], w, (uint32_t)(i + 1));
-    cuzk_status st = cuzk_groth16_verify(pvk, pub, n_pub, proof, err);
+    cuzk_status st = cuzk_groth16_verify_pool(pvk, pub, n_pub, proof, pool, err);
     free(pub);
     if (st != CUZK_ERR_INVALID_PROOF)
         return st;

@@ -2,8 +2,9 @@
  * host_stage.cu — the pool of host_stage.h: a few slots, best fit among idle buffers; a
  * new buffer only when none fits well (at most 4x the request rounded to 2 MiB, so a
  * results buffer never holds a witness-sized one that the next witness would then have to
- * allocate again);
- * idle buffers freed, largest first, only to make room under the limit.
+ * allocate again), with an idle spare of its size when the limit allows (the device's
+ * other worker's); idle buffers freed, largest first, only to make room under the limit,
+ * and only when that makes enough.
  * Threading: the pool's mutex around the slots and the driver calls.
  */
 #include <cuda_runtime.h>
@@ -29,24 +30,54 @@ static void drop(host_stage *s, host_stage_buf *b)
     memset(b, 0, sizeof *b);
 }
 
+/* Pins `bytes` (NULL if the driver refuses, leaving no CUDA error behind). */
+static void *pin(size_t bytes)
+{
+    void *p = NULL;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+        (void)cudaGetLastError();
+        p = NULL;
+    }
+    return p;
+}
+
+/* An allocation that was counted and reserved under the mutex settles: the slot gets its
+ * buffer (busy or idle), or is emptied and uncounted if the driver refused. */
+static void settle(host_stage *s, host_stage_buf *b, void *p, bool busy)
+{
+    if (p) {
+        b->p = p;
+        b->busy = busy;
+        b->pending = false;
+        s->allocs++;
+    } else {
+        s->pinned -= b->bytes;
+        memset(b, 0, sizeof *b);
+    }
+}
+
 void *host_stage_take(host_stage *s, size_t bytes)
 {
     if (!bytes)
         bytes = 1;
     void *out = NULL;
-    host_stage_buf *slot = NULL;
+    host_stage_buf *slot = NULL, *spare = NULL;
     size_t want = (bytes + ROUND - 1) / ROUND * ROUND;
     pthread_mutex_lock(&s->mu);
     if (bytes > s->limit)
         goto done;
     {
         host_stage_buf *fit = NULL;
+        size_t idle = 0;
         for (int i = 0; i < HOST_STAGE_SLOTS; i++) {
             host_stage_buf *b = &s->b[i];
             if (!b->p && !b->pending)
                 slot = slot ? slot : b;
-            else if (b->p && !b->busy && b->bytes >= bytes && (!fit || b->bytes < fit->bytes))
-                fit = b;
+            else if (b->p && !b->busy) {
+                idle += b->bytes;
+                if (b->bytes >= bytes && (!fit || b->bytes < fit->bytes))
+                    fit = b;
+            }
         }
         bool room = slot && s->pinned + want <= s->limit;
         if (fit && (fit->bytes / 4 <= want || !room)) {
@@ -55,7 +86,12 @@ void *host_stage_take(host_stage *s, size_t bytes)
             slot = NULL;
             goto done;
         }
-        /* make room: idle buffers that do not fit, the largest first */
+        /* make room: idle buffers that do not fit, the largest first; none is dropped
+         * when even all of them would not make enough */
+        if (!room && s->pinned - idle + want > s->limit) {
+            slot = NULL;
+            goto done;
+        }
         while (!room) {
             host_stage_buf *big = NULL;
             for (int i = 0; i < HOST_STAGE_SLOTS; i++)
@@ -73,25 +109,28 @@ void *host_stage_take(host_stage *s, size_t bytes)
          * (2.2 s for 3.75 GiB on the H200 box), and a give must not wait for it */
         *slot = (host_stage_buf){NULL, want, true, true};
         s->pinned += want;
+        /* and a spare of the same size, idle, for the device's other worker: its first
+         * start would otherwise pin while this one holds the device, and a pinning that
+         * long stalls the holder's launches (a 3.75 GiB one held a WindowPoSt partition
+         * 1.9 s longer, H200, s17); here it is paid before this start's kernels */
+        if (s->pinned + want <= s->limit)
+            for (int i = 0; i < HOST_STAGE_SLOTS && !spare; i++)
+                if (!s->b[i].p && !s->b[i].pending) {
+                    spare = &s->b[i];
+                    *spare = (host_stage_buf){NULL, want, false, true};
+                    s->pinned += want;
+                }
     }
 done:
     pthread_mutex_unlock(&s->mu);
     if (!slot)
         return out;
-    void *p = NULL;
-    if (cudaHostAlloc(&p, want, cudaHostAllocPortable) != cudaSuccess) {
-        (void)cudaGetLastError();
-        p = NULL;
-    }
+    void *p = pin(want);
+    void *q = p && spare ? pin(want) : NULL;
     pthread_mutex_lock(&s->mu);
-    if (p) {
-        slot->p = p;
-        slot->pending = false;
-        s->allocs++;
-    } else {
-        s->pinned -= want;
-        memset(slot, 0, sizeof *slot);
-    }
+    settle(s, slot, p, true);
+    if (spare)
+        settle(s, spare, q, false);
     pthread_mutex_unlock(&s->mu);
     return p;
 }

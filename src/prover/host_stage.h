@@ -12,6 +12,10 @@
  * no host memory; it copies the witness into a buffer it already has (memcpy, off the
  * device's critical path).
  *
+ * A take that must pin a new buffer pins an idle spare of the same size with it, when the
+ * limit allows: two workers share a device, and the second one's first start would
+ * otherwise pin seconds' worth while the first holds the device, which stalls its kernels.
+ *
  * Bounded: at most `limit` bytes pinned at once (CUZK_GPU_STAGE, cuzk/prover.h). A request
  * that cannot be met within it, even after idle buffers are freed, gets NULL, and the
  * caller does what it did before (pins the witness in place, or allocates per start).

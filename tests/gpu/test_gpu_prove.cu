@@ -213,38 +213,48 @@ static void test_stage_limits(cuzk_prover *cpu)
     fixture_free(&f);
 }
 
-/* The staging pool's own rules (host_stage.h), with a 32 MiB limit: a returned buffer is
- * reused by the next request it fits well (no allocation per start), a request whose
- * 2 MiB-rounded size is under a quarter of the only idle buffer gets its own while there is
- * room, idle buffers are freed (largest first) to make room and busy ones never, and over
- * the limit the answer is NULL. */
+/* The staging pool's own rules (host_stage.h), with a 32 MiB limit: a new buffer comes
+ * with an idle spare of its size while there is room (the other worker's next take pins
+ * nothing), a returned buffer is reused by the next request it fits well, a request whose
+ * 2 MiB-rounded size is under a quarter of every idle buffer gets its own, idle buffers are
+ * freed (largest first) to make room and busy ones never, none is freed when that would
+ * not make enough, and over the limit the answer is NULL. */
 static void test_host_stage(void)
 {
     const size_t M = 1u << 20;
     host_stage hs;
     host_stage_init(&hs, 32 * M);
     void *a = host_stage_take(&hs, 100);
-    GPU_CHECK(a && hs.allocs == 1 && hs.pinned == 2 * M, "first take: %u allocs, %zu",
-              hs.allocs, hs.pinned);
-    host_stage_give(&hs, a);
+    GPU_CHECK(a && hs.allocs == 2 && hs.pinned == 4 * M, "first take and its spare: %u "
+              "allocs, %zu", hs.allocs, hs.pinned);
     void *a2 = host_stage_take(&hs, 64);
-    GPU_CHECK(a2 == a && hs.allocs == 1, "a small take must reuse the idle 2 MiB buffer");
-    void *b = host_stage_take(&hs, 9 * M); /* 10 MiB */
-    GPU_CHECK(b && b != a && hs.allocs == 2 && hs.pinned == 12 * M, "second buffer");
-    GPU_CHECK(host_stage_take(&hs, 21 * M) == NULL, "over the limit with every buffer busy");
+    GPU_CHECK(a2 && a2 != a && hs.allocs == 2, "the spare serves a second take unpinned");
+    host_stage_give(&hs, a);
+    host_stage_give(&hs, a2);
+    void *a3 = host_stage_take(&hs, 2 * M);
+    GPU_CHECK((a3 == a || a3 == a2) && hs.allocs == 2, "a returned buffer is reused");
+    host_stage_give(&hs, a3);
+    void *b = host_stage_take(&hs, 9 * M); /* 10 MiB, and a 10 MiB spare */
+    GPU_CHECK(b && hs.allocs == 4 && hs.pinned == 24 * M, "second size: %u allocs, %zu",
+              hs.allocs, hs.pinned);
+    GPU_CHECK(host_stage_take(&hs, 23 * M) == NULL && hs.frees == 0 && hs.pinned == 24 * M,
+              "24 MiB cannot be made room for beside a busy 10 MiB: nothing freed");
     host_stage_give(&hs, b);
-    void *b2 = host_stage_take(&hs, 3 * M); /* 4 MiB: b is at most 4x that, reused */
-    GPU_CHECK(b2 == b && hs.allocs == 2, "b fits a 4 MiB take well enough");
-    host_stage_give(&hs, b);
-    void *c = host_stage_take(&hs, 1 * M); /* 2 MiB: b is 5x that, so its own buffer */
-    GPU_CHECK(c && c != b && hs.allocs == 3 && hs.pinned == 14 * M, "no waste of b");
-    host_stage_give(&hs, c);
-    void *d = host_stage_take(&hs, 29 * M); /* 30 MiB: b then c freed to make room */
-    GPU_CHECK(d && hs.frees == 2 && hs.pinned == 32 * M, "room made: %u frees, %zu",
-              hs.frees, hs.pinned);
+    void *b2 = host_stage_take(&hs, 3 * M); /* 4 MiB: a 10 MiB one is at most 4x that */
+    GPU_CHECK(b2 && hs.allocs == 4, "a 10 MiB buffer fits a 4 MiB take well enough");
+    host_stage_give(&hs, b2);
+    void *x1 = host_stage_take(&hs, M), *x2 = host_stage_take(&hs, M);
+    void *x3 = host_stage_take(&hs, M); /* the 2 MiB ones busy, the 10 MiB ones 5x too big */
+    GPU_CHECK(x1 && x2 && x3 && hs.allocs == 6 && hs.pinned == 28 * M,
+              "no waste of a big idle buffer: %u allocs, %zu", hs.allocs, hs.pinned);
+    host_stage_give(&hs, x1);
+    host_stage_give(&hs, x2);
+    host_stage_give(&hs, x3);
+    void *d = host_stage_take(&hs, 29 * M); /* 30 MiB: five idle buffers freed, no spare */
+    GPU_CHECK(d && hs.frees == 5 && hs.pinned == 32 * M && hs.allocs == 7,
+              "room made: %u frees, %zu", hs.frees, hs.pinned);
     GPU_CHECK(host_stage_take(&hs, 33 * M) == NULL, "larger than the limit");
     host_stage_give(&hs, d);
-    host_stage_give(&hs, a);
     host_stage_destroy(&hs);
     host_stage off;
     host_stage_init(&off, 0);

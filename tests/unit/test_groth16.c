@@ -150,6 +150,72 @@ static void test_mixed(void **st)
     }
 }
 
+/* n_pub public inputs with the given values and one row (p_0 + ... + p_{n-1} + ONE) * ONE
+ * = y: every input is in A and in the key's IC. */
+static void wide_circuit(tc_circuit *c, const cuzk_fr *pub, uint32_t n_pub)
+{
+    cuzk_r1cs_builder *b;
+    assert_int_equal(cuzk_r1cs_builder_create(&b, NULL), CUZK_OK);
+    cuzk_r1cs_builder_alloc_public(b, n_pub, NULL, NULL);
+    cuzk_r1cs_builder_alloc_aux(b, 1, NULL, NULL);
+    c->w = calloc(n_pub + 2, sizeof(cuzk_fr));
+    tc_term *ts = calloc(n_pub + 1, sizeof(tc_term));
+    assert_true(c->w && ts);
+    c->w[0] = tc_u(1);
+    cuzk_fr y = tc_u(1);
+    for (uint32_t i = 0; i < n_pub; i++) {
+        c->w[1 + i] = pub[i];
+        cuzk_fr_add(&y, &y, &pub[i]);
+        ts[i] = (tc_term){TC_P(i), 1};
+    }
+    ts[n_pub] = (tc_term){TC_ONE, 1};
+    c->w[1 + n_pub] = y;
+    tc_term one[] = {{TC_ONE, 1}}, yt[] = {{TC_X(0), 1}};
+    assert_int_equal(tc_row(b, ts, n_pub + 1, one, 1, yt, 1), 0);
+    free(ts);
+    assert_int_equal(cuzk_r1cs_builder_finish(b, &c->r1cs, NULL), CUZK_OK);
+}
+
+/* Public inputs over the whole field (0, 1 and r - 1 among them), around the count from
+ * which verify sums IC with an MSM (32) and well above it: the proof verifies, with and
+ * without a pool, and changing any one input fails it (the pairing is the oracle for the
+ * MSM's sum). */
+static void test_many_inputs(void **st)
+{
+    (void)st;
+    cuzk_pool *pool = NULL;
+    assert_int_equal(cuzk_pool_create(&pool, 3), CUZK_OK);
+    const uint32_t counts[] = {31, 32, 33, 300};
+    for (size_t t = 0; t < sizeof counts / sizeof counts[0]; t++) {
+        uint32_t np = counts[t];
+        cuzk_fr *pub = malloc(np * sizeof *pub);
+        assert_non_null(pub);
+        for (uint32_t i = 0; i < np; i++)
+            test_rand_fr(&pub[i]);
+        pub[0] = tc_u(0);
+        pub[1] = tc_u(1);
+        cuzk_fr_neg(&pub[2], &pub[1]);
+        pub[np - 1] = tc_u(test_rng_u64() & 0xffffffffu); /* a leaf index */
+        tc_circuit c;
+        wide_circuit(&c, pub, np);
+        roundtrip(&c, t & 1 ? CUZK_GROTH16_SNARKJS : CUZK_GROTH16_BELLPERSON);
+        keyset k;
+        make_keys(&k, &c, CUZK_GROTH16_BELLPERSON, 3);
+        cuzk_groth16_proof p;
+        cuzk_error err;
+        assert_int_equal(prove_rs(&p, &k, &c, NULL, NULL, pool, &err), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify_pool(&k.pvk, pub, np, &p, pool, &err), CUZK_OK);
+        assert_int_equal(cuzk_groth16_verify(&k.pvk, pub, np, &p, &err), CUZK_OK);
+        cuzk_fr_add(&pub[np / 2], &pub[np / 2], &pub[1]);
+        assert_int_equal(cuzk_groth16_verify_pool(&k.pvk, pub, np, &p, pool, NULL),
+                         CUZK_ERR_INVALID_PROOF);
+        free_keys(&k);
+        tc_free(&c);
+        free(pub);
+    }
+    cuzk_pool_destroy(pool);
+}
+
 /* Density filtering: the BELLPERSON key drops C-only / B-only variables from a / b. */
 static void test_density(void **st)
 {
@@ -380,7 +446,7 @@ int main(void)
         cmocka_unit_test(test_xcube),       cmocka_unit_test(test_mixed),
         cmocka_unit_test(test_density),     cmocka_unit_test(test_fixed_rs),
         cmocka_unit_test(test_unsatisfied), cmocka_unit_test(test_batch),
-        cmocka_unit_test(test_unconstrained),
+        cmocka_unit_test(test_unconstrained), cmocka_unit_test(test_many_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
