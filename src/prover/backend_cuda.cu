@@ -85,12 +85,12 @@ fail:
     return st;
 }
 
-/* Partition i's witness copied into its staging place; with buf >= 0 also uploaded into
- * slot buf, a chunk at a time right behind the copy, so the DMA of one chunk overlaps the
- * memcpy of the next. */
+/* Partition i's witness copied into its staging place (over pool); with buf >= 0 also
+ * uploaded into slot buf, a chunk at a time right behind the copy, so the DMA of one chunk
+ * overlaps the copy of the next. */
 #define STAGE_CHUNK ((size_t)64 << 20)
 static cuzk_status stage_witness(run *R, const cuzk_witness *w, size_t i, int buf,
-                                 cuzk_error *err)
+                                 cuzk_pool *pool, cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
     const void *part[2];
@@ -102,7 +102,7 @@ static cuzk_status stage_witness(run *R, const cuzk_witness *w, size_t i, int bu
         const char *src = (const char *)part[k];
         for (size_t off = 0; off < R->up_bytes[k]; off += STAGE_CHUNK) {
             size_t len = R->up_bytes[k] - off < STAGE_CHUNK ? R->up_bytes[k] - off : STAGE_CHUNK;
-            memcpy(dst + off, src + off, len);
+            host_stage_copy(pool, dst + off, src + off, len);
             if (buf >= 0)
                 CUZK_CUDA_TRY(err, cudaMemcpyAsync((char *)R->d_up[buf][k] + off, dst + off, len,
                                                    cudaMemcpyHostToDevice, R->copy));
@@ -528,7 +528,8 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
             R.h_stage = host_stage_take(&cp->stage, job->n * R.stage_stride);
         if (R.h_stage) {
             for (size_t i = 0; i < job->n; i++)
-                if ((st = stage_witness(&R, &job->ws[i], i, i < 2 ? (int)i : -1, err)) != CUZK_OK)
+                if ((st = stage_witness(&R, &job->ws[i], i, i < 2 ? (int)i : -1, p->pool,
+                                        err)) != CUZK_OK)
                     goto fail;
         } else {
             if (cp->stage.limit &&

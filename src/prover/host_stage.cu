@@ -146,6 +146,34 @@ void host_stage_give(host_stage *s, void *p)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* One thread copies ~5 GB/s; the PCIe DMA behind the copy is several times faster. */
+#define COPY_PIECE ((size_t)4 << 20)
+
+typedef struct copy_ctx {
+    char *dst;
+    const char *src;
+    size_t len;
+} copy_ctx;
+
+static void copy_pieces(void *arg, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const copy_ctx *c = (const copy_ctx *)arg;
+    for (size_t i = begin; i < end; i++) {
+        size_t off = i * COPY_PIECE;
+        memcpy(c->dst + off, c->src + off, c->len - off < COPY_PIECE ? c->len - off : COPY_PIECE);
+    }
+}
+
+void host_stage_copy(cuzk_pool *pool, void *dst, const void *src, size_t len)
+{
+    copy_ctx c = {(char *)dst, (const char *)src, len};
+    size_t n = (len + COPY_PIECE - 1) / COPY_PIECE;
+    /* a failed hand-off may leave pieces uncopied: the whole copy again is still right */
+    if (!pool || n < 2 || cuzk_pool_for(pool, n, copy_pieces, &c, 1) != CUZK_OK)
+        memcpy(dst, src, len);
+}
+
 void host_stage_destroy(host_stage *s)
 {
     pthread_mutex_lock(&s->mu);

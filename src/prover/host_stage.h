@@ -28,6 +28,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cuzk/pool.h"
+
 #define HOST_STAGE_SLOTS 16
 
 typedef struct host_stage_buf {
@@ -52,6 +54,10 @@ void *host_stage_take(host_stage *s, size_t bytes);
 /* Back to the pool, kept for the next take (p NULL: no-op). Nothing may still read or
  * write it (the caller synchronised its streams). */
 void host_stage_give(host_stage *s, void *p);
+/* memcpy(dst, src, len) in 4 MiB pieces over pool (NULL: on the caller's thread). Why: a
+ * lone 32 GiB WindowPoSt start copies its 3.75 GiB witness into staging before its kernels
+ * can start, and one thread copies ~5 GB/s. */
+void host_stage_copy(cuzk_pool *pool, void *dst, const void *src, size_t len);
 /* Frees every buffer; none may be taken. */
 void host_stage_destroy(host_stage *s);
 

@@ -256,6 +256,23 @@ static void test_host_stage(void)
     GPU_CHECK(host_stage_take(&hs, 33 * M) == NULL, "larger than the limit");
     host_stage_give(&hs, d);
     host_stage_destroy(&hs);
+    /* the copy over the pool: pieces of 4 MiB, a ragged tail, an offset start */
+    size_t n = 21 * M + 12345;
+    unsigned char *src = (unsigned char *)malloc(n), *dst = (unsigned char *)calloc(1, n + 3);
+    GPU_CHECK(src && dst, "copy buffers");
+    if (src && dst) {
+        for (size_t i = 0; i < n; i++)
+            src[i] = (unsigned char)(i * 131 + (i >> 13));
+        host_stage_copy(g_pool, dst + 3, src, n);
+        GPU_CHECK(memcmp(dst + 3, src, n) == 0 && dst[0] == 0 && dst[2] == 0,
+                  "host_stage_copy over the pool");
+        memset(dst, 0, n + 3);
+        host_stage_copy(NULL, dst, src, 5 * M + 1);
+        GPU_CHECK(memcmp(dst, src, 5 * M + 1) == 0 && dst[5 * M + 1] == 0,
+                  "host_stage_copy without a pool");
+    }
+    free(src);
+    free(dst);
     host_stage off;
     host_stage_init(&off, 0);
     GPU_CHECK(host_stage_take(&off, 1) == NULL, "a pool with limit 0 is off");
