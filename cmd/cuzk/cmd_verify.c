@@ -12,10 +12,11 @@
  * proof that does not verify, exits 2 with a message for malformed input (bad JSON, a value
  * >= the modulus, a point off the curve or outside the subgroup, a wrong input count).
  *
- * --threads N is accepted like every command's, and checked; verification is one pairing
- * product, which runs on the calling thread whatever N is.
+ * --threads N (0: every CPU) spreads the public inputs' sum over a pool when there are
+ * enough of them to pay for one (32; a 32 GiB WindowPoSt proof has 25,839); the pairing
+ * product runs on the calling thread.
  *
- * Threading: single-threaded (one pairing product).
+ * Threading: the calling thread, and a pool for a long public-input list.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ void cmd_verify_usage(FILE *out)
             "VK: verification_key.json (snarkjs) or a bellperson .vk\n"
             "PROOF: proof.json (snarkjs) or a 192-byte bellperson proof\n"
             "public.json: snarkjs's array of decimal strings\n"
-            "--threads N: accepted as by every command (one pairing product needs one thread)\n"
+            "--threads N: threads for the public inputs' sum (0: all CPUs; used from 32 inputs)\n"
             "prints OK (exit 0) or INVALID (exit 1); exit 2 on malformed input\n");
 }
 
@@ -156,9 +157,15 @@ int cmd_verify(int argc, char **argv)
     cuzk_groth16_pvk pvk;
     cuzk_error e;
     memset(&e, 0, sizeof e);
+    cuzk_pool *pool = NULL;
+    if (n_pub >= 32 && threads != 1 && !cli_pool_create("verify", threads, &pool)) {
+        rc = CUZK_EXIT_FAIL;
+        goto done;
+    }
     cuzk_status st = cuzk_groth16_pvk_prepare(&pvk, &vk);
     if (st == CUZK_OK)
-        st = cuzk_groth16_verify(&pvk, pub, n_pub, &proof, &e);
+        st = cuzk_groth16_verify_pool(&pvk, pub, n_pub, &proof, pool, &e);
+    cuzk_pool_destroy(pool);
     if (st == CUZK_OK) {
         printf("OK\n");
         rc = CUZK_EXIT_OK;
