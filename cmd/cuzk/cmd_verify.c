@@ -158,13 +158,21 @@ int cmd_verify(int argc, char **argv)
     cuzk_error e;
     memset(&e, 0, sizeof e);
     cuzk_pool *pool = NULL;
-    if (n_pub >= 32 && threads != 1 && !cli_pool_create("verify", threads, &pool)) {
-        rc = CUZK_EXIT_FAIL;
-        goto done;
-    }
+    void *scratch = NULL;
+    size_t sz = 0;
     cuzk_status st = cuzk_groth16_pvk_prepare(&pvk, &vk);
+    if (st == CUZK_OK && n_pub >= 32) {
+        if (threads != 1 && !cli_pool_create("verify", threads, &pool)) {
+            rc = CUZK_EXIT_FAIL;
+            goto done;
+        }
+        sz = cuzk_groth16_verify_scratch_size(&pvk, cuzk_pool_nthreads(pool));
+        if (sz && !(scratch = malloc(sz)))
+            st = cuzk_error_set(&e, CUZK_ERR_NOMEM, "out of memory");
+    }
     if (st == CUZK_OK)
-        st = cuzk_groth16_verify_pool(&pvk, pub, n_pub, &proof, pool, &e);
+        st = cuzk_groth16_verify_pool(&pvk, pub, n_pub, &proof, scratch, sz, pool, &e);
+    free(scratch);
     cuzk_pool_destroy(pool);
     if (st == CUZK_OK) {
         printf("OK\n");

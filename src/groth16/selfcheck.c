@@ -142,12 +142,18 @@ cuzk_status cuzk_groth16_proof_selfcheck(const cuzk_groth16_pk *pk,
     }
     /* the public inputs are variables 1..n_public of the witness */
     size_t n_pub = pk->vk.n_ic - 1;
+    size_t sz = cuzk_groth16_verify_scratch_size(pvk, cuzk_pool_nthreads(pool));
     cuzk_fr *pub = malloc((n_pub ? n_pub : 1) * sizeof *pub);
-    if (!pub)
+    void *scratch = sz ? malloc(sz) : NULL;
+    if (!pub || (sz && !scratch)) {
+        free(pub);
+        free(scratch);
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "groth16 self-check: out of memory");
+    }
     for (size_t i = 0; i < n_pub; i++)
         cuzk_witness_value(&pub[i], w, (uint32_t)(i + 1));
-    cuzk_status st = cuzk_groth16_verify_pool(pvk, pub, n_pub, proof, pool, err);
+    cuzk_status st = cuzk_groth16_verify_pool(pvk, pub, n_pub, proof, scratch, sz, pool, err);
+    free(scratch);
     free(pub);
     if (st != CUZK_ERR_INVALID_PROOF)
         return st;

@@ -11,12 +11,11 @@
  *          A forged proof passes only if the z_k hit a root of a non-zero linear relation:
  *          probability 2^-128.
  *
- * All data is public, so the variable-time scalar multiplications are used; IC's sum is
- * a Pippenger MSM from 32 inputs up (its scratch is the one allocation here).
+ * All data is public, so the variable-time scalar multiplications are used; given scratch,
+ * IC's sum is a Pippenger MSM from 32 inputs up. Nothing here allocates.
  * Threading: pure functions of their arguments (batch draws from getrandom); the _pool
  * variant spreads IC's MSM over the pool.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/groth16.h"
@@ -25,29 +24,24 @@
 #include "groth16/groth16_internal.h"
 #include "util/util_export.h"
 
-/* From this many public inputs up, IC's sum is one Pippenger MSM rather than a
- * variable-time multiplication per input. Why: a 32 GiB WindowPoSt partition has 25,839
- * inputs (2,349 comm_r and 23,490 challenged leaf indices): one multiplication each took
- * 1.4 s on one core of V, and every WindowPoSt proof's self-check paid it after the GPU. */
+/* From this many public inputs up, IC's sum is one Pippenger MSM (in the caller's scratch)
+ * rather than a variable-time multiplication per input. Why: a 32 GiB WindowPoSt partition
+ * has 25,839 inputs (2,349 comm_r and 23,490 challenged leaf indices): one multiplication
+ * each took 1.4 s on one core of V, and every WindowPoSt proof's self-check paid it. */
 #define IC_MSM_MIN 32
 
-/* acc = ic[0] + sum_i x_i ic[i+1], over pool (NULL: the caller's thread). The MSM needs
- * scratch; without it (allocation refused) the plain loop gives the same point. */
+/* acc = ic[0] + sum_i x_i ic[i+1]: with scratch (the caller checked its size) one MSM
+ * over pool (NULL: the caller's thread), without it the plain loop. */
 static void public_input_sum(cuzk_g1_jac *acc, const cuzk_groth16_pvk *pvk, const cuzk_fr *x,
-                             cuzk_pool *pool)
+                             void *scratch, size_t scratch_size, cuzk_pool *pool)
 {
     size_t n = pvk->n_ic - 1;
     cuzk_g1_jac_from_affine(acc, &pvk->ic[0]);
-    if (n >= IC_MSM_MIN) {
-        size_t sz = cuzk_g1s_msm_scratch_size(n, cuzk_pool_nthreads(pool));
-        void *scratch = sz ? malloc(sz) : NULL;
-        cuzk_g1_jac sum;
-        bool ok = scratch && cuzk_g1s_msm(&sum, pvk->ic + 1, x, n, scratch, sz, pool) == CUZK_OK;
-        free(scratch);
-        if (ok) {
-            cuzk_g1_jac_add(acc, acc, &sum);
-            return;
-        }
+    cuzk_g1_jac sum;
+    if (scratch &&
+        cuzk_g1s_msm(&sum, pvk->ic + 1, x, n, scratch, scratch_size, pool) == CUZK_OK) {
+        cuzk_g1_jac_add(acc, acc, &sum);
+        return;
     }
     for (size_t i = 0; i < n; i++) {
         cuzk_g1_jac p, t;
@@ -80,20 +74,34 @@ static cuzk_status check_args(const cuzk_groth16_pvk *pvk, const cuzk_fr *x, siz
 cuzk_status cuzk_groth16_verify(const cuzk_groth16_pvk *pvk, const cuzk_fr *public_inputs,
                                 size_t n, const cuzk_groth16_proof *proof, cuzk_error *err)
 {
-    return cuzk_groth16_verify_pool(pvk, public_inputs, n, proof, NULL, err);
+    return cuzk_groth16_verify_pool(pvk, public_inputs, n, proof, NULL, 0, NULL, err);
+}
+
+size_t cuzk_groth16_verify_scratch_size(const cuzk_groth16_pvk *pvk, unsigned nthreads)
+{
+    if (!pvk || pvk->n_ic <= IC_MSM_MIN)
+        return 0;
+    return cuzk_g1s_msm_scratch_size(pvk->n_ic - 1, nthreads ? nthreads : 1);
 }
 
 cuzk_status cuzk_groth16_verify_pool(const cuzk_groth16_pvk *pvk, const cuzk_fr *public_inputs,
-                                     size_t n, const cuzk_groth16_proof *proof,
-                                     cuzk_pool *pool, cuzk_error *err)
+                                     size_t n, const cuzk_groth16_proof *proof, void *scratch,
+                                     size_t scratch_size, cuzk_pool *pool, cuzk_error *err)
 {
     cuzk_status st = check_args(pvk, public_inputs, n, err);
     if (st != CUZK_OK)
         return st;
     if (!proof)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "groth16 verify: proof is NULL");
+    size_t need = cuzk_groth16_verify_scratch_size(pvk, cuzk_pool_nthreads(pool));
+    if (scratch && scratch_size < need)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "groth16 verify: scratch of %zu bytes, %zu needed", scratch_size,
+                              need);
+    if (!need)
+        scratch = NULL;
     cuzk_g1_jac acc;
-    public_input_sum(&acc, pvk, public_inputs, pool);
+    public_input_sum(&acc, pvk, public_inputs, scratch, scratch_size, pool);
     cuzk_g1_affine p[3];
     cuzk_g2_affine q[3];
     p[0] = proof->a;
@@ -159,7 +167,7 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk,
         cuzk_g1_jac_to_affine(&p[k], &t);
         q[k] = proofs[k].b;
 
-        public_input_sum(&t, pvk, public_inputs + k * n_inputs, NULL);
+        public_input_sum(&t, pvk, public_inputs + k * n_inputs, NULL, 0, NULL);
         cuzk_g1_jac_mul_var(&t, &t, &z);
         cuzk_g1_jac_add(&ic_acc, &ic_acc, &t);
 

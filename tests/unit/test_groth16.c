@@ -177,9 +177,9 @@ static void wide_circuit(tc_circuit *c, const cuzk_fr *pub, uint32_t n_pub)
 }
 
 /* Public inputs over the whole field (0, 1 and r - 1 among them), around the count from
- * which verify sums IC with an MSM (32) and well above it: the proof verifies, with and
- * without a pool, and changing any one input fails it (the pairing is the oracle for the
- * MSM's sum). */
+ * which verify sums IC with an MSM in scratch (32) and well above it: the proof verifies
+ * with the MSM (with and without a pool) and with the one-by-one sum, a short scratch is
+ * refused, and changing an input fails it (the pairing is the oracle for the MSM's sum). */
 static void test_many_inputs(void **st)
 {
     (void)st;
@@ -204,11 +204,24 @@ static void test_many_inputs(void **st)
         cuzk_groth16_proof p;
         cuzk_error err;
         assert_int_equal(prove_rs(&p, &k, &c, NULL, NULL, pool, &err), CUZK_OK);
-        assert_int_equal(cuzk_groth16_verify_pool(&k.pvk, pub, np, &p, pool, &err), CUZK_OK);
+        size_t sz = cuzk_groth16_verify_scratch_size(&k.pvk, cuzk_pool_nthreads(pool));
+        assert_true(np < 32 ? sz == 0 : sz > 0);
+        void *scratch = malloc(sz ? sz : 1);
+        assert_non_null(scratch);
+        assert_int_equal(cuzk_groth16_verify_pool(&k.pvk, pub, np, &p, scratch, sz, pool, &err),
+                         CUZK_OK);
+        size_t sz1 = cuzk_groth16_verify_scratch_size(&k.pvk, 1);
+        assert_int_equal(cuzk_groth16_verify_pool(&k.pvk, pub, np, &p, scratch, sz1, NULL, &err),
+                         CUZK_OK);
         assert_int_equal(cuzk_groth16_verify(&k.pvk, pub, np, &p, &err), CUZK_OK);
+        if (sz)
+            assert_int_equal(
+                cuzk_groth16_verify_pool(&k.pvk, pub, np, &p, scratch, sz - 1, pool, NULL),
+                CUZK_ERR_INVALID_ARG);
         cuzk_fr_add(&pub[np / 2], &pub[np / 2], &pub[1]);
-        assert_int_equal(cuzk_groth16_verify_pool(&k.pvk, pub, np, &p, pool, NULL),
+        assert_int_equal(cuzk_groth16_verify_pool(&k.pvk, pub, np, &p, scratch, sz, pool, NULL),
                          CUZK_ERR_INVALID_PROOF);
+        free(scratch);
         free_keys(&k);
         tc_free(&c);
         free(pub);
