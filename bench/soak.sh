@@ -58,6 +58,21 @@
 #          SOAK_RETRY_S      a client gives up a job after this many seconds of failing
 #                            calls (default 180)
 #          SOAK_THREADS      cuzkd's synthesis.threads (default 2)
+#          SOAK_FAULT_EVERY  a file fault every this many acknowledged jobs (default 100;
+#                            0 = none; needs the groth16 fixture), see "File faults" below
+#          SOAK_SWAP         1 (default): at each kill -9, the journal's result records are
+#                            swapped among the jobs before the restart (see below)
+#
+# File faults (issue 32): every SOAK_FAULT_EVERY acknowledged jobs a victim job is sent on its
+# own copies of the fixture's files (.params, .r1cs, .wtns), and one of them is truncated to
+# half, truncated to nothing, deleted, corrupted in the middle (written in place) or replaced
+# by a corrupted copy (rename), before the submit, right after it or ~50 ms after it. The
+# victim may be refused at submit, FAIL or COMPLETE; a COMPLETED victim's proof must verify
+# against the fixture's .vk (a wrong proof served is counted, goal 0), and the daemon must
+# never die of it (cuzkd deaths not by kill -9, goal 0). The regular jobs never see a fault.
+# Journal records: at each kill -9 the <id>.done records in state_dir are rotated (each job's
+# record replaced by another job's, Groth16 and synthetic jobs mixed), so a daemon that served
+# a result not bound to its job would hand a Groth16 client a synthetic proof (INVALID).
 # Exit 0 when every check passed, 1 otherwise; the summary table says which failed.
 set -uo pipefail
 export LC_ALL=C # sort and comm agree
@@ -83,6 +98,8 @@ FD_TOL=${SOAK_FD_TOL:-$((8 + CLIENTS))}
 TIMEOUT=${SOAK_TIMEOUT:-7200}
 RETRY_S=${SOAK_RETRY_S:-180}
 THREADS=${SOAK_THREADS:-2}
+FAULT_EVERY=${SOAK_FAULT_EVERY:-100}
+SWAP=${SOAK_SWAP:-1}
 RUN=$(date +%s)-$$ # in every request id: a rerun on an old journal cannot meet its ids
 
 log() { printf '==> %s\n' "$*" >&2; }
@@ -93,6 +110,10 @@ if [ "$KIND" != synthetic ] && [ ! -x "$FIXTURE" ]; then
   log "no $FIXTURE (build the tests): SOAK_KIND=synthetic, proofs self-checked by cuzkd only"
   KIND=synthetic
 fi
+[ "$KIND" = synthetic ] && [ "$FAULT_EVERY" -gt 0 ] && {
+  log "SOAK_KIND=synthetic: no file faults (they need the groth16 fixture's files)"
+  FAULT_EVERY=0
+}
 [ "$LOG2" -le 12 ] || log "SOAK_LOG2=$LOG2 > 12: cuzkd makes random benchmark keys, proofs unverifiable"
 
 if [ -z "${WORK:-}" ]; then
@@ -101,10 +122,10 @@ if [ -z "${WORK:-}" ]; then
 else
   case $WORK in /*) ;; *) WORK=$ROOT/$WORK ;; esac
   rm -rf "$WORK/state" "$WORK/c" "$WORK/jmap" "$WORK/audit" "$WORK/starts" "$WORK/crashes" \
-    "$WORK/cuzk.sock"
+    "$WORK/cuzk.sock" "$WORK/v" "$WORK/swaps" "$WORK/swapped_ids"
   WORK_MADE=0
 fi
-mkdir -p "$WORK/c" "$WORK/fx" "$WORK/jmap" "$OUT" || die "cannot make $WORK, $OUT"
+mkdir -p "$WORK/c" "$WORK/fx" "$WORK/jmap" "$WORK/v" "$OUT" || die "cannot make $WORK, $OUT"
 WORK=$(cd "$WORK" && pwd -P)
 ADDR="unix://$WORK/cuzk.sock"
 DLOG=$OUT/cuzkd.log
@@ -280,10 +301,98 @@ client() {
   done
 }
 
+# ---- file faults ------------------------------------------------------------------------
+# One victim: its own copies of the fixture's files, one of them damaged (kind k of the
+# 5 x 3 x 3 faults: what, which file, when). Its line in v/results: "vN fault STATE VERDICT".
+damage() { # how file
+  local sz
+  sz=$(stat -c %s "$2" 2>/dev/null || echo 0)
+  case $1 in
+    half) truncate -s $((sz / 2)) "$2" ;;
+    zero) truncate -s 0 "$2" ;;
+    delete) rm -f "$2" ;;
+    corrupt) # 4 KiB of junk in place, in the middle (a point, a coefficient or a value)
+      head -c 4096 /dev/urandom | dd of="$2" bs=1 seek=$((sz / 2)) conv=notrunc status=none ;;
+    replace) # a corrupted copy renamed over it: the path names a new inode
+      cp "$2" "$2.new" &&
+        head -c 4096 /dev/urandom | dd of="$2.new" bs=1 seek=$((sz / 3)) conv=notrunc status=none &&
+        mv -f "$2.new" "$2" ;;
+  esac
+}
+victim() { # n
+  local n=$1 d=$WORK/v/$1 hows=(half zero delete corrupt replace) files=(b.params c.r1cs w.wtns)
+  local whens=(before after late) how file when rid id out rc st verdict
+  how=${hows[$((n % 5))]}
+  file=${files[$(((n / 5) % 3))]}
+  when=${whens[$(((n / 15) % 3))]}
+  mkdir -p "$d"
+  cp "$WORK/fx/b.params" "$WORK/fx/c.r1cs" "$WORK/fx/w.wtns" "$d/"
+  [ "$when" = before ] && damage "$how" "$d/$file"
+  rid=soak-$RUN-v$n
+  id=$("$CUZK" submit --addr "$ADDR" --timeout 60000 --params "$d/b.params" \
+    --r1cs "$d/c.r1cs" --wtns "$d/w.wtns" --request-id "$rid" 2>"$d/submit.err")
+  rc=$?
+  case $when in after) damage "$how" "$d/$file" ;; late) (sleep 0.05; damage "$how" "$d/$file") & ;; esac
+  wait
+  st= verdict=-
+  if [ $rc != 0 ] || ! [[ $id =~ ^[0-9a-f-]{36}$ ]]; then
+    # refused at submit (a clear error) or the daemon was being killed: both end the victim
+    st=REFUSED
+  else
+    local t0=$SECONDS
+    while :; do
+      rm -f "$d/proof"
+      out=$("$CUZK" await "$id" --addr "$ADDR" --timeout 300000 --out "$d/proof" 2>&1)
+      case $out in
+        *"job $id: COMPLETED"*) st=COMPLETED ;;
+        *"job $id: FAILED"*) st=FAILED ;;
+        *"job $id: CANCELLED"*) st=CANCELLED ;;
+        *NOT_FOUND*) st=NOT_FOUND ;;
+      esac
+      [ -n "$st" ] && break
+      [ $((SECONDS - t0)) -ge "$RETRY_S" ] && { st=GAVE_UP; break; }
+      sleep 0.2
+    done
+    if [ "$st" = COMPLETED ]; then
+      if "$CUZK" verify --vk "$WORK/fx/b.vk" --public "$WORK/fx/pub.json" --proof "$d/proof" \
+        --threads 1 >/dev/null 2>&1; then verdict=VERIFIED; else verdict=INVALID; fi
+    fi
+  fi
+  echo "v$n $how:$file:$when $st $verdict $(head -c 160 "$d/submit.err" | tr '\n' ' ')" >>"$WORK/v/results"
+  [ "$st" = FAILED ] && echo "v$n $(head -c 300 <<<"$out" | tr '\n' ' ')" >>"$WORK/v/failures"
+  rm -rf "$d"
+}
+fault_client() { # a victim every FAULT_EVERY acknowledged jobs (the rest once the clients end)
+  local n=0
+  while [ "$n" -lt $((JOBS / FAULT_EVERY)) ]; do
+    if [ -e "$WORK/v/stop" ] || [ "$(acked)" -ge $(((n + 1) * FAULT_EVERY)) ]; then
+      victim "$n"
+      n=$((n + 1))
+    else
+      sleep 0.2
+    fi
+  done
+}
+# At a kill: every <id>.done record moves to the next job's name (a rotation), so each job
+# with a record finds another job's there at the restart.
+swap_records() {
+  local f files=() i n tmp=$WORK/swap.tmp
+  for f in "$WORK"/state/*.done; do [ -e "$f" ] && files+=("$f"); done
+  n=${#files[@]}
+  [ "$n" -ge 2 ] || return 0
+  cp "${files[0]}" "$tmp"
+  for ((i = 0; i < n - 1; i++)); do cp "${files[$((i + 1))]}" "${files[$i]}"; done
+  cp "$tmp" "${files[$((n - 1))]}"
+  rm -f "$tmp"
+  echo "$n" >>"$WORK/swaps"
+  for f in "${files[@]}"; do basename "$f" .done; done >>"$WORK/swapped_ids"
+}
+
 # ---- the run ------------------------------------------------------------------------------
+acked() { cat "$WORK"/c/acks.* 2>/dev/null | wc -l; }
 cleanup() {
   local p
-  for p in ${CLIENT_PIDS:-} ${SNAP_PID:-}; do kill "$p" 2>/dev/null; done
+  for p in ${CLIENT_PIDS:-} ${SNAP_PID:-} ${FAULT_PID:-}; do kill "$p" 2>/dev/null; done
   [ -n "$DAEMON" ] && kill -9 "$DAEMON" 2>/dev/null
 }
 trap cleanup EXIT
@@ -298,8 +407,12 @@ for ((c = 0; c < CLIENTS; c++)); do
   client "$c" &
   CLIENT_PIDS="$CLIENT_PIDS $!"
 done
+FAULT_PID=
+if [ "$FAULT_EVERY" -gt 0 ]; then
+  fault_client &
+  FAULT_PID=$!
+fi
 
-acked() { cat "$WORK"/c/acks.* 2>/dev/null | wc -l; }
 next_kill=$KILL_EVERY
 next_sample=$SAMPLE_EVERY
 kills=0
@@ -324,6 +437,7 @@ while :; do
     sample "$a"
     kill -9 "$DAEMON"
     wait "$DAEMON" 2>/dev/null
+    [ "$SWAP" = 1 ] && swap_records
     kills=$((kills + 1))
     log "$(date -u +%T) kill -9 #$kills at $a acknowledged jobs (life $LIFE, pid $DAEMON)"
     start_daemon || break
@@ -339,6 +453,9 @@ while :; do
   sleep 0.1
 done
 wait $CLIENT_PIDS 2>/dev/null
+touch "$WORK/v/stop"
+[ -n "$FAULT_PID" ] && wait "$FAULT_PID" 2>/dev/null
+FAULT_PID=
 T1=$(date +%s.%N)
 CLIENT_PIDS=
 sample "$(acked)"
@@ -389,7 +506,10 @@ n_reproved=$(uniq -d "$A/completed" | wc -l)                # proved again after
 # ... which is right only when the kill came before the job's outcome was journaled: a job
 # proved again after its <id>.done was seen lost that outcome (resurrected)
 : >"$A/resurrected"
+touch "$WORK/swapped_ids"
 for id in $(uniq -d "$A/completed"); do
+  # a job whose record was swapped at a kill must be proved again: that is the point
+  grep -qx "$id" "$WORK/swapped_ids" && continue
   d=$(awk -v id="$id" '$2 == "D" && $3 == id { print $1; exit }' "$WORK/jmap/log")
   [ -n "$d" ] || continue
   grep -E "^[^ ]+ INFO  job $id completed" "$DLOG" | while read -r t _; do
@@ -402,6 +522,15 @@ n_resurrected=$(wc -l <"$A/resurrected")
 n_retry_new=$(grep -c 'proving it as job' "$DLOG")
 n_resumed=$(grep -oE 'journal: resumed [0-9]+' "$DLOG" | awk '{ s += $3 } END { print s + 0 }')
 n_again=$(grep -oE '[0-9]+ job\(s\) to prove again' "$DLOG" | awk '{ s += $1 } END { print s + 0 }')
+touch "$WORK/v/results"
+n_victims=$(wc -l <"$WORK/v/results")
+n_v_expected=$((FAULT_EVERY > 0 ? JOBS / FAULT_EVERY : 0))
+n_v_completed=$(awk '$3 == "COMPLETED"' "$WORK/v/results" | wc -l)
+n_v_failed=$(awk '$3 == "FAILED"' "$WORK/v/results" | wc -l)
+n_v_refused=$(awk '$3 == "REFUSED"' "$WORK/v/results" | wc -l)
+n_v_wrong=$(awk '$3 == "COMPLETED" && $4 != "VERIFIED"' "$WORK/v/results" | wc -l)
+n_v_lost=$(awk '$3 == "NOT_FOUND" || $3 == "GAVE_UP"' "$WORK/v/results" | wc -l)
+n_swapped=$(awk '{ s += $1 } END { print s + 0 }' "$WORK/swaps" 2>/dev/null || echo 0)
 n_err_lines=$(grep -c ' ERROR ' "$DLOG")
 n_warn_lines=$(grep -c ' WARN ' "$DLOG")
 n_submit_retries=$(grep -c '^submit ' "$A/errors")
@@ -444,6 +573,7 @@ chk() { # name value expected (numbers; = or <=) -> a row
   local ok=ok
   case $3 in
     "<="*) [ "$2" -le "${3#<=}" ] || ok=FAIL ;;
+    ">="*) [ "$2" -ge "${3#>=}" ] || ok=FAIL ;;
     *) [ "$2" = "$3" ] || ok=FAIL ;;
   esac
   [ $ok = FAIL ] && fails+=("$1")
@@ -478,6 +608,9 @@ chk() { # name value expected (numbers; = or <=) -> a row
   chk "log: acknowledged jobs never logged completed" "$n_log_missing" 0
   chk "log: request ids proved as a new job" "$n_retry_new" 0
   chk "log: jobs proved again after their outcome was journaled" "$n_resurrected" 0
+  chk "file faults: victim jobs run" "$n_victims" "$n_v_expected"
+  chk "file faults: wrong proofs served (COMPLETED, not verifying)" "$n_v_wrong" 0
+  chk "file faults: victims lost (NOT_FOUND or no answer)" "$n_v_lost" 0
   chk "cuzkd deaths not by kill -9" "$crashes" 0
   chk "SIGTERM at the end: exit" "$stop_rc" 0
   chk "timed out" "$timed_out" 0
@@ -486,7 +619,9 @@ chk() { # name value expected (numbers; = or <=) -> a row
   echo "informational: $((n_reproved - n_resurrected)) job(s) proved again after a kill that" \
     "came before their outcome was journaled (right), $n_resumed resumed from the journal over $kills restarts ($n_again proved again);" \
     "client retries: $n_submit_retries submits, $n_await_retries awaits; cuzkd log:" \
-    "$n_err_lines ERROR, $n_warn_lines WARN lines"
+    "$n_err_lines ERROR, $n_warn_lines WARN lines; file-fault victims: $n_v_completed completed" \
+    "(verified), $n_v_failed failed, $n_v_refused refused at submit; $n_swapped journal result" \
+    "records swapped at the kills"
   [ "$n_resurrected" = 0 ] || { echo; cat "$A/resurrected"; }
   echo
   cat "$A/flat"
