@@ -6,11 +6,11 @@
  *
  * Threading: the registry is lock-free (C11 atomics: a slot is claimed with a CAS on its
  * state, published by a release store of its start, read by the handler with acquire
- * loads); the handler is installed once (pthread_once) and uses only async-signal-safe
- * calls plus mmap (a plain system call on Linux). strerror_r keeps errno text
+ * loads); the handler is (re)installed at each mapping under a mutex and uses only
+ * async-signal-safe calls plus mmap (a plain system call on Linux). strerror_r keeps errno text
  * thread-safe.
  */
-#define _GNU_SOURCE /* MAP_ANONYMOUS, madvise(MADV_DONTNEED), F_DUPFD_CLOEXEC */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise(MADV_DONTNEED); POSIX 2008 (XSI strerror_r) */
 
 #include "formats/mapped_file.h"
 
@@ -41,8 +41,7 @@ static mf_slot g_slots[MAPPED_FILE_SLOTS];
 static _Atomic unsigned g_hi; /* slots [0, g_hi) may be in use: the handler scans no more */
 static uintptr_t g_page;
 static struct sigaction g_prev; /* the handler before ours, for faults not ours */
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static bool g_installed;
+static pthread_mutex_t g_install_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static _Atomic(mapped_file_test_hook) g_hook;
 static void *_Atomic g_hook_ctx;
@@ -103,15 +102,29 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
     errno = saved;
 }
 
-static void install(void)
+/* Makes on_sigbus the SIGBUS handler, at each mapping: whoever set another handler since
+ * (a library, a test harness that sets its own around each test) is chained to, not lost.
+ * Under a mutex so that two openers never record on_sigbus itself as the previous one. The
+ * handler reads g_prev without a lock: it changes only when someone else replaced ours,
+ * and then only faults outside every mapping reach it. */
+static bool install(void)
 {
-    g_page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    g_installed = sigaction(SIGBUS, &sa, &g_prev) == 0;
+    pthread_mutex_lock(&g_install_mu);
+    if (!g_page)
+        g_page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    struct sigaction cur;
+    bool ok = sigaction(SIGBUS, NULL, &cur) == 0;
+    if (ok && !((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigbus)) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        g_prev = cur;
+        ok = sigaction(SIGBUS, &sa, NULL) == 0;
+    }
+    pthread_mutex_unlock(&g_install_mu);
+    return ok;
 }
 
 static int slot_claim(void)
@@ -196,8 +209,7 @@ static cuzk_status map_fd(mapped_file *mf, int fd, const char *name, cuzk_error 
     size_t len = (size_t)st.st_size;
     if (len == 0) /* mmap rejects length 0; the parsers report the empty input */
         return CUZK_OK;
-    pthread_once(&g_once, install);
-    if (!g_installed) {
+    if (!install()) {
         mapped_file_close(mf);
         return cuzk_error_set(err, CUZK_ERR_IO, "cannot map %s: no SIGBUS guard", name);
     }

@@ -9,7 +9,8 @@
  * Files the daemon did not write may be truncated while they are mapped (DESIGN.md §4b).
  * Touching a page past the new end of file raises SIGBUS, which would kill the process
  * with every job in it. The defence, chosen here once for every reader:
- *   - a process-wide SA_SIGINFO SIGBUS handler, installed on the first mapping, and a
+ *   - a process-wide SA_SIGINFO SIGBUS handler, (re)installed at each mapping if another
+ *     handler replaced it (that one is then chained to), and a
  *     lock-free registry (a fixed table of slots: start, length, changed flag) of the live
  *     mappings;
  *   - a fault inside a registered mapping maps anonymous zero pages (MAP_FIXED) over the
