@@ -29,6 +29,8 @@
 #include "cuzk/engine.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
+#include "engine/srs.h"
+#include "engine/state.h"
 #include "formats/formats_export.h"
 #include "snarkjs_writer.h"
 #include "test_groth16_circuits.h"
@@ -159,6 +161,43 @@ static void test_key_replaced_at_path(void **state)
     bool already = true;
     assert_int_equal(cuzk_engine_preload(e, id, &already, NULL, NULL), CUZK_OK);
     assert_false(already);
+    expect_proof(e, zk, wt, &g_vk2, &g_vk1);
+    cuzk_engine_destroy(e);
+}
+
+/* White box: a partition holding the key (a reference on its entry, taken here as
+ * admission takes it) while its file is replaced keeps the old key; the next job gets a
+ * fresh entry with the new key; the old entry is freed by its last unref. */
+static void test_key_replaced_in_use(void **state)
+{
+    (void)state;
+    char zk[128], wt[128], id[192];
+    path_of(zk, "u.zkey");
+    path_of(wt, "w.wtns");
+    snprintf(id, sizeof id, "zkey:%s", zk);
+    put(zk, &g_k1);
+    cuzk_engine *e = make();
+    expect_proof(e, zk, wt, &g_vk1, &g_vk2);
+    pthread_mutex_lock(&e->mu);
+    srs_entry *old = engine_srs_get(e, id, NULL, NULL, false);
+    assert_non_null(old);
+    assert_int_equal(old->tier, CUZK_SRS_HOT);
+    old->refs++; /* a partition of a job admitted before the change */
+    const cuzk_groth16_pk old_pk = old->key.pk;
+    pthread_mutex_unlock(&e->mu);
+    put_renamed(zk, &g_k2);
+    expect_proof(e, zk, wt, &g_vk2, &g_vk1);
+    pthread_mutex_lock(&e->mu);
+    srs_entry *now = engine_srs_get(e, id, NULL, NULL, false);
+    assert_non_null(now);
+    assert_ptr_not_equal(now, old);
+    assert_true(old->detached);
+    for (srs_entry *x = e->srs; x; x = x->next)
+        assert_ptr_not_equal(x, old); /* out of the table */
+    assert_int_equal(old->tier, CUZK_SRS_HOT); /* its key intact for its holders */
+    assert_ptr_equal(old->key.pk.h, old_pk.h);
+    engine_srs_unref(e, old); /* the last holder leaves: freed (ASan checks the rest) */
+    pthread_mutex_unlock(&e->mu);
     expect_proof(e, zk, wt, &g_vk2, &g_vk1);
     cuzk_engine_destroy(e);
 }
@@ -330,6 +369,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_replaced_at_path),
+        cmocka_unit_test(test_key_replaced_in_use),
         cmocka_unit_test(test_failed_load_then_fixed),
         cmocka_unit_test(test_key_truncated_resident),
         cmocka_unit_test(test_truncated_during_read),
