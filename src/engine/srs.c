@@ -77,15 +77,17 @@ srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const 
             return s;
         engine_log(e, CUZK_LOG_INFO, "srs: the key file of %s changed since it was loaded: "
                    "reading it again", s->id);
-        if (s->refs == 0) {
-            /* idle: to COLD in place (the decoded key to the graveyard, the mapping closed) */
+        if (s->tier != CUZK_SRS_HOT || s->refs == 0) {
+            /* no partition holds a decoded key (idle, or WARM/COLD: its partitions have not
+             * loaded it yet and will load the new file): to COLD in place, the decoded key
+             * to the graveyard and the mapping closed */
             engine_srs_evict_entry(e, s);
             unmap(s);
             s->tier = CUZK_SRS_COLD;
             return s;
         }
-        /* in use: its partitions keep the old key (they hold the entry); new users get a
-         * fresh entry, and the last unref frees this one */
+        /* HOT and in use: its partitions keep the old key (they hold the entry); new users
+         * get a fresh entry, and the last unref frees this one */
         unlink_entry(e, s);
         s->detached = true;
         if (!k)

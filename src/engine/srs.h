@@ -50,9 +50,9 @@ struct srs_entry {
 
 /* The entry of id (created COLD when create). A found key from a file whose identity at
  * its path changed since it was loaded (replaced, rewritten, truncated; or its mapping
- * lost pages) is not used again: idle, it drops to COLD (the next ensure reads the file
- * again); in use, it leaves the table (its users keep the old key) and a fresh entry
- * takes its place (NULL when !create). Costs one stat of the key's path. */
+ * lost pages) is not used again: idle or not decoded (WARM), it drops to COLD (the next
+ * ensure reads the file again); HOT and in use, it leaves the table (its users keep the
+ * old key) and a fresh entry takes its place (NULL when !create). Costs one stat of the key's path. */
 srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const ereq *req,
                           bool create);
 bool engine_srs_evict_one(cuzk_engine *e, uint64_t need); /* LRU idle HOT key */
