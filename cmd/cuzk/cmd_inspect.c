@@ -320,6 +320,9 @@ int cmd_inspect(int argc, char **argv)
     else
         rc = not_ours(path, "not a snarkjs .zkey/.r1cs/.wtns or JSON file, and its size fits "
                             "no bellperson .params, .vk or 192-byte proof");
+    /* truncated or rewritten while it was described: what was printed is not the file */
+    if (mapped_file_check(&mf, CUZK_OK, &e) != CUZK_OK)
+        rc = cli_fail("inspect", path, CUZK_ERR_IO, &e);
     mapped_file_close(&mf);
     return rc;
 }

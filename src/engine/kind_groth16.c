@@ -93,6 +93,7 @@ static cuzk_status g16_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, 
         if ((st = mapped_file_open(&mf, kpath, err)) != CUZK_OK)
             return st;
         st = key_domain(mf.data, mf.len, zk, &domain, err);
+        st = mapped_file_check(&mf, st, err); /* truncated under the read: say so */
         mapped_file_close(&mf);
         if (snprintf(p->circuit_id, sizeof p->circuit_id, "%s:%s", zk ? "zkey" : "params",
                      kpath) >= (int)sizeof p->circuit_id)

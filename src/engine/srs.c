@@ -6,6 +6,15 @@
  * recently used when idle and the budget is short. Keys that belong to one job (given as
  * bytes) are dropped when their last partition leaves.
  *
+ * Keys from files remember the identity of the file they were decoded from (the mapping's
+ * mapped_file_id); each admission (engine_srs_get) compares it with what the path names
+ * now, and a changed file is read again (an idle entry drops to COLD; one in use leaves
+ * the table, keeping its key for the partitions holding it, and a fresh entry replaces
+ * it). A failed load caches nothing: its mapping is closed and the next user loads again.
+ * Mappings are mapped_file's, guarded against truncation (a lost page reads as zeros and
+ * flags the mapping): a load from a mapping that changed fails with CUZK_ERR_IO, and a
+ * WARM mapping that changed is reopened before it is reused.
+ *
  * Threading: entries are guarded by engine->mu. A load runs with mu released while the
  * entry is marked loading (other users wait on srs_cv). Evicted keys are not freed under
  * mu (a GPU backend's forget may wait for its device): they go to a graveyard that
@@ -14,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "engine/budget.h"
@@ -38,12 +46,54 @@ uint64_t engine_key_estimate(const cuzk_engine *e, const ekind *k, const char *i
     return 2 * file_size + (1u << 20);
 }
 
+static void unlink_entry(cuzk_engine *e, srs_entry *s);
+static void unmap(srs_entry *s);
+
+/* true when the file s's key (HOT) or mapping (WARM) came from is no longer what its path
+ * names, or changed in place (its mapping lost pages, or size/mtime moved), or the
+ * resident circuit's CSR cache file changed under its mapping */
+static bool file_changed(const cuzk_engine *e, const srs_entry *s)
+{
+    if (s->job_own)
+        return false;
+    if (s->tier == CUZK_SRS_HOT && s->key.r1cs && cuzk_r1cs_cache_changed(s->key.r1cs))
+        return true;
+    if (!s->map)
+        return false;
+    char path[4096];
+    mapped_file_id now;
+    if (!s->kind->key_file(e, s->id, path, sizeof path) || !mapped_file_id_of_path(path, &now))
+        return true; /* gone: the next load says why */
+    return !mapped_file_id_equal(&now, &s->map->id) || mapped_file_changed(s->map);
+}
+
 srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const ereq *req,
                           bool create)
 {
-    for (srs_entry *s = e->srs; s; s = s->next)
-        if (strcmp(s->id, id) == 0)
+    for (srs_entry *s = e->srs; s; s = s->next) {
+        if (strcmp(s->id, id) != 0)
+            continue;
+        if (s->loading || !file_changed(e, s))
             return s;
+        engine_log(e, CUZK_LOG_INFO, "srs: the key file of %s changed since it was loaded: "
+                   "reading it again", s->id);
+        if (s->tier != CUZK_SRS_HOT || s->refs == 0) {
+            /* no partition holds a decoded key (idle, or WARM/COLD: its partitions have not
+             * loaded it yet and will load the new file): to COLD in place, the decoded key
+             * to the graveyard and the mapping closed */
+            engine_srs_evict_entry(e, s);
+            unmap(s);
+            s->tier = CUZK_SRS_COLD;
+            return s;
+        }
+        /* HOT and in use: its partitions keep the old key (they hold the entry); new users
+         * get a fresh entry, and the last unref frees this one */
+        unlink_entry(e, s);
+        s->detached = true;
+        if (!k)
+            k = s->kind;
+        break;
+    }
     if (!create || strlen(id) >= sizeof(((srs_entry *)0)->id))
         return NULL;
     srs_entry *s = calloc(1, sizeof *s);
@@ -78,8 +128,8 @@ static void unlink_entry(cuzk_engine *e, srs_entry *s)
 
 static void unmap(srs_entry *s)
 {
-    if (s->map)
-        munmap(s->map, s->map_len);
+    mapped_file_close(s->map);
+    free(s->map);
     s->map = NULL;
     s->map_len = 0;
 }
@@ -189,31 +239,67 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     char id[256], path[4096];
     strcpy(id, s->id);
     bool has_file = k->key_file(e, id, path, sizeof path);
-    void *map = s->map;
-    size_t map_len = s->map_len;
+    /* the loader owns the mapping until it is done (WARM's, or a new one) */
+    mapped_file *map = s->map;
+    s->map = NULL;
+    s->map_len = 0;
     pthread_mutex_unlock(&e->mu);
 
     cuzk_status st = CUZK_OK;
     double tl = engine_now_ms();
+    mapped_file_id now;
+    if (map && (!has_file || !mapped_file_id_of_path(path, &now) ||
+                !mapped_file_id_equal(&now, &map->id) || mapped_file_changed(map))) {
+        /* the WARM mapping is of a file that changed (or left): map what the path names */
+        mapped_file_close(map);
+        free(map);
+        map = NULL;
+    }
     if (has_file && !map) {
-        mapped_file mf;
-        if ((st = mapped_file_open(&mf, path, err)) == CUZK_OK) {
-            map = (void *)mf.data;
-            map_len = mf.len; /* kept as the WARM tier; released by munmap */
+        if (!(map = malloc(sizeof *map)))
+            st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+        else if ((st = mapped_file_open(map, path, err)) != CUZK_OK) {
+            free(map);
+            map = NULL;
         }
     }
     srs_key key = {0};
-    if (st == CUZK_OK)
-        st = k->load_key(e, id, req, map, map_len, &key, e->pool, err);
+    bool decoded = false;
+    if (st == CUZK_OK) {
+        st = k->load_key(e, id, req, map ? map->data : NULL, map ? map->len : 0, &key, e->pool,
+                         err);
+        decoded = st == CUZK_OK;
+        /* decoded from a file truncated or rewritten under the read: not this key (it goes
+         * to the graveyard below), and a parse error is reported as the change it was */
+        if (map)
+            st = mapped_file_check(map, st, err);
+    }
+    if (st != CUZK_OK && map) {
+        /* a failed load keeps no mapping: the next user maps the file afresh */
+        mapped_file_close(map);
+        free(map);
+        map = NULL;
+    }
     uint64_t load_ms = (uint64_t)(engine_now_ms() - tl);
 
     pthread_mutex_lock(&e->mu);
     s->map = map;
-    s->map_len = map_len;
+    s->map_len = map ? map->len : 0;
+    if (map)
+        s->file_size = map->id.size;
     s->refs--;
     s->loading = false;
     s->load_gen++;
     s->load_status = st;
+    if (st != CUZK_OK && decoded) {
+        /* decoded, then found changed: its memory is freed with the graveyard's */
+        srs_grave *g = calloc(1, sizeof *g);
+        if (g) {
+            g->key = key;
+            g->next = e->graveyard;
+            e->graveyard = g;
+        }
+    }
     if (st == CUZK_OK && key.bytes > charge && !engine_budget_try(e, key.bytes - charge)) {
         st = s->load_status =
             cuzk_error_set(err, CUZK_ERR_NOMEM, "key %s takes %.1f MiB, more than the budget allows",
@@ -263,7 +349,7 @@ void engine_srs_unref(cuzk_engine *e, srs_entry *s)
         engine_budget_release(e, s->pending_charge);
         s->pending_charge = 0;
     }
-    if (s->job_own && s->refs == 0 && !s->loading) {
+    if ((s->job_own || s->detached) && s->refs == 0 && !s->loading) {
         engine_srs_evict_entry(e, s);
         unmap(s);
         unlink_entry(e, s);

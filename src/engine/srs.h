@@ -14,6 +14,7 @@
 
 #include "engine/kind.h"
 #include "engine/request.h"
+#include "formats/formats_export.h"
 
 typedef struct ejob ejob;
 typedef struct srs_entry srs_entry;
@@ -33,14 +34,25 @@ struct srs_entry {
     uint64_t pending_charge; /* budget reserved at admission for the coming load */
     uint64_t load_gen;     /* loads finished (waiters tell a failed load from a new one) */
     uint64_t file_size;    /* for keys from files: the file's size (WARM/COLD report it) */
-    void *map;             /* WARM: the file mapping kept after eviction (page cache) */
+    /* keys from files: the mapping the key was (or is being) decoded from, kept while HOT
+     * and as the WARM tier after eviction (page cache); its id is the identity of the
+     * file the key came from (srs.c compares it with the path at each admission); NULL
+     * when none (COLD, or the last load failed: a failed load keeps no mapping) */
+    mapped_file *map;
     size_t map_len;
+    bool detached;         /* left the table (its file changed) while in use: freed by the
+                            * last unref; the table has a fresh entry for the id */
     uint32_t refs;         /* partitions admitted that use it */
     double last_used_ms;
     uint64_t load_ms_last;
     srs_entry *next;
 };
 
+/* The entry of id (created COLD when create). A found key from a file whose identity at
+ * its path changed since it was loaded (replaced, rewritten, truncated; or its mapping
+ * lost pages) is not used again: idle or not decoded (WARM), it drops to COLD (the next
+ * ensure reads the file again); HOT and in use, it leaves the table (its users keep the
+ * old key) and a fresh entry takes its place (NULL when !create). Costs one stat of the key's path. */
 srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const ereq *req,
                           bool create);
 bool engine_srs_evict_one(cuzk_engine *e, uint64_t need); /* LRU idle HOT key */

@@ -296,6 +296,9 @@ cuzk_status cuzk_groth16_vk_load_bellperson(cuzk_groth16_vk *vk, const char *pat
     if (st != CUZK_OK)
         return st;
     st = cuzk_groth16_vk_from_bellperson(vk, mf.data, mf.len, NULL, err);
+    if (st == CUZK_OK && (st = mapped_file_check(&mf, st, err)) != CUZK_OK)
+        cuzk_groth16_vk_free(vk); /* decoded from a file that changed under the read */
+    st = mapped_file_check(&mf, st, err); /* a failed parse of a changed file says so */
     mapped_file_close(&mf);
     return st;
 }
@@ -309,6 +312,9 @@ cuzk_status cuzk_groth16_pk_load_bellperson(cuzk_groth16_pk *pk, const char *pat
     if (st != CUZK_OK)
         return st;
     st = cuzk_groth16_pk_from_bellperson(pk, mf.data, mf.len, trust, pool, err);
+    if (st == CUZK_OK && (st = mapped_file_check(&mf, st, err)) != CUZK_OK)
+        cuzk_groth16_pk_free(pk); /* decoded from a file that changed under the read */
+    st = mapped_file_check(&mf, st, err); /* a failed parse of a changed file says so */
     mapped_file_close(&mf);
     return st;
 }

@@ -13,4 +13,10 @@
 #include "formats/json_dom.h"
 #include "formats/mapped_file.h"
 
+struct cuzk_r1cs;
+/* true when r is a circuit mapped from a CSR cache file (cuzk_r1cs_cache_open) and that
+ * file changed since (truncated: its lost pages now read as zeros; or rewritten in place):
+ * the key manager then loads the key again instead of proving from it. */
+bool cuzk_r1cs_cache_changed(const struct cuzk_r1cs *r);
+
 #endif

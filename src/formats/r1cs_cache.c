@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cuzk/r1cs_cache.h"
-#include "formats/mapped_file.h"
+#include "formats/formats_export.h"
 #include "formats/r1cs_cache_hash.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -239,6 +239,12 @@ static void backing_release(void *b)
     free(b);
 }
 
+bool cuzk_r1cs_cache_changed(const cuzk_r1cs *r)
+{
+    return r && r->backing_release == backing_release &&
+           mapped_file_changed(&((const backing *)r->backing)->mf);
+}
+
 /* ---- the "checked in full" stamp (CHECK_ONCE) ------------------------------------------ */
 
 /* <path>.ok holds the identity of the file a FULL check passed on: device, inode, size,
@@ -439,6 +445,7 @@ cuzk_status cuzk_r1cs_cache_open(const char *path, const char *circuit_id,
         st = bad(err, path, "no witness map recorded");
     for (int k = S_DENS; k < S_IDX && st == CUZK_OK; k++) /* small sections: always */
         st = check_sum(&bk->mf, path, off, &s, k, pool, err);
+    st = mapped_file_check(&bk->mf, st, err); /* truncated under the read: say so */
     if (st != CUZK_OK) {
         backing_release(bk);
         free(r);
@@ -490,9 +497,11 @@ cuzk_status cuzk_r1cs_cache_open(const char *path, const char *circuit_id,
             st = check_sum(&bk->mf, path, off, &s, k, pool, err);
     if (st == CUZK_OK && map)
         st = cuzk_witness_map_init(map, (const uint64_t *)(d + off[S_MAP]), s.n_vars, err);
+    if (st == CUZK_ERR_INVALID_ARG) /* the map's own check: bits it refuses */
+        st = bad(err, path, "witness map marks ONE or bits beyond the variables");
+    /* after the checks (and before the stamp): what they passed is what the file holds */
+    st = mapped_file_check(&bk->mf, st, err);
     if (st != CUZK_OK) {
-        if (st == CUZK_ERR_INVALID_ARG) /* the map's own check: bits it refuses */
-            st = bad(err, path, "witness map marks ONE or bits beyond the variables");
         backing_release(bk);
         free(r);
         return st;

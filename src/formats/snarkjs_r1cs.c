@@ -242,6 +242,11 @@ cuzk_status cuzk_r1cs_load_snarkjs(cuzk_r1cs **out, cuzk_snarkjs_r1cs_header *he
     if (st != CUZK_OK)
         return st;
     st = cuzk_r1cs_from_snarkjs(out, header, mf.data, mf.len, err);
+    if (st == CUZK_OK && (st = mapped_file_check(&mf, st, err)) != CUZK_OK) {
+        cuzk_r1cs_destroy(*out); /* decoded from a file that changed under the read */
+        *out = NULL;
+    }
+    st = mapped_file_check(&mf, st, err); /* a failed parse of a changed file says so */
     mapped_file_close(&mf);
     return st;
 }

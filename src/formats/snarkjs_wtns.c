@@ -113,11 +113,14 @@ cuzk_status cuzk_frs_load_snarkjs_wtns(cuzk_fr **out, uint32_t *n, const char *p
         } else if ((st = cuzk_frs_from_snarkjs_wtns(v, count, mf.data, mf.len, err)) !=
                    CUZK_OK) {
             free(v);
+        } else if ((st = mapped_file_check(&mf, st, err)) != CUZK_OK) {
+            free(v); /* decoded from a file that changed under the read */
         } else {
             *out = v;
             *n = count;
         }
     }
+    st = mapped_file_check(&mf, st, err); /* a failed parse of a changed file says so */
     mapped_file_close(&mf);
     return st;
 }

@@ -535,6 +535,15 @@ cuzk_status cuzk_groth16_pk_load_snarkjs_zkey(cuzk_groth16_pk *pk, cuzk_r1cs **a
         return st;
     st = pk_from_zkey(pk, ab, header, mf.data, mf.len, &mf, trust, pool, progress_fn,
                       progress_ctx, err);
+    if (st == CUZK_OK && (st = mapped_file_check(&mf, st, err)) != CUZK_OK) {
+        /* decoded from a file that changed under the read */
+        cuzk_groth16_pk_free(pk);
+        if (ab) {
+            cuzk_r1cs_destroy(*ab);
+            *ab = NULL;
+        }
+    }
+    st = mapped_file_check(&mf, st, err); /* a failed parse of a changed file says so */
     mapped_file_close(&mf);
     return st;
 }
