@@ -24,6 +24,31 @@ static cuzk_status io_error(cuzk_error *err, const char *what, const char *path,
     return cuzk_error_set(err, CUZK_ERR_IO, "%s %s: %s (errno %d)", what, path, buf, e);
 }
 
+cuzk_status mapped_file_open_fd(mapped_file *mf, int fd, const char *path, cuzk_error *err)
+{
+    if (!mf || !path || fd < 0)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "mapped file: NULL argument");
+    mf->data = NULL;
+    mf->len = 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return io_error(err, "cannot stat", path, errno);
+    if (!S_ISREG(st.st_mode))
+        return cuzk_error_set(err, CUZK_ERR_IO, "cannot map %s: not a regular file", path);
+    if (st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX)
+        return cuzk_error_set(err, CUZK_ERR_IO, "cannot map %s: size %lld out of range", path,
+                              (long long)st.st_size);
+    size_t len = (size_t)st.st_size;
+    if (len == 0) /* mmap rejects length 0; the parsers report the empty input */
+        return CUZK_OK;
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED)
+        return io_error(err, "cannot mmap", path, errno);
+    mf->data = p;
+    mf->len = len;
+    return CUZK_OK;
+}
+
 cuzk_status mapped_file_open(mapped_file *mf, const char *path, cuzk_error *err)
 {
     if (!mf || !path)
@@ -35,34 +60,9 @@ cuzk_status mapped_file_open(mapped_file *mf, const char *path, cuzk_error *err)
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return io_error(err, "cannot open", path, errno);
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return io_error(err, "cannot stat", path, e);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return cuzk_error_set(err, CUZK_ERR_IO, "cannot map %s: not a regular file", path);
-    }
-    if (st.st_size < 0 || (uint64_t)st.st_size > SIZE_MAX) {
-        close(fd);
-        return cuzk_error_set(err, CUZK_ERR_IO, "cannot map %s: size %lld out of range", path,
-                              (long long)st.st_size);
-    }
-    size_t len = (size_t)st.st_size;
-    if (len == 0) { /* mmap rejects length 0; the parsers report the empty input */
-        close(fd);
-        return CUZK_OK;
-    }
-    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    int e = errno;
-    close(fd);
-    if (p == MAP_FAILED)
-        return io_error(err, "cannot mmap", path, e);
-    mf->data = p;
-    mf->len = len;
-    return CUZK_OK;
+    cuzk_status st = mapped_file_open_fd(mf, fd, path, err);
+    close(fd); /* the mapping keeps the file alive */
+    return st;
 }
 
 void mapped_file_close(mapped_file *mf)

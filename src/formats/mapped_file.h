@@ -25,6 +25,9 @@ typedef struct mapped_file {
  * is refused at once instead of waiting for a writer). Failures are CUZK_ERR_IO with the
  * path and the errno text. */
 cuzk_status mapped_file_open(mapped_file *mf, const char *path, cuzk_error *err);
+/* The same from an open descriptor (name is for messages only): the file the descriptor
+ * refers to, whatever its path names now. fd stays open and the caller's. */
+cuzk_status mapped_file_open_fd(mapped_file *mf, int fd, const char *name, cuzk_error *err);
 void mapped_file_close(mapped_file *mf);
 
 /* Drops the resident pages wholly inside [p, p+n), a range of mf that the caller has
