@@ -145,6 +145,18 @@ static bool g16_key_file(const cuzk_engine *e, const char *id, char *path, size_
     return true;
 }
 
+static bool g16_key_input(const char *id, const ereq *req, ereq_input *in)
+{
+    if (strncmp(id, "zkey:", 5) == 0 && req->zkey_path && strcmp(id + 5, req->zkey_path) == 0)
+        *in = EREQ_ZKEY;
+    else if (strncmp(id, "params:", 7) == 0 && req->params_path &&
+             strcmp(id + 7, req->params_path) == 0)
+        *in = EREQ_PARAMS;
+    else
+        return false;
+    return true;
+}
+
 static cuzk_status g16_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                                 const uint8_t *map, size_t map_len, srs_key *key,
                                 cuzk_pool *pool, cuzk_error *err)
@@ -265,5 +277,6 @@ const ekind engine_kind_groth16 = {
     .owns_circuit = g16_owns,
     .load_key = g16_load_key,
     .key_file = g16_key_file,
+    .key_input = g16_key_input,
     .synthesize = g16_synthesize,
 };

@@ -189,6 +189,10 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     char id[256], path[4096];
     strcpy(id, s->id);
     bool has_file = k->key_file(e, id, path, sizeof path);
+    /* the job that asks holds the key file open since submit: read that, not the path */
+    const ereq *jreq = j ? j->req : NULL;
+    ereq_input kin = EREQ_ZKEY;
+    bool via_req = has_file && jreq && k->key_input && k->key_input(id, jreq, &kin);
     void *map = s->map;
     size_t map_len = s->map_len;
     pthread_mutex_unlock(&e->mu);
@@ -197,7 +201,8 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     double tl = engine_now_ms();
     if (has_file && !map) {
         mapped_file mf;
-        if ((st = mapped_file_open(&mf, path, err)) == CUZK_OK) {
+        if ((st = via_req ? ereq_input_map(jreq, kin, &mf, err)
+                          : mapped_file_open(&mf, path, err)) == CUZK_OK) {
             map = (void *)mf.data;
             map_len = mf.len; /* kept as the WARM tier; released by munmap */
         }
