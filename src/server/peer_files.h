@@ -1,7 +1,7 @@
 /*
  * peer_files.h — files a client names (a GROTH16 job's zkey/params/r1cs/wtns paths, a
- * PreloadSRS "zkey:<path>"): the daemon reads them later with its own rights, often
- * root's, so a path is accepted only when the client could read that file itself.
+ * PreloadSRS "zkey:<path>"): the daemon runs with its own rights, often root's, so a file
+ * is opened as the client, and only when the client could read it itself.
  *
  * Model
  *   A unix-socket peer has kernel credentials (SO_PEERCRED, SO_PEERGROUPS). A daemon
@@ -21,7 +21,9 @@
  *   directory or of the file) is followed. The engine receives that descriptor with the
  *   canonical path (its name, and the key of the SRS table) and reads the file through
  *   the descriptor only; it records the file's identity (device, inode, size, times) from
- *   it, so a later stage or a restart from the journal can tell a changed file.
+ *   it, so a later stage or a restart from the journal can tell a changed file. Only a
+ *   PreloadSRS "zkey:<path>" (peer_files_check) is still loaded by path later, as the
+ *   daemon: the input directories are what close that.
  *
  *   A refused path gets one message whatever the reason (no such file, not readable,
  *   not a regular file, outside the input directories), so a client cannot probe which
