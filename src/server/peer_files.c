@@ -1,11 +1,12 @@
 /*
- * peer_files.c — client-named files checked with the client's rights (peer_files.h).
+ * peer_files.c — client-named files opened once, with the client's rights, walking the
+ * checked path without following symlinks (peer_files.h).
  *
  * Threading: the identity switch uses the raw setgroups/setfsgid/setfsuid system calls,
  * which change only the calling thread's credentials (glibc's wrappers for setgroups
  * would change every thread's); it is undone before the function returns.
  */
-#define _GNU_SOURCE /* realpath, syscall */
+#define _GNU_SOURCE /* realpath, syscall, O_PATH */
 
 #include "peer_files.h"
 
