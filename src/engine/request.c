@@ -140,13 +140,24 @@ cuzk_status ereq_input_map(const ereq *q, ereq_input in, mapped_file *mf, cuzk_e
     /* Restarted from the journal: no descriptor survives, so the path is opened again, with
      * the daemon's rights; not following a final symlink, and below only if it is still
      * the very file the client's open found (a swapped-in file has another inode). */
-    int fd = q->fd[in] >= 0 ? q->fd[in]
-                            : open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    struct stat sb;
+    int fd = q->fd[in];
+    if (fd < 0) {
+        /* only a regular file is opened at all (opening a device can have effects); the
+         * descriptor's identity is what decides below */
+        if (lstat(path, &sb) != 0)
+            return cuzk_error_set(err, CUZK_ERR_IO, "%s file %s cannot be opened: %s", what,
+                                  path, strerror(errno));
+        if (!S_ISREG(sb.st_mode))
+            return cuzk_error_set(err, CUZK_ERR_IO, "%s file %s cannot be opened: it is %s",
+                                  what, path, S_ISLNK(sb.st_mode) ? "a symlink now"
+                                                                  : file_type(sb.st_mode));
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    }
     if (fd < 0)
         return cuzk_error_set(err, CUZK_ERR_IO, "%s file %s cannot be opened: %s", what, path,
                               strerror(errno));
     static const efile_id none;
-    struct stat sb;
     cuzk_status st = CUZK_OK;
     if (fstat(fd, &sb) != 0)
         st = cuzk_error_set(err, CUZK_ERR_IO, "%s file %s: cannot stat: %s", what, path,
