@@ -281,6 +281,14 @@ typedef struct cuzk_job_request {
     struct {
         const char *zkey_path, *params_path, *r1cs_path, *wtns_path;
         cuzk_bytes zkey, params, r1cs, wtns;
+        /* With has_fds, each *_fd is a read-only descriptor of the regular file its path
+         * names (-1 where no path is given), opened by the submitter (cuzkd opens a
+         * client's files as the client): the engine reads through duplicates of those and
+         * never opens the paths itself, which then only name the files. The submitter
+         * closes its own descriptors. Without has_fds the engine opens each path once, at
+         * submit, with its own rights. */
+        bool has_fds;
+        int zkey_fd, params_fd, r1cs_fd, wtns_fd;
     } groth16;
 
     /* SYNTHETIC: partitions x cuzk_synthetic_porep(log2n, seed + i). 2 <= log2n <= 28,

@@ -79,6 +79,10 @@ struct ekind {
                             cuzk_pool *pool, cuzk_error *err);
     /* The file a key is decoded from (written into path), or false if generated. */
     bool (*key_file)(const cuzk_engine *e, const char *circuit_id, char *path, size_t cap);
+    /* Whether req names that key file as its input *in: the SRS manager then maps it
+     * through the request (ereq_input_map: the descriptor opened at submit, as the client)
+     * rather than by path. NULL or false: by path (a preload, the kinds' own key files). */
+    bool (*key_input)(const char *circuit_id, const ereq *req, ereq_input *in);
     /* What the key will be charged once loaded, known before loading (*bytes); false (or
      * NULL): unknown, the SRS manager guesses from its file's size. */
     bool (*key_bytes)(const cuzk_engine *e, const char *circuit_id, uint64_t *bytes);

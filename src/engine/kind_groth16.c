@@ -5,13 +5,13 @@
  *   bellperson form: params + r1cs + wtns.
  * Keys given by path are shared through the SRS table ("zkey:<path>", "params:<path>");
  * keys given as bytes belong to their job ("job:<job id>"). The prover never gets a
- * witness that does not fit its circuit: counts are checked here.
+ * witness that does not fit its circuit: counts are checked here. Input files are read
+ * through the descriptors the request holds since submit (request.h), not by path.
  * Threading: reentrant; key decoding runs on the given pool.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cuzk/formats.h"
 #include "cuzk/msm.h"
@@ -23,12 +23,11 @@
 
 static bool given(const char *path, const ebuf *b) { return (path && *path) || b->len; }
 
-static uint64_t input_size(const char *path, const ebuf *b)
+/* The size of an input: its bytes, or the size its file had when it was opened at submit
+ * (request.h: files are never looked up by path again). */
+static uint64_t input_size(const ebuf *b, const efile_id *id)
 {
-    struct stat sb;
-    if (b->len)
-        return b->len;
-    return path && stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    return b->len ? b->len : id->size;
 }
 
 /* Reads the domain size of a key (zkey header, or n_h + 1 of a .params) without decoding
@@ -90,7 +89,7 @@ static cuzk_status g16_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, 
         p->circuit_id[0] = 0; /* the engine names it after the job */
     } else {
         mapped_file mf;
-        if ((st = mapped_file_open(&mf, kpath, err)) != CUZK_OK)
+        if ((st = ereq_input_map(q, zk ? EREQ_ZKEY : EREQ_PARAMS, &mf, err)) != CUZK_OK)
             return st;
         st = key_domain(mf.data, mf.len, zk, &domain, err);
         st = mapped_file_check(&mf, st, err); /* truncated under the read: say so */
@@ -113,7 +112,7 @@ static cuzk_status g16_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, 
      * a fixed 64 MiB: a 15-constraint circuit's scratch is ~0.3 MiB a thread, and the
      * fixed figure alone did not fit the smallest budget cuzkd takes (64 MiB). After
      * synthesis the reservation becomes the exact figure (pipeline.c reserve_actual). */
-    uint64_t wtns = input_size(q->wtns_path, &q->wtns);
+    uint64_t wtns = input_size(&q->wtns, &q->wtns_id);
     size_t m = (size_t)(domain > wtns / 32 ? domain : wtns / 32);
     size_t t = cuzk_pool_nthreads(e->pool);
     size_t msm = cuzk_g1s_msm_scratch_size(m, t);
@@ -124,8 +123,8 @@ static cuzk_status g16_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, 
     size_t split = cuzk_g1s_msm_auto_split_size(m) > cuzk_g2s_msm_auto_split_size(m)
                        ? cuzk_g1s_msm_auto_split_size(m)
                        : cuzk_g2s_msm_auto_split_size(m);
-    p->key_bytes = 2 * input_size(kpath, kbuf) + (1u << 20);
-    p->partition_bytes = 2 * wtns + 3 * input_size(q->r1cs_path, &q->r1cs) + 640 * domain +
+    p->key_bytes = 2 * input_size(kbuf, zk ? &q->zkey_id : &q->params_id) + (1u << 20);
+    p->partition_bytes = 2 * wtns + 3 * input_size(&q->r1cs, &q->r1cs_id) + 640 * domain +
                          (uint64_t)msm + (uint64_t)split + (1u << 20);
     return CUZK_OK;
 }
@@ -144,6 +143,18 @@ static bool g16_key_file(const cuzk_engine *e, const char *id, char *path, size_
     if (!p || strlen(p) >= cap)
         return false;
     strcpy(path, p);
+    return true;
+}
+
+static bool g16_key_input(const char *id, const ereq *req, ereq_input *in)
+{
+    if (strncmp(id, "zkey:", 5) == 0 && req->zkey_path && strcmp(id + 5, req->zkey_path) == 0)
+        *in = EREQ_ZKEY;
+    else if (strncmp(id, "params:", 7) == 0 && req->params_path &&
+             strcmp(id + 7, req->params_path) == 0)
+        *in = EREQ_PARAMS;
+    else
+        return false;
     return true;
 }
 
@@ -181,26 +192,37 @@ static cuzk_status g16_load_key(const cuzk_engine *e, const char *id, const ereq
     return CUZK_OK;
 }
 
+/* The r1cs and the witness, from their bytes or through the files the request holds open
+ * since submit (ereq_input_map), never by path. */
 static cuzk_status load_r1cs(const ereq *q, cuzk_r1cs **out, cuzk_error *err)
 {
     if (q->r1cs.len)
         return cuzk_r1cs_from_snarkjs(out, NULL, q->r1cs.data, q->r1cs.len, err);
-    return cuzk_r1cs_load_snarkjs(out, NULL, q->r1cs_path, err);
+    mapped_file mf;
+    cuzk_status st = ereq_input_map(q, EREQ_R1CS, &mf, err);
+    if (st != CUZK_OK)
+        return st;
+    st = cuzk_r1cs_from_snarkjs(out, NULL, mf.data, mf.len, err);
+    mapped_file_close(&mf);
+    return st;
 }
 
 static cuzk_status load_wtns(const ereq *q, cuzk_fr **w, uint32_t *n, cuzk_error *err)
 {
-    if (!q->wtns.len)
-        return cuzk_frs_load_snarkjs_wtns(w, n, q->wtns_path, err);
-    cuzk_status st = cuzk_snarkjs_wtns_count(q->wtns.data, q->wtns.len, n, err);
-    if (st != CUZK_OK)
+    mapped_file mf = {0};
+    cuzk_status st = CUZK_OK;
+    if (!q->wtns.len && (st = ereq_input_map(q, EREQ_WTNS, &mf, err)) != CUZK_OK)
         return st;
-    if (!(*w = malloc((size_t)(*n ? *n : 1) * sizeof(cuzk_fr))))
-        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory for the witness");
-    if ((st = cuzk_frs_from_snarkjs_wtns(*w, *n, q->wtns.data, q->wtns.len, err)) != CUZK_OK) {
+    const uint8_t *d = q->wtns.len ? q->wtns.data : mf.data;
+    size_t len = q->wtns.len ? q->wtns.len : mf.len;
+    if ((st = cuzk_snarkjs_wtns_count(d, len, n, err)) == CUZK_OK &&
+        !(*w = malloc((size_t)(*n ? *n : 1) * sizeof(cuzk_fr))))
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory for the witness");
+    else if (st == CUZK_OK && (st = cuzk_frs_from_snarkjs_wtns(*w, *n, d, len, err)) != CUZK_OK) {
         free(*w);
         *w = NULL;
     }
+    mapped_file_close(&mf);
     return st;
 }
 
@@ -256,5 +278,6 @@ const ekind engine_kind_groth16 = {
     .owns_circuit = g16_owns,
     .load_key = g16_load_key,
     .key_file = g16_key_file,
+    .key_input = g16_key_input,
     .synthesize = g16_synthesize,
 };

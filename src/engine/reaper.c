@@ -27,6 +27,9 @@ void engine_jobs_reap(cuzk_engine *e)
             if (engine_job_over(j) && j->state != CUZK_JOB_COMPLETED && j->in_flight == 0 &&
                 !j->req->stripped)
                 ereq_strip(j->req);
+            /* nor are its input files read again (its result, if any, is kept) */
+            if (engine_job_over(j) && j->in_flight == 0)
+                ereq_close_files(j->req);
             pp = &j->next;
             continue;
         }

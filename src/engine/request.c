@@ -1,6 +1,8 @@
 /*
- * request.c — owned copies of job requests and their journal encoding (request.h).
- * Threading: pure functions of their arguments.
+ * request.c — owned copies of job requests, their input files held open, and their journal
+ * encoding (request.h).
+ * Threading: pure functions of their arguments (ereq_input_map only reads q: mapping a
+ * shared descriptor uses no file offset).
  */
 #include "engine/request.h"
 
@@ -43,53 +45,157 @@ static const char *file_type(mode_t m)
          : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
 }
 
-/* The input file at path, made absolute, checked to be a regular file the daemon can open.
- * Anything else is refused here: a worker that opened a FIFO would block in open() until a
- * writer came (for good, holding a synthesis worker and the shutdown), and a device or a
- * directory is no input. The type is checked before opening (opening a device can have
- * effects) and again on the descriptor, opened non-blocking (the path may have changed). */
-static cuzk_status path_copy(char **dst, efile_id *id, const char *path, const char *what,
-                             cuzk_error *err)
+static efile_id id_of(const struct stat *sb)
+{
+    return (efile_id){.dev = (uint64_t)sb->st_dev, .ino = (uint64_t)sb->st_ino,
+                      .size = (uint64_t)sb->st_size,
+                      .mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec,
+                      .ctime_ns = (int64_t)sb->st_ctim.tv_sec * 1000000000 + sb->st_ctim.tv_nsec};
+}
+
+/* The input file at path, made absolute, checked to be a regular file the daemon can open,
+ * and kept open (*fd): the engine reads it through that descriptor only. Anything else is
+ * refused here: a worker that opened a FIFO would block in open() until a writer came (for
+ * good, holding a synthesis worker and the shutdown), and a device or a directory is no
+ * input. The type is checked before opening (opening a device can have effects) and again
+ * on the descriptor, opened non-blocking (the path may have changed).
+ * given_fd >= 0: the submitter opened the file (cuzkd, as its client): that descriptor is
+ * duplicated and the path, which must be absolute, is not opened or resolved again. */
+static cuzk_status path_copy(char **dst, efile_id *id, int *fd, const char *path,
+                             int given_fd, bool has_fds, const char *what, cuzk_error *err)
 {
     *dst = NULL;
+    *fd = -1;
     memset(id, 0, sizeof *id);
     if (!path || !*path)
         return CUZK_OK;
+    struct stat sb;
+    if (has_fds) {
+        if (path[0] != '/' || given_fd < 0)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "%s file %s: %s", what, path,
+                                  given_fd < 0 ? "no descriptor given for it"
+                                               : "not an absolute path");
+        if (fstat(given_fd, &sb) != 0)
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened: %s",
+                                  what, path, strerror(errno));
+        if (!S_ISREG(sb.st_mode))
+            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                                  "%s file %s is %s: give a regular file", what, path,
+                                  file_type(sb.st_mode));
+        if (!(*dst = strdup(path)))
+            return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+        if ((*fd = fcntl(given_fd, F_DUPFD_CLOEXEC, 3)) < 0) {
+            int e = errno;
+            free(*dst);
+            *dst = NULL;
+            return cuzk_error_set(err, e == EMFILE ? CUZK_ERR_UNAVAILABLE : CUZK_ERR_IO,
+                                  "%s file %s: cannot keep it open: %s", what, path,
+                                  strerror(e));
+        }
+        *id = id_of(&sb);
+        return CUZK_OK;
+    }
     char *rp = realpath(path, NULL);
     if (!rp)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened: %s", what,
                               path, strerror(errno));
-    struct stat sb;
     cuzk_status st = CUZK_OK;
-    int fd = -1;
+    int f = -1;
     if (stat(rp, &sb) != 0 || (S_ISREG(sb.st_mode) &&
-                               ((fd = open(rp, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
-                                fstat(fd, &sb) != 0)))
+                               ((f = open(rp, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
+                                fstat(f, &sb) != 0)))
         st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s cannot be opened: %s", what,
                             path, strerror(errno));
     else if (!S_ISREG(sb.st_mode))
         st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "%s file %s is %s: give a regular file",
                             what, path, file_type(sb.st_mode));
-    if (fd >= 0)
-        close(fd);
     if (st != CUZK_OK) {
+        if (f >= 0)
+            close(f);
         free(rp);
         return st;
     }
     /* the version of the file this request means (a retry naming a rewritten file is
      * another request: ereq_same) */
-    *id = (efile_id){.dev = (uint64_t)sb.st_dev, .ino = (uint64_t)sb.st_ino,
-                     .size = (uint64_t)sb.st_size,
-                     .mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec,
-                     .ctime_ns = (int64_t)sb.st_ctim.tv_sec * 1000000000 + sb.st_ctim.tv_nsec};
+    *id = id_of(&sb);
     *dst = rp;
+    *fd = f;
     return CUZK_OK;
+}
+
+static const char *const input_names[4] = {"zkey", "params", "r1cs", "wtns"};
+
+cuzk_status ereq_input_map(const ereq *q, ereq_input in, mapped_file *mf, cuzk_error *err)
+{
+    mf->data = NULL;
+    mf->len = 0;
+    if ((unsigned)in > EREQ_WTNS)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "no such request input %d", (int)in);
+    const char *const paths[4] = {q->zkey_path, q->params_path, q->r1cs_path, q->wtns_path};
+    const efile_id *const ids[4] = {&q->zkey_id, &q->params_id, &q->r1cs_id, &q->wtns_id};
+    const char *path = paths[in], *what = input_names[in];
+    if (!path)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "the %s is not given by path", what);
+    /* Restarted from the journal: no descriptor survives, so the path is opened again, with
+     * the daemon's rights; not following a final symlink, and below only if it is still
+     * the very file the client's open found (a swapped-in file has another inode). */
+    struct stat sb;
+    int fd = q->fd[in];
+    if (fd < 0) {
+        /* only a regular file is opened at all (opening a device can have effects); the
+         * descriptor's identity is what decides below */
+        if (lstat(path, &sb) != 0)
+            return cuzk_error_set(err, CUZK_ERR_IO, "%s file %s cannot be opened: %s", what,
+                                  path, strerror(errno));
+        if (!S_ISREG(sb.st_mode))
+            return cuzk_error_set(err, CUZK_ERR_IO, "%s file %s cannot be opened: it is %s",
+                                  what, path, S_ISLNK(sb.st_mode) ? "a symlink now"
+                                                                  : file_type(sb.st_mode));
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    }
+    if (fd < 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "%s file %s cannot be opened: %s", what, path,
+                              strerror(errno));
+    static const efile_id none;
+    cuzk_status st = CUZK_OK;
+    if (fstat(fd, &sb) != 0)
+        st = cuzk_error_set(err, CUZK_ERR_IO, "%s file %s: cannot stat: %s", what, path,
+                            strerror(errno));
+    else if (memcmp(ids[in], &none, sizeof none) != 0) {
+        /* The change time is not compared: unlinking or renaming over the path, or a chmod,
+         * moves it without touching the bytes, and the file held open stays what it was. */
+        efile_id now = id_of(&sb);
+        const efile_id *was = ids[in];
+        if (now.dev != was->dev || now.ino != was->ino || now.size != was->size ||
+            now.mtime_ns != was->mtime_ns)
+            st = cuzk_error_set(err, CUZK_ERR_IO,
+                                "%s file %s changed since the job was submitted (%s)", what,
+                                path, now.dev != ids[in]->dev || now.ino != ids[in]->ino
+                                          ? "another file is there now"
+                                          : "rewritten");
+    }
+    if (st == CUZK_OK)
+        st = mapped_file_open_fd(mf, fd, path, err);
+    if (fd != q->fd[in])
+        close(fd);
+    return st;
+}
+
+void ereq_close_files(ereq *q)
+{
+    for (int i = 0; i < 4; i++) {
+        if (q->fd[i] >= 0)
+            close(q->fd[i]);
+        q->fd[i] = -1;
+    }
 }
 
 void ereq_free(ereq *q)
 {
     if (!q)
         return;
+    ereq_close_files(q);
     free(q->vanilla_proof.data);
     for (size_t i = 0; i < q->n_vanilla_proofs; i++)
         free(q->vanilla_proofs[i].data);
@@ -124,6 +230,8 @@ cuzk_status ereq_from_request(ereq **out, const cuzk_job_request *r, cuzk_error 
     ereq *q = calloc(1, sizeof *q);
     if (!q)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < 4; i++)
+        q->fd[i] = -1;
     if (r->request_id)
         strcpy(q->request_id, r->request_id);
     q->kind = r->kind;
@@ -156,14 +264,16 @@ cuzk_status ereq_from_request(ereq **out, const cuzk_job_request *r, cuzk_error 
         return cuzk_error_set(err, st, st == CUZK_ERR_NOMEM ? "out of memory"
                                                             : "a byte field has no data");
     }
-    if ((st = path_copy(&q->zkey_path, &q->zkey_id, r->groth16.zkey_path, "zkey", err)) !=
-            CUZK_OK ||
-        (st = path_copy(&q->params_path, &q->params_id, r->groth16.params_path, "params",
-                        err)) != CUZK_OK ||
-        (st = path_copy(&q->r1cs_path, &q->r1cs_id, r->groth16.r1cs_path, "r1cs", err)) !=
-            CUZK_OK ||
-        (st = path_copy(&q->wtns_path, &q->wtns_id, r->groth16.wtns_path, "wtns", err)) !=
-            CUZK_OK) {
+    const char *const paths[4] = {r->groth16.zkey_path, r->groth16.params_path,
+                                  r->groth16.r1cs_path, r->groth16.wtns_path};
+    const int given[4] = {r->groth16.zkey_fd, r->groth16.params_fd, r->groth16.r1cs_fd,
+                          r->groth16.wtns_fd};
+    char **dpaths[4] = {&q->zkey_path, &q->params_path, &q->r1cs_path, &q->wtns_path};
+    efile_id *ids[4] = {&q->zkey_id, &q->params_id, &q->r1cs_id, &q->wtns_id};
+    for (int i = 0; i < 4 && st == CUZK_OK; i++)
+        st = path_copy(dpaths[i], ids[i], &q->fd[i], paths[i], given[i], r->groth16.has_fds,
+                       input_names[i], err);
+    if (st != CUZK_OK) {
         ereq_free(q);
         return st;
     }
@@ -222,12 +332,15 @@ ereq ereq_stripped_view(const ereq *q)
     v.vanilla_proofs = NULL;
     v.n_vanilla_proofs = 0;
     v.zkey = v.params = v.r1cs = v.wtns = (ebuf){0};
+    for (int i = 0; i < 4; i++)
+        v.fd[i] = -1; /* the files stay q's */
     v.stripped = true;
     return v;
 }
 
 void ereq_strip(ereq *q)
 {
+    ereq_close_files(q);
     free(q->vanilla_proof.data);
     for (size_t i = 0; i < q->n_vanilla_proofs; i++)
         free(q->vanilla_proofs[i].data);
@@ -390,6 +503,8 @@ cuzk_status ereq_decode(ereq **out, const uint8_t *data, size_t len, cuzk_error 
     ereq *q = calloc(1, sizeof *q);
     if (!q)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < 4; i++)
+        q->fd[i] = -1; /* no descriptor survives a restart: ereq_input_map opens the path */
     size_t off = 8;
     cuzk_status st = CUZK_OK;
     bool end = false;

@@ -243,6 +243,10 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     mapped_file *map = s->map;
     s->map = NULL;
     s->map_len = 0;
+    /* the job that asks holds the key file open since submit: read that, not the path */
+    const ereq *jreq = j ? j->req : NULL;
+    ereq_input kin = EREQ_ZKEY;
+    bool via_req = has_file && jreq && k->key_input && k->key_input(id, jreq, &kin);
     pthread_mutex_unlock(&e->mu);
 
     cuzk_status st = CUZK_OK;
@@ -258,7 +262,8 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     if (has_file && !map) {
         if (!(map = malloc(sizeof *map)))
             st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
-        else if ((st = mapped_file_open(map, path, err)) != CUZK_OK) {
+        else if ((st = (via_req ? ereq_input_map(jreq, kin, map, err)
+                                   : mapped_file_open(map, path, err))) != CUZK_OK) {
             free(map);
             map = NULL;
         }

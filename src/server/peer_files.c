@@ -1,11 +1,12 @@
 /*
- * peer_files.c — client-named files checked with the client's rights (peer_files.h).
+ * peer_files.c — client-named files opened once, with the client's rights, walking the
+ * checked path without following symlinks (peer_files.h).
  *
  * Threading: the identity switch uses the raw setgroups/setfsgid/setfsuid system calls,
  * which change only the calling thread's credentials (glibc's wrappers for setgroups
  * would change every thread's); it is undone before the function returns.
  */
-#define _GNU_SOURCE /* realpath, syscall */
+#define _GNU_SOURCE /* realpath, syscall, O_PATH */
 
 #include "peer_files.h"
 
@@ -140,29 +141,56 @@ static void become_daemon(fs_identity *saved)
     }
 }
 
-/* Resolves and opens path with the thread's current identity: a regular file it may
- * read. O_NONBLOCK: a FIFO must not hang the check. */
-static char *resolve_readable(const char *path)
+void (*peer_files_hook_before_open)(const char *canon);
+
+/* Opens canon (absolute, as realpath gives it: no symlink, no "." or "..") by walking it
+ * one component at a time from "/" with O_NOFOLLOW, so a component that has become a
+ * symlink since it was resolved stops the walk instead of leading elsewhere. Each step
+ * runs with the thread's current identity: the kernel checks search permission on every
+ * directory and read permission on the file, as it would for the peer. O_NONBLOCK: a FIFO
+ * must not hang the daemon (fstat then refuses it). -1 on any failure. */
+static int open_walk(const char *canon)
 {
-    char *canon = realpath(path, NULL);
-    if (!canon)
-        return NULL;
-    int fd = open(canon, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat sb;
-    bool ok = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
-    if (fd >= 0)
-        close(fd);
-    if (!ok) {
-        free(canon);
-        return NULL;
+    if (canon[0] != '/')
+        return -1;
+    char *buf = strdup(canon);
+    int dfd = buf ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    char *save = NULL, *comp = buf ? strtok_r(buf + 1, "/", &save) : NULL;
+    int fd = -1;
+    while (dfd >= 0 && comp) {
+        char *next = strtok_r(NULL, "/", &save);
+        int nfd = openat(dfd, comp,
+                         next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+                              : O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat sb;
+        close(dfd);
+        dfd = -1;
+        if (nfd >= 0 && next && (fstat(nfd, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+            close(nfd); /* O_PATH|O_NOFOLLOW would hand back a symlink itself */
+            nfd = -1;
+        }
+        if (!next)
+            fd = nfd;
+        else
+            dfd = nfd;
+        comp = next;
     }
-    return canon;
+    if (dfd >= 0)
+        close(dfd);
+    free(buf);
+    struct stat sb;
+    if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
 }
 
-cuzk_status peer_files_check(const peer_files *pf, const rpc_peer *peer, const char *field,
-                             const char *path, char **canon, cuzk_error *err)
+cuzk_status peer_files_open(const peer_files *pf, const rpc_peer *peer, const char *field,
+                            const char *path, char **canon, int *fd, cuzk_error *err)
 {
     *canon = NULL;
+    *fd = -1;
     if (path[0] != '/')
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "%s %s: not an absolute path (the daemon's working directory "
@@ -171,21 +199,39 @@ cuzk_status peer_files_check(const peer_files *pf, const rpc_peer *peer, const c
     fs_identity saved;
     if (mode == PEER_FILES_AS_PEER && !become_peer(peer, &saved))
         mode = PEER_FILES_DIRS_ONLY; /* root without CAP_SETUID (a container) */
+    bool in_dirs_only = pf->ndirs || mode == PEER_FILES_DIRS_ONLY;
     char *c = NULL;
+    int f = -1;
     /* The lexical test first: a path plainly outside the input directories is refused
-     * before the file system is asked anything about it. */
-    if (mode != PEER_FILES_DIRS_ONLY || under_dirs(pf, path))
-        c = resolve_readable(path);
+     * before the file system is asked anything about it. Then the canonical path must be
+     * inside too (a symlink or ".." may lead out), and only that path is opened, walked
+     * without following anything: what is opened is what was checked. */
+    if (!in_dirs_only || under_dirs(pf, path))
+        c = realpath(path, NULL);
+    if (c && (!in_dirs_only || under_dirs(pf, c))) {
+        if (peer_files_hook_before_open)
+            peer_files_hook_before_open(c);
+        f = open_walk(c);
+    }
     if (mode == PEER_FILES_AS_PEER)
         become_daemon(&saved);
-    if (c && (pf->ndirs || mode == PEER_FILES_DIRS_ONLY) && !under_dirs(pf, c)) {
-        free(c); /* a symlink or ".." led outside */
-        c = NULL;
-    }
-    if (!c)
+    if (f < 0) {
+        free(c);
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND,
                               "%s %s: no such file, or not a regular file this client may "
                               "read%s", field, path, pf->ndirs ? " under daemon.input_dirs" : "");
+    }
     *canon = c;
+    *fd = f;
     return CUZK_OK;
+}
+
+cuzk_status peer_files_check(const peer_files *pf, const rpc_peer *peer, const char *field,
+                             const char *path, char **canon, cuzk_error *err)
+{
+    int fd;
+    cuzk_status st = peer_files_open(pf, peer, field, path, canon, &fd, err);
+    if (st == CUZK_OK)
+        close(fd);
+    return st;
 }

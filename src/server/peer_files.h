@@ -1,7 +1,7 @@
 /*
  * peer_files.h — files a client names (a GROTH16 job's zkey/params/r1cs/wtns paths, a
- * PreloadSRS "zkey:<path>"): the daemon reads them later with its own rights, often
- * root's, so a path is accepted only when the client could read that file itself.
+ * PreloadSRS "zkey:<path>"): the daemon runs with its own rights, often root's, so a file
+ * is opened as the client, and only when the client could read it itself.
  *
  * Model
  *   A unix-socket peer has kernel credentials (SO_PEERCRED, SO_PEERGROUPS). A daemon
@@ -15,17 +15,21 @@
  *   configured input directories, which the operator declares readable by any client.
  *   When input directories are configured they bind every peer.
  *
- *   What the engine receives is the canonical path (no symlink, no "..") that was
- *   checked. The engine opens it again later (at once for a key, at synthesis for a
- *   witness, after a restart from the journal): a client that can write to a directory
- *   on that path could swap the file in between. Input directories only trusted users
- *   can write close that gap; the README says so.
+ *   The file is opened once, with that identity: the path is resolved (realpath), checked
+ *   against the input directories, and then walked from "/" one component at a time with
+ *   O_NOFOLLOW, so nothing swapped in since the resolution (a symlink in place of a
+ *   directory or of the file) is followed. The engine receives that descriptor with the
+ *   canonical path (its name, and the key of the SRS table) and reads the file through
+ *   the descriptor only; it records the file's identity (device, inode, size, times) from
+ *   it, so a later stage or a restart from the journal can tell a changed file. Only a
+ *   PreloadSRS "zkey:<path>" (peer_files_check) is still loaded by path later, as the
+ *   daemon: the input directories are what close that.
  *
  *   A refused path gets one message whatever the reason (no such file, not readable,
  *   not a regular file, outside the input directories), so a client cannot probe which
  *   files exist.
  *
- * Threading: peer_files_check runs on any thread (it changes only the calling thread's
+ * Threading: peer_files_open/check run on any thread (it changes only the calling thread's
  * filesystem identity, and restores it before returning); the policy is read-only after
  * init.
  */
@@ -61,12 +65,23 @@ peer_files_mode peer_files_mode_for(uid_t daemon_euid, const rpc_peer *peer);
 bool peer_files_may_name(const peer_files *pf, const rpc_peer *peer);
 
 /*
- * Checks path (field names it in messages: "wtns_path") for peer. On CUZK_OK *canon is
- * the malloc'd canonical path to hand to the engine. Errors: CUZK_ERR_INVALID_ARG (not an
- * absolute path), CUZK_ERR_NOT_FOUND (refused, one message for every reason),
- * CUZK_ERR_NOMEM. Call only when peer_files_may_name.
+ * Opens path (field names it in messages: "wtns_path") for peer, as described above. On
+ * CUZK_OK *fd is a read-only descriptor (O_CLOEXEC, O_NONBLOCK) of a regular file, the
+ * caller's to close, and *canon the malloc'd canonical path it was opened by. Errors:
+ * CUZK_ERR_INVALID_ARG (not an absolute path), CUZK_ERR_NOT_FOUND (refused, one message
+ * for every reason), CUZK_ERR_NOMEM. Call only when peer_files_may_name.
  */
+cuzk_status peer_files_open(const peer_files *pf, const rpc_peer *peer, const char *field,
+                            const char *path, char **canon, int *fd, cuzk_error *err);
+
+/* peer_files_open, closing the descriptor: for a name the engine resolves itself later (a
+ * PreloadSRS "zkey:<path>"). */
 cuzk_status peer_files_check(const peer_files *pf, const rpc_peer *peer, const char *field,
                              const char *path, char **canon, cuzk_error *err);
+
+/* Tests only: when set, called with the canonical path after it was resolved and checked
+ * and just before it is opened, in the identity the open runs with (the place a racing
+ * client would swap a symlink in). NULL in the daemon. */
+extern void (*peer_files_hook_before_open)(const char *canon);
 
 #endif

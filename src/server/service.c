@@ -4,8 +4,8 @@
  * answers (AwaitProofResponse.status FAILED with the message, gRPC OK), as Curio's
  * client expects, while requests the engine refuses are gRPC errors.
  *
- * Paths a client names are checked against the client's own rights first (peer_files.h)
- * and reach the engine in canonical form.
+ * Files a client names are opened once, as the client (peer_files.h), and reach the engine
+ * as descriptors with their canonical paths.
  *
  * A Prove whose client goes away does not cancel its job: a retry with the same
  * request_id then finds the job (the engine's idempotency) instead of starting over.
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grpc_wire.h"
 #include "util/util_export.h"
@@ -172,9 +173,11 @@ static int request_from_pb(const Cuzk__V1__SubmitProofRequest *m, cuzk_job_reque
     return 0;
 }
 
-/* Checks a path the client names; *canon (malloc'd) replaces it. -1 with r filled. */
-static int check_path(cuzk_service *svc, rpc_call *call, const char *field, const char *path,
-                      char **canon, rpc_reply *r)
+/* Opens a path the client names, as the client (peer_files.h); *canon (malloc'd) replaces
+ * the path and *fd is the file (fd NULL: closed again, for a name the engine resolves
+ * itself). -1 with r filled. */
+static int open_path(cuzk_service *svc, rpc_call *call, const char *field, const char *path,
+                     char **canon, int *fd, rpc_reply *r)
 {
     const rpc_peer *peer = rpc_call_peer(call);
     if (!peer_files_may_name(&svc->files, peer)) {
@@ -185,7 +188,8 @@ static int check_path(cuzk_service *svc, rpc_call *call, const char *field, cons
         return -1;
     }
     cuzk_error e = {0};
-    cuzk_status st = peer_files_check(&svc->files, peer, field, path, canon, &e);
+    cuzk_status st = fd ? peer_files_open(&svc->files, peer, field, path, canon, fd, &e)
+                        : peer_files_check(&svc->files, peer, field, path, canon, &e);
     if (st != CUZK_OK) {
         reply_status(r, st, &e);
         return -1;
@@ -202,17 +206,28 @@ static int submit(cuzk_service *svc, rpc_call *call, const Cuzk__V1__SubmitProof
         return -1;
     const char **paths[4] = {&q.groth16.zkey_path, &q.groth16.params_path,
                              &q.groth16.r1cs_path, &q.groth16.wtns_path};
+    int *fds[4] = {&q.groth16.zkey_fd, &q.groth16.params_fd, &q.groth16.r1cs_fd,
+                   &q.groth16.wtns_fd};
     static const char *const fields[4] = {"zkey_path", "params_path", "r1cs_path", "wtns_path"};
     char *canon[4] = {NULL, NULL, NULL, NULL};
+    /* Each file is opened here, once, as the client, and the engine reads it through that
+     * descriptor (a duplicate of it): a path swapped after this open reaches nothing. */
+    q.groth16.has_fds = true;
+    for (int i = 0; i < 4; i++)
+        *fds[i] = -1;
     int rc = 0;
     for (int i = 0; i < 4 && rc == 0; i++)
-        if (*paths[i] && (rc = check_path(svc, call, fields[i], *paths[i], &canon[i], r)) == 0)
+        if (*paths[i] &&
+            (rc = open_path(svc, call, fields[i], *paths[i], &canon[i], fds[i], r)) == 0)
             *paths[i] = canon[i];
     cuzk_error e = {0};
     cuzk_status st = rc == 0 ? cuzk_engine_submit(svc->engine, &q, t, &e) : CUZK_OK;
     free(vps);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         free(canon[i]);
+        if (*fds[i] >= 0)
+            close(*fds[i]);
+    }
     if (rc != 0)
         return -1;
     if (st != CUZK_OK) {
@@ -427,7 +442,7 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
     char *canon = NULL, *id = NULL;
     if (colon && (strncmp(m->circuit_id, "zkey:", 5) == 0 ||
                   strncmp(m->circuit_id, "params:", 7) == 0)) {
-        if (check_path(svc, call, "circuit_id", colon + 1, &canon, r) != 0) {
+        if (open_path(svc, call, "circuit_id", colon + 1, &canon, NULL, r) != 0) {
             cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
             return;
         }

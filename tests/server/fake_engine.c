@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #define FAKE_MAX_JOBS 4096
@@ -36,6 +37,7 @@ struct cuzk_engine {
     unsigned nkeys;
     uint64_t completed, failed, cancelled_n;
     char last_wtns_path[4096];
+    char last_wtns_head[64]; /* the first bytes read through the descriptor given */
     int64_t created_ms;
 };
 
@@ -160,6 +162,11 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *q,
         pthread_mutex_lock(&e->mu);
         snprintf(e->last_wtns_path, sizeof e->last_wtns_path, "%s",
                  q->groth16.wtns_path ? q->groth16.wtns_path : "");
+        /* what the real engine would read: the file behind the descriptor, never the path */
+        memset(e->last_wtns_head, 0, sizeof e->last_wtns_head);
+        if (q->groth16.wtns_path && q->groth16.has_fds && q->groth16.wtns_fd >= 0 &&
+            pread(q->groth16.wtns_fd, e->last_wtns_head, sizeof e->last_wtns_head - 1, 0) < 0)
+            e->last_wtns_head[0] = 0;
         pthread_mutex_unlock(&e->mu);
         uint64_t h = fake_fnv1a(q->groth16.wtns.data, q->groth16.wtns.len);
         uint64_t n = q->groth16.wtns.len;
@@ -309,6 +316,13 @@ static uint64_t key_size(const char *id)
     if (strncmp(id, "zkey:/", 6) == 0)
         return 1u << 20;
     return (uint64_t)strtoul(id + strlen("synthetic-"), NULL, 10) << 20;
+}
+
+void fake_engine_last_wtns_head(cuzk_engine *e, char *out, size_t n)
+{
+    pthread_mutex_lock(&e->mu);
+    snprintf(out, n, "%s", e->last_wtns_head);
+    pthread_mutex_unlock(&e->mu);
 }
 
 void fake_engine_last_wtns_path(cuzk_engine *e, char *out, size_t n)

@@ -32,5 +32,8 @@ unsigned fake_engine_waiters(cuzk_engine *e);     /* threads inside cuzk_engine_
 uint64_t fake_fnv1a(const uint8_t *p, size_t n);
 /* The wtns_path of the last GROTH16 job submitted ("" for bytes). */
 void fake_engine_last_wtns_path(cuzk_engine *e, char *out, size_t n);
+/* The first bytes (up to 63, as a string) of the last GROTH16 witness, read through the
+ * descriptor the server handed over ("" when none was). */
+void fake_engine_last_wtns_head(cuzk_engine *e, char *out, size_t n);
 
 #endif

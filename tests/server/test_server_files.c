@@ -7,7 +7,14 @@
  * through a supplementary group are accepted; a relative path, a directory and a FIFO are
  * refused (the FIFO without hanging). Over TCP no file may be named unless input
  * directories are configured, and then only under them (a symlink leading out is
- * refused). The engine receives the canonical path. Every refusal is logged.
+ * refused). The engine receives the canonical path and a descriptor of the file that was
+ * checked. Every refusal is logged.
+ *
+ * The open itself runs as the client (peer_files_open, with a hook standing where a racing
+ * client would act, between resolving the path and opening it): it sees the client's
+ * fsuid/fsgid; a file swapped for a symlink to a root-only file there is refused, as is a
+ * directory swapped for a symlink leading out of the input directories (the walk follows
+ * nothing); and the daemon's identity is back after every refusal.
  */
 #define _GNU_SOURCE
 
@@ -19,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -121,6 +130,9 @@ static void test_as_root_client(void **state)
     fake_engine_last_wtns_path(h.engine, got, sizeof got);
     snprintf(p, sizeof p, "%s/public.bin", g_dir);
     assert_string_equal(got, p);
+    /* and the descriptor of the file that was checked: the engine reads through it */
+    fake_engine_last_wtns_head(h.engine, got, sizeof got);
+    assert_string_equal(got, "not really a witness\n");
     assert_int_equal(submit_in_dir(c, "in-link", NULL), 0);
     fake_engine_last_wtns_path(h.engine, got, sizeof got);
     assert_string_equal(got, p);
@@ -281,6 +293,178 @@ static void test_modes(void **state)
     assert_int_equal(peer_files_mode_for(0, &unix_peer), PEER_FILES_DIRS_ONLY);
 }
 
+/* ---- the open, as the client, against a racing client ------------------------------- */
+
+static uid_t g_hook_fsuid, g_hook_fsgid;
+static int g_hook_calls;
+static char g_swap_from[400], g_swap_to[400];
+
+static uid_t fsuid_now(void) { return (uid_t)syscall(SYS_setfsuid, (uid_t)-1); }
+static gid_t fsgid_now(void) { return (gid_t)syscall(SYS_setfsgid, (gid_t)-1); }
+
+/* Records the identity the open is about to run with. */
+static void hook_record(const char *canon)
+{
+    (void)canon;
+    g_hook_fsuid = fsuid_now();
+    g_hook_fsgid = fsgid_now();
+    g_hook_calls++;
+}
+
+/* The racing client: after the daemon resolved the path, g_swap_from becomes a symlink to
+ * g_swap_to (done with the identity the open runs with: the client's own rights on its
+ * own directory). */
+static void hook_swap(const char *canon)
+{
+    (void)canon;
+    hook_record(canon);
+    char moved[420];
+    snprintf(moved, sizeof moved, "%s.moved", g_swap_from);
+    if (rename(g_swap_from, moved) != 0 || symlink(g_swap_to, g_swap_from) != 0)
+        g_hook_calls = -1000; /* the race was not staged: fail below */
+}
+
+static char *put_at(const char *dir, const char *name, const char *text, mode_t mode)
+{
+    static char p[400];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(chmod(p, mode), 0);
+    return p;
+}
+
+static void read_fd(int fd, char *out, size_t n)
+{
+    ssize_t got = pread(fd, out, n - 1, 0);
+    out[got > 0 ? got : 0] = 0;
+}
+
+static void test_open_as_caller(void **state)
+{
+    (void)state;
+    if (geteuid() != 0)
+        skip(); /* taking another user's identity needs root */
+    peer_files pf;
+    assert_int_equal(peer_files_init(&pf, NULL, NULL), CUZK_OK);
+    gid_t groups[1] = {FILE_GROUP};
+    rpc_peer nobody = {.is_unix = 1, .has_creds = 1, .uid = NOBODY, .gid = NOBODY,
+                       .groups = groups, .ngroups = 1};
+    rpc_peer root = {.is_unix = 1, .has_creds = 1, .uid = 0, .gid = 0};
+    char p[160], text[64], *canon = NULL;
+    int fd = -1;
+    cuzk_error e = {0};
+
+    /* the open runs with the client's fsuid and fsgid: a root-only file is refused to
+     * nobody (the kernel's decision at the open), accepted for root */
+    peer_files_hook_before_open = hook_record;
+    g_hook_calls = 0;
+    snprintf(p, sizeof p, "%s/secret.bin", g_dir);
+    assert_int_equal(peer_files_open(&pf, &nobody, "wtns_path", p, &canon, &fd, &e),
+                     CUZK_ERR_NOT_FOUND);
+    assert_int_equal(g_hook_calls, 1);
+    assert_int_equal(g_hook_fsuid, NOBODY);
+    assert_int_equal(g_hook_fsgid, NOBODY);
+    assert_int_equal(fd, -1);
+    assert_null(canon);
+    /* restored after the refusal: this thread is root again, and opens as root */
+    assert_int_equal(fsuid_now(), 0);
+    assert_int_equal(fsgid_now(), 0);
+    assert_int_equal(peer_files_open(&pf, &root, "wtns_path", p, &canon, &fd, &e), CUZK_OK);
+    assert_int_equal(g_hook_fsuid, 0);
+    read_fd(fd, text, sizeof text);
+    assert_string_equal(text, "not really a witness\n");
+    close(fd);
+    free(canon);
+    /* a supplementary group of the client counts at the open */
+    snprintf(p, sizeof p, "%s/grouped.bin", g_dir);
+    assert_int_equal(peer_files_open(&pf, &nobody, "wtns_path", p, &canon, &fd, &e), CUZK_OK);
+    close(fd);
+    free(canon);
+    assert_int_equal(fsuid_now(), 0);
+
+    /* the race: nobody's own file becomes a symlink to the root-only file between the
+     * resolution and the open. Refused (the open is nobody's, and follows no symlink). */
+    char race[160];
+    snprintf(race, sizeof race, "%s/race", g_dir);
+    assert_int_equal(mkdir(race, 0755), 0);
+    assert_int_equal(chown(race, NOBODY, NOBODY), 0);
+    snprintf(g_swap_from, sizeof g_swap_from, "%s", put_at(race, "w.bin", "nobody's\n", 0644));
+    assert_int_equal(chown(g_swap_from, NOBODY, NOBODY), 0);
+    snprintf(g_swap_to, sizeof g_swap_to, "%s/secret.bin", g_dir);
+    peer_files_hook_before_open = hook_swap;
+    g_hook_calls = 0;
+    assert_int_equal(peer_files_open(&pf, &nobody, "wtns_path", g_swap_from, &canon, &fd, &e),
+                     CUZK_ERR_NOT_FOUND);
+    assert_int_equal(g_hook_calls, 1);
+    assert_int_equal(fd, -1);
+    assert_int_equal(fsuid_now(), 0);
+    /* a FIFO and a directory are still refused, without blocking */
+    peer_files_hook_before_open = NULL;
+    snprintf(p, sizeof p, "%s/fifo", g_dir);
+    assert_int_equal(peer_files_open(&pf, &nobody, "wtns_path", p, &canon, &fd, &e),
+                     CUZK_ERR_NOT_FOUND);
+    assert_int_equal(peer_files_open(&pf, &root, "wtns_path", p, &canon, &fd, &e),
+                     CUZK_ERR_NOT_FOUND);
+    assert_int_equal(peer_files_open(&pf, &root, "wtns_path", g_dir, &canon, &fd, &e),
+                     CUZK_ERR_NOT_FOUND);
+    assert_int_equal(fsuid_now(), 0);
+    peer_files_fini(&pf);
+
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", race);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A directory on the checked path swapped for a symlink leading out of the input
+ * directories after the check: the walk follows nothing, so the file outside is not
+ * opened (a plain open of the checked path would follow the directory symlink). */
+static void test_dir_swap_out_of_input_dirs(void **state)
+{
+    (void)state;
+    char in[160], sub[160], out[160], p[200];
+    snprintf(in, sizeof in, "%s/in", g_dir);
+    snprintf(sub, sizeof sub, "%s/in/d", g_dir);
+    snprintf(out, sizeof out, "%s/outside", g_dir);
+    assert_int_equal(mkdir(in, 0755), 0);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(mkdir(out, 0755), 0);
+    put_at(sub, "w.bin", "inside\n", 0644);
+    put_at(out, "w.bin", "outside\n", 0644);
+    peer_files pf;
+    assert_int_equal(peer_files_init(&pf, in, NULL), CUZK_OK);
+    rpc_peer tcp = {.is_unix = 0};
+    snprintf(p, sizeof p, "%s/w.bin", sub);
+    char *canon = NULL, text[64];
+    int fd = -1;
+    cuzk_error e = {0};
+    /* unraced: accepted, the descriptor is the file inside */
+    peer_files_hook_before_open = hook_record;
+    assert_int_equal(peer_files_open(&pf, &tcp, "wtns_path", p, &canon, &fd, &e), CUZK_OK);
+    read_fd(fd, text, sizeof text);
+    assert_string_equal(text, "inside\n");
+    assert_string_equal(canon, p);
+    close(fd);
+    free(canon);
+    /* raced: in/d becomes a symlink to outside/ after the path was checked */
+    snprintf(g_swap_from, sizeof g_swap_from, "%s", sub);
+    snprintf(g_swap_to, sizeof g_swap_to, "%s", out);
+    peer_files_hook_before_open = hook_swap;
+    g_hook_calls = 0;
+    assert_int_equal(peer_files_open(&pf, &tcp, "wtns_path", p, &canon, &fd, &e),
+                     CUZK_ERR_NOT_FOUND);
+    assert_int_equal(g_hook_calls, 1);
+    assert_non_null(strstr(e.msg, "under daemon.input_dirs"));
+    assert_int_equal(fd, -1);
+    peer_files_hook_before_open = NULL;
+    peer_files_fini(&pf);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", in, out);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     test_rng_init("test_server_files");
@@ -289,6 +473,8 @@ int main(void)
         cmocka_unit_test(test_as_root_client),
         cmocka_unit_test(test_as_other_user),
         cmocka_unit_test(test_tcp_and_input_dirs),
+        cmocka_unit_test(test_open_as_caller),
+        cmocka_unit_test(test_dir_swap_out_of_input_dirs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -172,8 +172,9 @@ static void copy_file(const char *from, const char *to)
     free(d);
 }
 
-/* A FIFO as an input: refused at submit; one swapped in after submit fails the job (the
- * worker opens it without blocking) and the engine still proves and stops. */
+/* A FIFO as an input: refused at submit; one swapped in after submit changes nothing (the
+ * engine reads the file it opened at submit, not the path); a file rewritten in place
+ * after submit fails its job; and the engine still proves and stops. */
 static void test_not_regular_files(void **state)
 {
     (void)state;
@@ -200,21 +201,43 @@ static void test_not_regular_files(void **state)
     assert_int_equal(cuzk_engine_submit(e, &r, &t, &err), CUZK_ERR_INVALID_ARG);
     assert_non_null(strstr(err.msg, "zkey file"));
 
-    /* accepted as a file, a FIFO by the time a worker reads it */
+    /* accepted as a file, a FIFO by the time a worker reads it: the engine reads the file
+     * it opened at submit, through its descriptor, never the path again (request.h) */
+    char z2[128];
+    path(z2, "k2.zkey");
     copy_file(wt, w2);
+    copy_file(zk, z2);
     cuzk_engine_pause(e, true);
-    r.groth16.zkey_path = zk;
+    r.groth16.zkey_path = z2; /* the key too: the SRS manager maps the job's descriptor */
     r.groth16.wtns_path = w2;
     if (cuzk_engine_submit(e, &r, &t, &err) != CUZK_OK)
         fail_msg("submit: %s", err.msg);
     assert_int_equal(unlink(w2), 0);
     assert_int_equal(mkfifo(w2, 0600), 0);
+    assert_int_equal(unlink(z2), 0);
+    assert_int_equal(mkfifo(z2, 0600), 0);
     cuzk_engine_pause(e, false);
     cuzk_job_result res;
     /* before non-blocking opens the worker sat in open() for good: TIMEOUT here */
     assert_int_equal(cuzk_engine_await(e, t.job_id, 30000, &res, NULL), CUZK_OK);
+    check_proof(&res, wt);
+    cuzk_job_result_free(&res);
+    unlink(z2);
+    r.groth16.zkey_path = zk;
+    /* the same file rewritten in place after submit: not what was submitted, a failure */
+    assert_int_equal(unlink(w2), 0);
+    copy_file(wt, w2);
+    cuzk_engine_pause(e, true);
+    if (cuzk_engine_submit(e, &r, &t, &err) != CUZK_OK)
+        fail_msg("submit: %s", err.msg);
+    FILE *f = fopen(w2, "ab");
+    assert_non_null(f);
+    fputc(0, f);
+    fclose(f);
+    cuzk_engine_pause(e, false);
+    assert_int_equal(cuzk_engine_await(e, t.job_id, 30000, &res, NULL), CUZK_OK);
     assert_int_equal(res.state, CUZK_JOB_FAILED);
-    assert_non_null(strstr(res.error, "not a regular file"));
+    assert_non_null(strstr(res.error, "changed since the job was submitted"));
     cuzk_job_result_free(&res);
     /* the worker is free: a good job still completes */
     r.groth16.wtns_path = wt;
