@@ -658,6 +658,7 @@ static void test_temporaries_removed(void **state)
 static void test_done_write_fails(void **state)
 {
     (void)state;
+    need_sha();
     fresh_state("donefail");
     cuzk_engine *e = make(0);
     cuzk_engine_pause(e, true);
