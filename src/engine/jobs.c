@@ -259,6 +259,11 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
         }
         break;
     }
+    if (e->stopping) { /* it began while this submit waited for a spooling job */
+        pthread_mutex_unlock(&e->mu);
+        ereq_free(q);
+        return cuzk_error_set(err, CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
+    }
     char id[CUZK_JOB_ID_SIZE];
     uuid4(id);
     ejob *j;
