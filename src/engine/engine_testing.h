@@ -43,6 +43,11 @@ void cuzk_engine_release_drain(cuzk_engine *e);
  * without one). Nothing is loaded or allocated: a test can set a 128 GiB budget on a small
  * machine. True when admitted (why: the numbers), else false with the refusal the job
  * would fail with. */
+/* Called by submit once a new job is planned and journaled, before it becomes joinable
+ * (engine->mu not held): a test widens the window where concurrent submits of its
+ * request_id find it spooling. NULL: nothing. */
+extern void (*cuzk_engine_spooled_hook)(const char *request_id);
+
 bool cuzk_engine_admission_check(cuzk_engine *e, cuzk_proof_kind kind, uint64_t sector_size,
                                  int devices, char *why, size_t cap);
 

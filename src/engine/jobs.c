@@ -4,9 +4,11 @@
  * completed one, never replay a failure), await with timeout, non-blocking info, cancel,
  * watches, drain, and the end of a job (counters, journal, watches, purge). Results
  * expire in reaper.c.
- * Threading: the table is guarded by engine->mu; submit journals with mu released while
- * the new job is marked spooling (listed, so a concurrent duplicate finds it, but not
- * schedulable).
+ * Threading: the table is guarded by engine->mu; submit plans and journals with mu
+ * released while the new job is marked spooling (listed, so a concurrent duplicate finds
+ * it, but neither schedulable nor joinable: the duplicate waits until the job is planned
+ * and journaled, then joins it, or, when that failed, gets the same error; a caller is
+ * never handed an id that then answers NOT_FOUND).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <time.h>
 
 #include "cuzk/formats.h"
+#include "engine/engine_testing.h"
 #include "engine/jobs.h"
 #include "engine/journal.h"
 #include "engine/log.h"
@@ -142,6 +145,9 @@ static uint32_t queue_position(cuzk_engine *e, const ejob *j)
 /* The request_id rule (mu held). Curio reuses ids (porep-<miner>-<sector>, WindowPoSt ids
  * from miner, partition and randomness) and retries with them, so an id says which request
  * a client means, not that its result may be replayed:
+ *   - a job of the id still spooling (being planned by another submit) is returned in
+ *     *join whatever its request: the caller waits for it to be planned or refused, then
+ *     asks again (its id is not handed out before);
  *   - a job of the id that is queued or running is joined (*join) when the request is the
  *     same (ereq_same), else the submit is refused: the id is in use by another request;
  *   - a COMPLETED job is returned (*join) only for the same request;
@@ -157,6 +163,10 @@ static cuzk_status request_id_match(cuzk_engine *e, const ereq *q, ejob **join,
     for (ejob *o = e->jobs; o; o = o->next) {
         if (strcmp(o->req->request_id, q->request_id) != 0)
             continue;
+        if (o->spooling) {
+            *join = o;
+            return CUZK_OK;
+        }
         bool same = ereq_same(o->req, q);
         if (!engine_job_over(o)) {
             if (!same)
@@ -183,6 +193,8 @@ static cuzk_status request_id_match(cuzk_engine *e, const ereq *q, ejob **join,
     return CUZK_OK;
 }
 
+void (*cuzk_engine_spooled_hook)(const char *request_id);
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_job_ticket *t,
                                cuzk_error *err)
 {
@@ -208,9 +220,32 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
     /* a finished job of this request_id that is not replayed (named in the log) */
     char earlier[CUZK_JOB_ID_SIZE] = "";
     const char *earlier_what = "";
-    if (q->request_id[0]) {
+    while (q->request_id[0]) {
         ejob *o = NULL;
+        earlier[0] = 0;
         st = request_id_match(e, q, &o, earlier, &earlier_what, err);
+        if (st == CUZK_OK && o && o->spooling) {
+            /* not joinable yet: it may still be refused at planning, and then its id
+             * never existed. Wait for the outcome, then ask again (the table changed). */
+            o->spool_waiters++;
+            while (o->spooling)
+                pthread_cond_wait(&e->done_cv, &e->mu);
+            o->spool_waiters--;
+            if (!o->spool_failed)
+                continue;
+            /* refused: the same request is refused the same way (its planning would say
+             * the same); another request of the id tries for itself */
+            bool same = ereq_same(o->req, q);
+            if (same)
+                st = cuzk_error_set(err, o->err_code, "%s", o->err);
+            if (o->spool_waiters == 0)
+                engine_job_free(o); /* off the table: the last one to look frees it */
+            if (!same)
+                continue;
+            pthread_mutex_unlock(&e->mu);
+            ereq_free(q);
+            return st;
+        }
         if (st != CUZK_OK || o) {
             if (o) {
                 snprintf(t->job_id, sizeof t->job_id, "%s", o->id);
@@ -222,6 +257,12 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
             ereq_free(q);
             return st;
         }
+        break;
+    }
+    if (e->stopping) { /* it began while this submit waited for a spooling job */
+        pthread_mutex_unlock(&e->mu);
+        ereq_free(q);
+        return cuzk_error_set(err, CUZK_ERR_UNAVAILABLE, "the engine is shutting down");
     }
     char id[CUZK_JOB_ID_SIZE];
     uuid4(id);
@@ -233,18 +274,30 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r, cuzk_j
     j->spooling = true;
     pthread_mutex_unlock(&e->mu);
 
-    st = engine_job_plan(e, j, err);
+    /* its own error record: submits of the same request_id waiting for this one are
+     * given the same message (err may be NULL) */
+    cuzk_error se = {0};
+    st = engine_job_plan(e, j, &se);
     if (st == CUZK_OK && e->journal)
-        st = ejournal_add(e->journal, j->id, j->seq, j->req, err);
+        st = ejournal_add(e->journal, j->id, j->seq, j->req, j->req_digest, &se);
+    if (st != CUZK_OK && err)
+        *err = se;
+    if (cuzk_engine_spooled_hook)
+        cuzk_engine_spooled_hook(j->req->request_id);
 
     pthread_mutex_lock(&e->mu);
     j->spooling = false;
     if (st != CUZK_OK) {
         job_unlink(e, j);
         e->n_unfinished--;
+        j->spool_failed = true;
+        j->err_code = st;
+        snprintf(j->err, sizeof j->err, "%s", se.msg);
+        bool waited_on = j->spool_waiters > 0; /* then the last waiter frees it */
         pthread_cond_broadcast(&e->done_cv);
         pthread_mutex_unlock(&e->mu);
-        engine_job_free(j);
+        if (!waited_on)
+            engine_job_free(j);
         return st;
     }
     snprintf(t->job_id, sizeof t->job_id, "%s", j->id);
@@ -268,6 +321,7 @@ static void journal_outcome(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_sta
     ejournal_done d = {.state = st, .code = code, .benchmark_only = j->benchmark_only,
                        .wall_finish = j->wall_finish, .partitions_done = j->parts_done,
                        .partitions = j->plan.partitions};
+    memcpy(d.req_digest, j->req_digest, sizeof d.req_digest);
     engine_job_result(e, j, &r, false);
     d.t = r.t;
     snprintf(d.error, sizeof d.error, "%s", j->err);

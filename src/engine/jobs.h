@@ -43,7 +43,14 @@ struct ejob {
     int64_t wall_finish;       /* time(NULL) at finish, for the journal's TTL */
     uint64_t srs_ms, synth_ms, dev_ms, fin_ms;
     bool collected;
-    bool spooling;             /* being journaled by submit: not yet schedulable */
+    bool spooling;             /* being planned and journaled by submit: not yet
+                                  schedulable, and not yet joinable (a submit of its
+                                  request_id waits for the outcome: jobs.c) */
+    bool spool_failed;         /* its planning or journaling failed: off the table, err
+                                  and err_code say why, freed by the last waiter */
+    unsigned spool_waiters;    /* submits of its request_id waiting for its spooling */
+    uint8_t req_digest[32];    /* SHA-256 of its journaled request (its outcome record is
+                                  bound to it: journal.h); zero without a journal */
     char device[64];
     ewatch *watches;
     ejob *next;                /* the job table (a list, newest first) */

@@ -1,6 +1,7 @@
 /*
- * journal.c — the job journal (journal.h): one file per job and one per outcome (with its
- * checksum), written with temp + (fsync) + rename, read back sorted by submission order at
+ * journal.c — the job journal (journal.h): one file per job and one per outcome (bound to
+ * its job's id and request digest, with a SHA-256 over the record), written with temp +
+ * (fsync) + rename (never truncated in place), read back sorted by submission order at
  * start, after removing the temporaries of interrupted writes.
  * Threading: a mutex serialises writers (file names never collide, but the directory
  * fsync and removal order are kept simple that way).
@@ -16,6 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#ifdef CUZK_HAVE_OPENSSL
+#include <openssl/sha.h>
+#endif
 
 struct ejournal {
     pthread_mutex_t mu;
@@ -95,15 +100,17 @@ static bool put_file(ejournal *j, const char *name, const void *a, size_t na, co
     return !sync || fsync(j->dirfd) == 0;
 }
 
-/* FNV-1a, 64 bits: the .done checksum (journal.h says what it catches). */
-static uint64_t fnv1a64(const uint8_t *p, size_t n)
+bool ejournal_sha256(const void *data, size_t n, uint8_t out[32])
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
+#ifdef CUZK_HAVE_OPENSSL
+    SHA256(data, n, out);
+    return true;
+#else
+    (void)data;
+    (void)n;
+    memset(out, 0, 32);
+    return false;
+#endif
 }
 
 static void le(uint8_t *p, uint64_t v, unsigned n)
@@ -121,13 +128,15 @@ static uint64_t rd(const uint8_t *p, unsigned n)
 }
 
 cuzk_status ejournal_add(ejournal *j, const char *id, uint64_t seq, const ereq *req,
-                         cuzk_error *err)
+                         uint8_t digest[32], cuzk_error *err)
 {
     uint8_t *body;
     size_t len;
     cuzk_status st = ereq_encode(req, &body, &len, err);
     if (st != CUZK_OK)
         return st;
+    if (digest)
+        ejournal_sha256(body, len, digest);
     uint8_t head[12];
     memcpy(head, "CZJ1", 4);
     le(head + 4, seq, 8);
@@ -143,30 +152,45 @@ cuzk_status ejournal_add(ejournal *j, const char *id, uint64_t seq, const ereq *
     return CUZK_OK;
 }
 
-/* The fixed part of a "CZD1" record, and what "CZD2" adds (partitions, checksum). */
-#define DONE_FIXED (4 + 4 + 4 + 4 + 8 + 8 * 6 + 4 + 4 + 64 + 4)
-#define DONE2_FIXED (DONE_FIXED + 4 + 8)
+/* A "CZD3" record: magic, job id, request digest, then the fixed fields (offsets below,
+ * journal.h's order), the message, the proof, and the SHA-256 of all before it. */
+#define DONE_ID 4
+#define DONE_DIGEST (DONE_ID + 36)
+#define DONE_BODY (DONE_DIGEST + 32)
+#define DONE_FIXED (DONE_BODY + 4 + 4 + 4 + 8 + 8 * 6 + 4 + 4 + 64 + 4 + 4)
+#define DONE_SUM 32
 
 cuzk_status ejournal_finish(ejournal *j, const char *id, const ejournal_done *d,
                             cuzk_error *err)
 {
-    size_t ml = strnlen(d->error, sizeof d->error - 1);
-    size_t n = DONE2_FIXED + ml + d->proof_len;
     char name[64];
     snprintf(name, sizeof name, "%s.done", id);
+#ifndef CUZK_HAVE_OPENSSL
+    (void)j;
+    (void)d;
+    return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                          "journal: %s not written: this build has no SHA-256 (OpenSSL) to "
+                          "seal it with", name);
+#else
+    if (strlen(id) != 36)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "journal: bad job id %s", id);
+    size_t ml = strnlen(d->error, sizeof d->error - 1);
+    size_t n = DONE_FIXED + ml + d->proof_len + DONE_SUM;
     uint8_t *b = calloc(1, n);
     if (!b)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "journal: out of memory writing %s", name);
-    uint8_t *p = b;
-    memcpy(p, "CZD2", 4);
-    le(p + 4, (uint64_t)d->state, 4);
-    le(p + 8, (uint64_t)d->code, 4);
-    le(p + 12, d->benchmark_only, 4);
-    le(p + 16, (uint64_t)d->wall_finish, 8);
+    memcpy(b, "CZD3", 4);
+    memcpy(b + DONE_ID, id, 36);
+    memcpy(b + DONE_DIGEST, d->req_digest, 32);
+    uint8_t *p = b + DONE_BODY;
+    le(p, (uint64_t)d->state, 4);
+    le(p + 4, (uint64_t)d->code, 4);
+    le(p + 8, d->benchmark_only, 4);
+    le(p + 12, (uint64_t)d->wall_finish, 8);
     const uint64_t *t = &d->t.queue_wait_ms;
     for (int i = 0; i < 6; i++)
-        le(p + 24 + 8 * i, t[i], 8);
-    p += 72;
+        le(p + 20 + 8 * i, t[i], 8);
+    p += 68;
     le(p, d->partitions_done, 4);
     le(p + 4, ml, 4);
     memcpy(p + 8, d->device, strnlen(d->device, 63));
@@ -176,7 +200,7 @@ cuzk_status ejournal_finish(ejournal *j, const char *id, const ejournal_done *d,
     memcpy(p, d->error, ml);
     if (d->proof_len)
         memcpy(p + ml, d->proof, d->proof_len);
-    le(b + n - 8, fnv1a64(b, n - 8), 8);
+    ejournal_sha256(b, n - DONE_SUM, b + n - DONE_SUM);
     pthread_mutex_lock(&j->mu);
     bool ok = put_file(j, name, b, n, NULL, 0, false);
     int e = errno;
@@ -186,6 +210,7 @@ cuzk_status ejournal_finish(ejournal *j, const char *id, const ejournal_done *d,
         return cuzk_error_set(err, CUZK_ERR_IO, "journal: cannot write %s/%s: %s", j->dir, name,
                               strerror(e));
     return CUZK_OK;
+#endif
 }
 
 cuzk_status ejournal_strip(ejournal *j, const char *id, uint64_t seq, const ereq *req,
@@ -222,6 +247,16 @@ void ejournal_set_aside(ejournal *j, const char *id)
     renameat(j->dirfd, name, j->dirfd, bad);
     snprintf(name, sizeof name, "%s.done", id);
     snprintf(bad, sizeof bad, "%s.done.bad", id);
+    renameat(j->dirfd, name, j->dirfd, bad);
+    pthread_mutex_unlock(&j->mu);
+}
+
+void ejournal_set_aside_done(ejournal *j, const char *id)
+{
+    char name[64], bad[64];
+    snprintf(name, sizeof name, "%s.done", id);
+    snprintf(bad, sizeof bad, "%s.done.bad", id);
+    pthread_mutex_lock(&j->mu);
     renameat(j->dirfd, name, j->dirfd, bad);
     pthread_mutex_unlock(&j->mu);
 }
@@ -272,39 +307,56 @@ static uint8_t *slurp(ejournal *j, const char *name, size_t *len)
     return b;
 }
 
-/* Reads a .done record; NULL when it is sound, else what is wrong with it. */
-static const char *parse_done(const uint8_t *b, size_t n, ejournal_done *d)
+/* Reads a .done record; NULL when it is sound, else what is wrong with it. Sound means:
+ * this version's format, its SHA-256 holds, it names job id, and it carries the digest
+ * of the request it was written for (digest; NULL: the request was stripped, its bytes
+ * are gone, and only an outcome that serves no proof is accepted for it). */
+static const char *parse_done(const uint8_t *b, size_t n, const char *id,
+                              const uint8_t *digest, ejournal_done *d, char *why,
+                              size_t why_cap)
 {
     memset(d, 0, sizeof *d);
-    bool v2 = n >= 4 && memcmp(b, "CZD2", 4) == 0;
-    if (!v2 && (n < 4 || memcmp(b, "CZD1", 4) != 0))
+    if (n >= 4 && (memcmp(b, "CZD1", 4) == 0 || memcmp(b, "CZD2", 4) == 0))
+        return "written by an earlier version (FNV checksum, not bound to its job): not "
+               "trusted";
+    if (n < 4 || memcmp(b, "CZD3", 4) != 0)
         return "not an outcome record";
-    size_t fixed = v2 ? DONE2_FIXED : DONE_FIXED;
-    if (n < fixed)
+    if (n < DONE_FIXED + DONE_SUM)
         return "truncated";
-    if (v2 && rd(b + n - 8, 8) != fnv1a64(b, n - 8))
+    uint8_t sum[32];
+    if (!ejournal_sha256(b, n - DONE_SUM, sum))
+        return "this build has no SHA-256 (OpenSSL) to check it with";
+    if (memcmp(sum, b + n - DONE_SUM, 32) != 0)
         return "checksum mismatch";
-    d->checked = v2;
-    d->state = (cuzk_job_state)rd(b + 4, 4);
-    d->code = (cuzk_status)rd(b + 8, 4);
-    d->benchmark_only = rd(b + 12, 4) != 0;
-    d->wall_finish = (int64_t)rd(b + 16, 8);
+    memcpy(d->id, b + DONE_ID, 36);
+    d->id[36] = 0;
+    memcpy(d->req_digest, b + DONE_DIGEST, 32);
+    if (strcmp(d->id, id) != 0) {
+        snprintf(why, why_cap, "written for another job (%.36s)", d->id);
+        return why;
+    }
+    const uint8_t *p = b + DONE_BODY;
+    d->state = (cuzk_job_state)rd(p, 4);
+    d->code = (cuzk_status)rd(p + 4, 4);
+    d->benchmark_only = rd(p + 8, 4) != 0;
+    d->wall_finish = (int64_t)rd(p + 12, 8);
     uint64_t *t = &d->t.queue_wait_ms;
     for (int i = 0; i < 6; i++)
-        t[i] = rd(b + 24 + 8 * i, 8);
-    const uint8_t *p = b + 72;
+        t[i] = rd(p + 20 + 8 * i, 8);
+    p += 68;
     d->partitions_done = (uint32_t)rd(p, 4);
     size_t ml = rd(p + 4, 4);
     memcpy(d->device, p + 8, 63);
     size_t pl = rd(p + 72, 4);
-    if (v2)
-        d->partitions = (uint32_t)rd(p + 76, 4);
-    p += v2 ? 80 : 76;
-    if (ml >= sizeof d->error || n != fixed + ml + pl)
+    d->partitions = (uint32_t)rd(p + 76, 4);
+    p += 80;
+    if (ml >= sizeof d->error || n != DONE_FIXED + ml + pl + DONE_SUM)
         return "its lengths do not add up";
     if (d->state != CUZK_JOB_COMPLETED && d->state != CUZK_JOB_FAILED &&
         d->state != CUZK_JOB_CANCELLED)
         return "unknown state";
+    if (digest ? memcmp(digest, d->req_digest, 32) != 0 : d->state == CUZK_JOB_COMPLETED)
+        return "written for other request bytes than this job's";
     memcpy(d->error, p, ml);
     if (pl) {
         if (!(d->proof = malloc(pl)))
@@ -406,19 +458,22 @@ cuzk_status ejournal_load(ejournal *j, ejournal_rec **recs, size_t *n,
         memcpy(r->id, de->d_name, 36);
         r->seq = rd(b + 4, 8);
         r->req = req;
+        ejournal_sha256(b + 12, len - 12, r->req_digest);
         free(b);
         char dn[64];
         snprintf(dn, sizeof dn, "%.36s.done", de->d_name);
         size_t dl = 0;
         errno = 0;
         uint8_t *db = slurp(j, dn, &dl);
-        const char *bad = db ? parse_done(db, dl, &r->done)
+        char why[160];
+        const char *bad = db ? parse_done(db, dl, r->id, req->stripped ? NULL : r->req_digest,
+                                          &r->done, why, sizeof why)
                           : errno != ENOENT ? "unreadable" : NULL;
         r->finished = db && !bad;
         if (bad) {
             free(r->done.proof);
             memset(&r->done, 0, sizeof r->done);
-            snprintf(r->done_bad, sizeof r->done_bad, "%s", bad);
+            snprintf(r->done_bad, sizeof r->done_bad, "%.159s", bad);
             char aside[80];
             snprintf(aside, sizeof aside, "%s.bad", dn);
             renameat(j->dirfd, dn, j->dirfd, aside);

@@ -97,7 +97,25 @@ struct ekind {
                               cuzk_error *err);
     /* Releases plan->parsed (NULL: the kind keeps nothing there). */
     void (*plan_free)(ekind_plan *plan);
+    /* Verifies a result read back from the journal before it is served after a restart
+     * (resume.c): proofs holds partitions x 192 bytes (bellperson encoding), each of
+     * which must verify against the job's verifying key with partition p's public
+     * inputs. plan: the job's, planned again. CUZK_OK when every one verifies (else
+     * CUZK_ERR_INVALID_PROOF, or what kept it from checking). NULL: the kind cannot
+     * check a result without proving it, and its journaled results are proved again. */
+    cuzk_status (*verify_result)(const cuzk_engine *e, const ereq *req, const ekind_plan *plan,
+                                 const uint8_t *proofs, uint32_t partitions, cuzk_pool *pool,
+                                 cuzk_error *err);
 };
+
+/* What every verify_result shares (kinds.c): partitions proofs (bellperson bytes) checked
+ * against vk, with partition p's public inputs at inputs + p * stride (n = vk->n_ic - 1
+ * of them, ONE excluded, Montgomery; stride 0: the same inputs for every partition). The
+ * decoders check every point; CUZK_ERR_INVALID_PROOF names the first partition that
+ * fails. */
+cuzk_status engine_verify_partitions(const cuzk_groth16_vk *vk, const cuzk_fr *inputs,
+                                     size_t stride, const uint8_t *proofs, uint32_t partitions,
+                                     cuzk_pool *pool, cuzk_error *err);
 
 /* The Filecoin fields that choose a circuit (registered_proof, sector_size) name nothing
  * for the extension kinds, whose circuit is in the request: one given there is a confused

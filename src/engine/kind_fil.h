@@ -4,7 +4,8 @@
  * the circuit recorded once per (kind, sector size) and the .params or a dev key
  * (kind_fil_load.c), the recorded circuits' cache on disk (kind_fil_cache.c), what a key
  * and a partition are charged (kind_fil_sizes.c), and the partition witness
- * (kind_fil_witness.c). Internal to src/engine.
+ * (kind_fil_witness.c), and a journaled result's verification (kind_fil_verify.c).
+ * Internal to src/engine.
  * Threading: reentrant; loading runs on the given pool.
  */
 #ifndef CUZK_ENGINE_KIND_FIL_H
@@ -93,5 +94,14 @@ cuzk_status engine_fil_witness(const srs_key *key, cuzk_circuit_fn fn, const voi
                                esynth *out, cuzk_error *err);
 cuzk_status engine_fil_witness_adopt(const srs_key *key, cuzk_compact_assignment *ca,
                                      esynth *out, cuzk_error *err);
+
+/* ---- a journaled result (kind_fil_verify.c) -------------------------------------------- */
+
+/* ekind.verify_result of the Filecoin kinds: the verifying key only (the .vk beside the
+ * .params, the .params' head, or a cached dev key's), and the public inputs a verifier
+ * derives from the planned job. */
+cuzk_status fil_verify_result(const cuzk_engine *e, const ereq *req, const ekind_plan *plan,
+                              const uint8_t *proofs, uint32_t partitions, cuzk_pool *pool,
+                              cuzk_error *err);
 
 #endif

@@ -6,7 +6,10 @@
  * Keys given by path are shared through the SRS table ("zkey:<path>", "params:<path>");
  * keys given as bytes belong to their job ("job:<job id>"). The prover never gets a
  * witness that does not fit its circuit: counts are checked here. Input files are read
- * through the descriptors the request holds since submit (request.h), not by path.
+ * through the descriptors the request holds since submit (request.h), not by path. A
+ * journaled result is verified after a restart against the key's verifying key (the
+ * .zkey's or the .params' head, nothing else decoded) with the witness's public inputs, as
+ * the self-check does (g16_verify_result).
  * Threading: reentrant; key decoding runs on the given pool.
  */
 #include <stdio.h>
@@ -222,6 +225,10 @@ static cuzk_status load_wtns(const ereq *q, cuzk_fr **w, uint32_t *n, cuzk_error
         free(*w);
         *w = NULL;
     }
+    if (!q->wtns.len && (st = mapped_file_check(&mf, st, err)) != CUZK_OK) {
+        free(*w); /* read from a file truncated or rewritten under the read */
+        *w = NULL;
+    }
     mapped_file_close(&mf);
     return st;
 }
@@ -270,6 +277,57 @@ static cuzk_status g16_synthesize(const cuzk_engine *e, const ereq *q, const eki
     return CUZK_OK;
 }
 
+/* ekind.verify_result: partition 0's proof against the key's vk, the public inputs being
+ * the witness's variables 1 .. n_ic - 1 (the self-check's rule, cuzk/groth16.h). The key
+ * file (or bytes) and the witness must still be there: a result whose inputs are gone
+ * cannot be checked, and is proved again (where its planning then fails). */
+static cuzk_status g16_verify_result(const cuzk_engine *e, const ereq *q,
+                                     const ekind_plan *plan, const uint8_t *proofs,
+                                     uint32_t partitions, cuzk_pool *pool, cuzk_error *err)
+{
+    (void)e;
+    (void)plan;
+    bool zk = given(q->zkey_path, &q->zkey);
+    const ebuf *kbuf = zk ? &q->zkey : &q->params;
+    mapped_file mf = {0};
+    const uint8_t *d = kbuf->data;
+    size_t len = kbuf->len;
+    cuzk_status st = CUZK_OK;
+    if (!len) {
+        /* the file the job was submitted with (its recorded identity), as the plan read it */
+        if ((st = ereq_input_map(q, zk ? EREQ_ZKEY : EREQ_PARAMS, &mf, err)) != CUZK_OK)
+            return st;
+        d = mf.data;
+        len = mf.len;
+    }
+    cuzk_groth16_vk vk = {0};
+    size_t used = 0;
+    st = zk ? cuzk_groth16_vk_from_snarkjs_zkey(&vk, d, len, err)
+            : cuzk_groth16_vk_from_bellperson(&vk, d, len, &used, err);
+    if (!kbuf->len) {
+        st = mapped_file_check(&mf, st, err);
+        mapped_file_close(&mf);
+    }
+    if (st != CUZK_OK) {
+        cuzk_groth16_vk_free(&vk);
+        return st;
+    }
+    cuzk_fr *w = NULL;
+    uint32_t n = 0;
+    if (partitions != 1)
+        st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "a groth16 job of %u partitions",
+                            partitions);
+    else if ((st = load_wtns(q, &w, &n, err)) == CUZK_OK && (vk.n_ic == 0 || n < vk.n_ic))
+        st = cuzk_error_set(err, CUZK_ERR_FORMAT,
+                            "the witness has %u values, fewer than the key's %zu inputs", n,
+                            vk.n_ic);
+    if (st == CUZK_OK)
+        st = engine_verify_partitions(&vk, w + 1, 0, proofs, 1, pool, err);
+    free(w);
+    cuzk_groth16_vk_free(&vk);
+    return st;
+}
+
 const ekind engine_kind_groth16 = {
     .kind = CUZK_PROOF_GROTH16,
     .name = "groth16",
@@ -280,4 +338,5 @@ const ekind engine_kind_groth16 = {
     .key_file = g16_key_file,
     .key_input = g16_key_input,
     .synthesize = g16_synthesize,
+    .verify_result = g16_verify_result,
 };

@@ -110,4 +110,5 @@ const ekind engine_kind_porep = {
     .key_available = fil_key_available,
     .synthesize = porep_synthesize,
     .plan_free = porep_plan_free,
+    .verify_result = fil_verify_result,
 };

@@ -150,6 +150,7 @@ const ekind engine_kind_window_post = {
     .key_available = fil_key_available,
     .synthesize = post_synthesize,
     .plan_free = post_plan_free,
+    .verify_result = fil_verify_result,
 };
 
 const ekind engine_kind_winning_post = {
@@ -164,4 +165,5 @@ const ekind engine_kind_winning_post = {
     .key_available = fil_key_available,
     .synthesize = post_synthesize,
     .plan_free = post_plan_free,
+    .verify_result = fil_verify_result,
 };

@@ -171,4 +171,5 @@ const ekind engine_kind_snap = {
     .key_available = fil_key_available,
     .synthesize = snap_synthesize,
     .plan_free = snap_plan_free,
+    .verify_result = fil_verify_result,
 };

@@ -2,7 +2,10 @@
  * kind_synthetic.c — the SYNTHETIC job kind: the circuit is cuzk_synthetic_porep(log2n,
  * seed); its key (circuit id "synthetic-<log2n>", or "synthetic-<log2n>-<seed>" for a seed
  * other than 0) holds the circuit and a dev setup (verifiable) up to
- * synthetic_setup_max_log2n, a random key (benchmark only) above. Every partition proves
+ * synthetic_setup_max_log2n, a random key (benchmark only) above. The dev setup's toxic
+ * waste is derived from the circuit id (a dev key is insecure anyway), so a key made
+ * again after a restart is the same key, and a journaled result can be verified against
+ * it (synthetic_verify_result) before it is served. Every partition proves
  * the key's own witness (see srs_key), so the benchmark measures the engine and the
  * prover, not the generator.
  * Threading: every function is reentrant; generation runs on the given pool.
@@ -130,7 +133,13 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
         cuzk_groth16_setup_opts so;
         cuzk_groth16_fixed_base_hook *hook = NULL;
         engine_setup_opts(e, id, &so, &hook);
-        st = cuzk_groth16_setup_dev_ex(&key->pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON, NULL,
+        /* the same key in every life of the daemon (the file comment says why) */
+        uint8_t dseed[32] = "cuzk synthetic dev key";
+        for (int i = 0; i < 4; i++)
+            dseed[24 + i] = (uint8_t)(k >> (8 * i));
+        for (int i = 0; i < 4; i++)
+            dseed[28 + i] = (uint8_t)((seed >> (8 * i)) ^ (seed >> (32 + 8 * i)));
+        st = cuzk_groth16_setup_dev_ex(&key->pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON, dseed,
                                        pool, &so, err);
         cuzk_prover_fixed_base_hook_close(hook);
     } else {
@@ -194,6 +203,51 @@ static cuzk_status synthetic_synthesize(const cuzk_engine *e, const ereq *q,
     return CUZK_OK;
 }
 
+static void synthetic_key_free(srs_key *key)
+{
+    cuzk_groth16_pk_free(&key->pk);
+    cuzk_r1cs_destroy(key->r1cs);
+    cuzk_witness_map_free(key->wmap);
+    free(key->wmap);
+    free(key->wbits);
+    free(key->wdense);
+    memset(key, 0, sizeof *key);
+}
+
+/* ekind.verify_result: the key is made again (the same key: a dev setup from the circuit
+ * id; a few seconds at the largest verifiable size, 2^synthetic_setup_max_log2n), and
+ * every partition proves the key's own witness, so its public inputs are that witness's
+ * variables 1 .. n_ic - 1. A random key's proofs never verify: such a result is
+ * benchmark_only and holds no proof to serve. */
+static cuzk_status synthetic_verify_result(const cuzk_engine *e, const ereq *req,
+                                           const ekind_plan *plan, const uint8_t *proofs,
+                                           uint32_t partitions, cuzk_pool *pool,
+                                           cuzk_error *err)
+{
+    srs_key key;
+    cuzk_status st = synthetic_load_key(e, plan->circuit_id, req, NULL, 0, &key, pool, err);
+    if (st != CUZK_OK)
+        return st;
+    cuzk_fr *in = NULL;
+    size_t n = key.pk.vk.n_ic ? key.pk.vk.n_ic - 1 : 0;
+    if (key.benchmark_only)
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_PROOF,
+                            "a random (benchmark) key's proofs cannot verify");
+    else if (!key.wmap || !key.wdense || !key.r1cs || n + 1 > key.r1cs->n_vars)
+        st = cuzk_error_set(err, CUZK_ERR_INTERNAL, "synthetic key has no witness");
+    else if (!(in = malloc((n ? n : 1) * sizeof *in)))
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "synthetic key: out of memory");
+    if (st == CUZK_OK) {
+        cuzk_witness w = cuzk_witness_compact(key.wmap, key.wbits, key.wdense);
+        for (size_t i = 0; i < n; i++)
+            cuzk_witness_value(&in[i], &w, (uint32_t)(i + 1));
+        st = engine_verify_partitions(&key.pk.vk, in, 0, proofs, partitions, pool, err);
+    }
+    free(in);
+    synthetic_key_free(&key);
+    return st;
+}
+
 const ekind engine_kind_synthetic = {
     .kind = CUZK_PROOF_SYNTHETIC,
     .name = "synthetic",
@@ -204,4 +258,5 @@ const ekind engine_kind_synthetic = {
     .key_file = no_key_file,
     .key_bytes = synthetic_key_estimate,
     .synthesize = synthetic_synthesize,
+    .verify_result = synthetic_verify_result,
 };

@@ -1,16 +1,46 @@
 /*
  * kinds.c — the registry of job kinds (kind.h, struct ekind): by proof kind and by circuit
  * id, the kinds' names and metric slots, and what every kind shares: freeing a
- * synthesized partition, and the rule that the extension kinds (synthetic, Groth16) take
- * no Filecoin proof fields. The kinds themselves: kind_synthetic.c, kind_groth16.c,
+ * synthesized partition, the rule that the extension kinds (synthetic, Groth16) take
+ * no Filecoin proof fields, and the verification of a journaled result's proofs. The kinds themselves: kind_synthetic.c, kind_groth16.c,
  * kind_porep.c, kind_post.c, kind_snap.c (their shared Filecoin code: kind_fil.h).
  * Threading: reentrant; the registry is constant.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/formats.h"
 #include "engine/kind.h"
 #include "engine/metrics.h"
+
+cuzk_status engine_verify_partitions(const cuzk_groth16_vk *vk, const cuzk_fr *inputs,
+                                     size_t stride, const uint8_t *proofs, uint32_t partitions,
+                                     cuzk_pool *pool, cuzk_error *err)
+{
+    cuzk_groth16_pvk pvk;
+    if (!vk || vk->n_ic == 0 || cuzk_groth16_pvk_prepare(&pvk, vk) != CUZK_OK)
+        return cuzk_error_set(err, CUZK_ERR_INTERNAL, "no verifying key to check with");
+    size_t n = vk->n_ic - 1;
+    size_t ss = cuzk_groth16_verify_scratch_size(&pvk, cuzk_pool_nthreads(pool));
+    void *scratch = ss ? malloc(ss) : NULL;
+    if (ss && !scratch)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory verifying");
+    cuzk_status st = CUZK_OK;
+    for (uint32_t p = 0; p < partitions && st == CUZK_OK; p++) {
+        cuzk_groth16_proof proof;
+        cuzk_error pe = {0};
+        st = cuzk_groth16_proof_from_bellperson(&proof, proofs + (size_t)p * CUZK_GROTH16_PROOF_BYTES,
+                                                CUZK_GROTH16_PROOF_BYTES, &pe);
+        if (st == CUZK_OK)
+            st = cuzk_groth16_verify_pool(&pvk, inputs + (size_t)p * stride, n, &proof,
+                                          scratch, ss, pool, &pe);
+        if (st != CUZK_OK)
+            st = cuzk_error_set(err, st == CUZK_ERR_NOMEM ? st : CUZK_ERR_INVALID_PROOF,
+                                "partition %u's proof does not verify: %s", p, pe.msg);
+    }
+    free(scratch);
+    return st;
+}
 
 void esynth_free(esynth *s)
 {

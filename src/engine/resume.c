@@ -1,6 +1,10 @@
 /*
  * resume.c — the engine's start on its journal (engine_resume, resume.h): the jobs of the
- * last life come back, finished ones as results, the others queued again.
+ * last life come back, finished ones as results, the others queued again. A COMPLETED
+ * result is served only once its proofs verify again, against the job's own key and
+ * public inputs: its record's SHA-256 and its binding to the job (journal.h) catch
+ * damage and a record copied from another job, but anyone who can write the state
+ * directory can recompute them, so they are no proof that the bytes verify.
  * Threading: runs in create, before any engine thread exists (mu is taken nowhere).
  */
 #include <stdio.h>
@@ -22,17 +26,35 @@ static void journal_warn(void *ctx, const char *msg)
 }
 
 /* Why a finished record's result cannot be served as it is (NULL: it can). A COMPLETED
- * result is served only when its record passed its checksum and holds every partition's
- * proof; otherwise the job is proved again, never answered with a proof nobody checked. */
-static const char *unservable(const ejournal_done *d, uint32_t partitions)
+ * result (the journal checked its record's SHA-256, job id and request digest) is served
+ * only when it holds every partition's proof and every proof verifies against the job's
+ * key and public inputs (the kind's verify_result; j planned here for it, its parsed
+ * inputs released after); otherwise the job is proved again, never answered with a proof
+ * nobody checked. why: room for the verifier's message. */
+static const char *unservable(cuzk_engine *e, ejob *j, const ejournal_done *d,
+                              uint32_t partitions, char *why, size_t cap)
 {
     if (d->state != CUZK_JOB_COMPLETED || d->benchmark_only)
         return NULL;
-    if (!d->checked)
-        return "its result was written before results carried a checksum";
     if (partitions == 0 || d->proof_len != (size_t)partitions * CUZK_GROTH16_PROOF_BYTES)
         return "its COMPLETED record holds no proof for every partition";
-    return NULL;
+    if (!j->kind->verify_result)
+        return "this build cannot verify a journaled result of this kind without proving "
+               "it";
+    cuzk_error pe = {0};
+    cuzk_status st = engine_job_plan(e, j, &pe);
+    if (st == CUZK_OK && j->plan.partitions != partitions)
+        st = cuzk_error_set(&pe, CUZK_ERR_INVALID_PROOF,
+                            "it holds %u partition(s), the job has %u", partitions,
+                            j->plan.partitions);
+    if (st == CUZK_OK)
+        st = j->kind->verify_result(e, j->req, &j->plan, d->proof, partitions, e->pool, &pe);
+    if (j->plan.parsed && j->kind->plan_free)
+        j->kind->plan_free(&j->plan); /* a result needs no inputs: they can be large */
+    if (st == CUZK_OK)
+        return NULL;
+    snprintf(why, cap, "its proof was not verified: %s", pe.msg);
+    return why;
 }
 
 /* A finished record's outcome restored into j (queued by engine_job_enqueue). */
@@ -60,11 +82,11 @@ static void restore_finished(cuzk_engine *e, ejob *j, ejournal_done *d, uint32_t
     e->n_unfinished--;
 }
 
-/* Re-creates the journal's jobs: finished ones as results (not planned again: their
- * inputs may be gone, and parsing a 32 GiB C1 per kept result would slow the start), the
- * others queued again, and finished ones whose result cannot be served (a damaged or
- * unchecked record: unservable) proved again. Records of a kind this build does not know
- * are set aside (renamed .bad) with a log line. */
+/* Re-creates the journal's jobs: finished ones as results (a COMPLETED one planned again
+ * only to verify its proofs, its parsed inputs released after), the others queued again,
+ * and finished ones whose result cannot be served (a damaged record, another job's or an
+ * earlier version's, proofs that do not verify: unservable) proved again. Records of a
+ * kind this build does not know are set aside (renamed .bad) with a log line. */
 cuzk_status engine_resume(cuzk_engine *e, cuzk_error *err)
 {
     ejournal_rec *recs;
@@ -89,21 +111,22 @@ cuzk_status engine_resume(cuzk_engine *e, cuzk_error *err)
         ejob *j;
         if (engine_job_enqueue(e, r->req, r->id, r->seq, &j, err) != CUZK_OK)
             continue;
+        memcpy(j->req_digest, r->req_digest, sizeof j->req_digest);
         const char *why = r->done_bad[0] ? r->done_bad : NULL;
-        uint32_t parts = r->finished ? (r->done.partitions ? r->done.partitions
-                                                            : r->done.partitions_done)
-                                     : 0;
-        if (r->finished && !(why = unservable(&r->done, parts))) {
+        uint32_t parts = r->finished ? r->done.partitions : 0;
+        char vwhy[CUZK_ERROR_MSG_MAX + 64];
+        if (r->finished && !(why = unservable(e, j, &r->done, parts, vwhy, sizeof vwhy))) {
             restore_finished(e, j, &r->done, parts);
             kept++;
             continue;
         }
+        if (r->finished) /* refused here, not by the journal: kept for inspection too */
+            ejournal_set_aside_done(e->journal, r->id);
         if (why)
             engine_log(e, CUZK_LOG_WARN,
-                       "journal: the outcome of job %s cannot be used (%s%s%s%s)%s", r->id, why,
-                       r->done_bad[0] ? "; kept as " : "", r->done_bad[0] ? r->id : "",
-                       r->done_bad[0] ? ".done.bad" : "",
-                       r->req->stripped ? "" : "; the job is proved again");
+                       "journal: the outcome of job %s cannot be used (%s; kept as "
+                       "%s.done.bad)%s",
+                       r->id, why, r->id, r->req->stripped ? "" : "; the job is proved again");
         if (r->req->stripped) {
             /* it ended FAILED or CANCELLED (the payload goes then), but what it ended with
              * is lost: it cannot be proved again from nothing */
@@ -116,6 +139,11 @@ cuzk_status engine_resume(cuzk_engine *e, cuzk_error *err)
             continue;
         }
         cuzk_error pe = {0};
+        if (j->plan.parsed && j->kind->plan_free)
+            j->kind->plan_free(&j->plan); /* planned to verify a result that failed */
+        free(j->proof);
+        j->proof = NULL;
+        memset(&j->plan, 0, sizeof j->plan);
         cuzk_status ps = engine_job_plan(e, j, &pe);
         if (ps != CUZK_OK) {
             engine_job_finish(e, j, CUZK_JOB_FAILED, ps, pe.msg);

@@ -267,7 +267,9 @@ cuzk_status mapped_file_open_fd(mapped_file *mf, int fd, const char *name, cuzk_
 
 void mapped_file_close(mapped_file *mf)
 {
-    if (!mf)
+    /* a zero-filled mapped_file (= {0}: fd 0, slot 0) owns nothing: whatever it owns came
+     * with its name (map_fd sets the name before it keeps a descriptor or a slot) */
+    if (!mf || !mf->name)
         return;
     if (mf->data) {
         /* unpublish first: a fault racing the unmap is a caller bug, but the handler must

@@ -8,7 +8,10 @@
 #   - a damaged result: one proof byte of <id>.done flipped while cuzkd is stopped; after the
 #     restart `cuzk await` still answers COMPLETED with a proof `cuzk verify` accepts (the
 #     job is proved again; the damaged record is kept as <id>.done.bad, and logged);
-#   - a <id>.req.tmp left by a kill -9 is removed at the next start.
+#   - a <id>.req.tmp left by a kill -9 is removed at the next start;
+#   - a sound result is verified against its key and witness at the restart and served
+#     byte for byte; another job's <id>.done copied over it (a valid record of the same
+#     circuit) is refused as written for another job, and the job is proved again.
 # Exit 77 (skip) when the build has no gRPC client.
 set -u
 cuzkd=$1 cuzk=$2 fixture=$3
@@ -75,8 +78,8 @@ out=$(C await "$g" --out g.bin 2>&1) || fail "job $g: $out"
 cuzkd_stop "before the damage"
 done_file="state/$g.done"
 n=$(size "$done_file")
-# a byte inside the proof: the record ends with the 192-byte proof and an 8-byte checksum
-at=$((n - 8 - 100))
+# a byte inside the proof: the record ends with the 192-byte proof and a 32-byte SHA-256
+at=$((n - 32 - 100))
 b=$(od -An -tu1 -j "$at" -N1 "$done_file" | tr -d ' ')
 printf "$(printf '\\%03o' $(( b ^ 1 )))" |
     dd of="$done_file" bs=1 seek="$at" conv=notrunc 2>/dev/null
@@ -91,4 +94,18 @@ out=$(verify g2.bin) || fail "the proof served after the restart does not verify
 grep -q "outcome of job $g cannot be used (checksum mismatch" d.log || fail "damage not logged"
 [ -f "state/$g.done.bad" ] || fail "the damaged record was not kept aside"
 cuzkd_stop "after the restart"
+
+# ---- a sound result is served as it was; another job's record is not ------------------------
+cuzkd_start 2
+out=$(C await "$g" --out g3.bin 2>&1) || fail "job $g after a clean restart: $out"
+cmp -s g2.bin g3.bin || fail "the verified result of $g was not served as it was (proved again?)"
+cuzkd_stop "after the clean restart"
+cp "state/$r.done" "state/$g.done"
+cuzkd_start 3
+out=$(C await "$g" --out g4.bin 2>&1) || fail "job $g with $r's record: $out"
+case "$out" in *"job $g: COMPLETED"*) ;; *) fail "job $g with $r's record: $out";; esac
+out=$(verify g4.bin) || fail "the proof served for $g does not verify: $out"
+grep -q "outcome of job $g cannot be used (written for another job ($r)" d.log ||
+    fail "another job's record was not refused as such"
+cuzkd_stop "after the copied record"
 echo "cuzkd_journal: all passed"

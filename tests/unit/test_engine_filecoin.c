@@ -19,7 +19,11 @@
  *   porep_prove   a generated 2 KiB C1 output through the engine: one partition, 192
  *                 bytes, verifying against cuzk_porep_public_inputs. The 2 KiB PoRep dev
  *                 setup takes minutes on 2 cores (a 2^22 domain; cached in the key dir
- *                 afterwards): CUZK_POREP_PROVE=0 skips this test.
+ *                 afterwards): CUZK_POREP_PROVE=0 skips this test;
+ *   post_restart  a WindowPoSt result in a journal survives a restart once its proof
+ *                 verifies against the dev key's verifying key and the job's public inputs
+ *                 (kind_fil_verify.c): served byte for byte; a forged proof (A and C
+ *                 swapped) with the record's SHA-256 recomputed is proved again.
  * Threading: the engine's threads; the test itself is single-threaded.
  */
 #define _GNU_SOURCE
@@ -37,6 +41,7 @@
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
 #include "engine/engine_testing.h"
+#include "engine/journal.h"
 #include "vanilla_fixture.h"
 
 static char g_keys[4096];
@@ -135,6 +140,116 @@ static void test_window_post(void **state)
     free(x);
     cuzk_post_job_free(s);
     cuzk_engine_destroy(e);
+}
+
+/* The warnings of the engines of post_restart. */
+static char g_log[1 << 15];
+
+static void keep_log(void *ctx, cuzk_log_level l, const char *m)
+{
+    efx_quiet(ctx, l, m);
+    if (l <= CUZK_LOG_WARN) {
+        size_t n = strlen(g_log);
+        snprintf(g_log + n, sizeof g_log - n, "%s\n", m);
+    }
+}
+
+static cuzk_engine *make_journaled(const char *state_dir)
+{
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    c.devices = "cpu";
+    c.threads = 2;
+    c.dev_key_dir = g_keys;
+    c.state_dir = state_dir;
+    c.log = keep_log;
+    cuzk_engine *e = NULL;
+    cuzk_error err = {0};
+    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK)
+        fail_msg("create: %s", err.msg);
+    return e;
+}
+
+static cuzk_job_result info_of(const char *state_dir, const char *id)
+{
+    cuzk_engine *e = make_journaled(state_dir);
+    cuzk_job_result res;
+    cuzk_error err = {0};
+    if (cuzk_engine_await(e, id, 0, &res, &err) != CUZK_OK)
+        fail_msg("await %s: %s", id, err.msg);
+    cuzk_engine_destroy(e);
+    return res;
+}
+
+static void test_post_restart(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-filj-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    cuzk_post_job *s = window_set();
+    char *txt = vf_post_doc(s, 1);
+    cuzk_job_request d = {0};
+    d.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
+    d.vanilla_proof = (cuzk_bytes){(const uint8_t *)txt, strlen(txt)};
+    cuzk_engine *e = make_journaled(dir);
+    cuzk_job_ticket t;
+    assert_int_equal(cuzk_engine_submit(e, &d, &t, NULL), CUZK_OK);
+    cuzk_job_result res;
+    assert_int_equal(cuzk_engine_await(e, t.job_id, 0, &res, NULL), CUZK_OK);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    uint8_t p0[192];
+    memcpy(p0, res.proof, 192);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+    free(txt);
+
+    /* verified, then served as it was */
+    g_log[0] = 0;
+    res = info_of(dir, t.job_id);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    assert_int_equal(res.proof_len, 192);
+    assert_memory_equal(res.proof, p0, 192);
+    cuzk_job_result_free(&res);
+    assert_null(strstr(g_log, "cannot be used"));
+
+    /* forged: A <-> C, the SHA-256 recomputed */
+    char done[200];
+    snprintf(done, sizeof done, "%s/%s.done", dir, t.job_id);
+    char *rec;
+    size_t n;
+    assert_int_equal(cuzk_file_read_text(&rec, &n, done, 1 << 20, NULL), CUZK_OK);
+    assert_true(n > 192 + 32);
+    uint8_t *pf = (uint8_t *)rec + n - 32 - 192, tmp[48];
+    assert_memory_equal(pf, p0, 192);
+    memcpy(tmp, pf, 48);
+    memcpy(pf, pf + 144, 48);
+    memcpy(pf + 144, tmp, 48);
+    uint8_t forged[192];
+    memcpy(forged, pf, 192);
+    assert_true(ejournal_sha256(rec, n - 32, (uint8_t *)rec + n - 32));
+    assert_int_equal(cuzk_file_write(done, rec, n, NULL), CUZK_OK);
+    free(rec);
+    g_log[0] = 0;
+    res = info_of(dir, t.job_id);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    assert_memory_not_equal(res.proof, forged, 192);
+    cuzk_groth16_vk vk;
+    cuzk_groth16_pvk pvk;
+    efx_dev_vk(g_keys, "wpost-2k", &vk, &pvk);
+    cuzk_post_partition p = cuzk_post_job_partition(s);
+    size_t ni = cuzk_post_info_n_inputs(&s->info);
+    cuzk_fr *x = calloc(ni, sizeof *x);
+    assert_int_equal(cuzk_post_public_inputs(&p, s->randomness, x, ni, NULL), CUZK_OK);
+    verify(&pvk, &res, x, ni, CUZK_OK);
+    cuzk_job_result_free(&res);
+    if (!strstr(g_log, "does not verify"))
+        fail_msg("the log does not say the forged proof was refused:\n%s", g_log);
+    free(x);
+    cuzk_groth16_vk_free(&vk);
+    cuzk_post_job_free(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void test_post_reject(void **state)
@@ -324,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_post_reject),
         cmocka_unit_test(test_porep_reject),
         cmocka_unit_test(test_window_post),
+        cmocka_unit_test(test_post_restart),
         cmocka_unit_test(test_porep_prove),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

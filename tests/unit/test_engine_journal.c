@@ -7,7 +7,13 @@
  * an unknown kind is logged and set aside. Temporaries of interrupted writes are removed at
  * start; a failed outcome write is logged; a failed or cancelled job's request loses its
  * payload on disk, and its result still survives a restart. A removal cut short between
- * its two unlinks never brings an expired job back. CPU backend, synthetic 2^8 jobs.
+ * its two unlinks never brings an expired job back. A result is bound to its job and
+ * verified before it is served after a restart: another job's record copied over this
+ * one's, a record of other request bytes, a forged proof with the record's SHA-256
+ * recomputed, and an earlier version's record are all proved again, never served.
+ * Concurrent submits of one request_id never get an id that answers NOT_FOUND: refused at
+ * planning, all get the error; planned, all get the one job. CPU backend, synthetic 2^8
+ * jobs.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include <setjmp.h>
@@ -57,6 +63,17 @@ static bool logged(const char *text)
     bool found = strstr(g_log, text) != NULL;
     pthread_mutex_unlock(&g_log_mu);
     return found;
+}
+
+/* Outcome records are sealed with SHA-256 (OpenSSL): a build without it writes none, and
+ * serves no result after a restart (journal.h); the tests of served results skip there. */
+static void need_sha(void)
+{
+    uint8_t h[32];
+    if (!ejournal_sha256("", 0, h)) {
+        printf("no SHA-256 (built without OpenSSL): no outcome records, skipped\n");
+        skip();
+    }
 }
 
 static cuzk_engine *make(uint64_t result_ttl_s)
@@ -113,6 +130,7 @@ static void submit(cuzk_engine *e, unsigned parts, const char *rid, char id[CUZK
 static void test_restart(void **state)
 {
     (void)state;
+    need_sha();
     fresh_state("restart");
     char a[CUZK_JOB_ID_SIZE], b[CUZK_JOB_ID_SIZE], c[CUZK_JOB_ID_SIZE];
     cuzk_engine *e = make(0);
@@ -220,6 +238,7 @@ static void at_cut(const char *id)
 static void test_removal_cut_short(void **state)
 {
     (void)state;
+    need_sha();
     fresh_state("cut");
     ejournal_between_unlinks = at_cut;
     cuzk_engine *e = make(1);
@@ -263,12 +282,263 @@ static cuzk_job_result await_ok(cuzk_engine *e, const char *id)
     return res;
 }
 
+/* The digest a job's outcome record must carry: SHA-256 of its <id>.req after the
+ * 12-byte header (journal.h). */
+static void req_digest(const char *id, uint8_t out[32])
+{
+    char path[160];
+    state_file(path, sizeof path, id, ".req");
+    char *b;
+    size_t n;
+    assert_int_equal(cuzk_file_read_text(&b, &n, path, 1 << 24, NULL), CUZK_OK);
+    assert_true(n > 12);
+    assert_true(ejournal_sha256(b + 12, n - 12, out));
+    free(b);
+}
+
+static char *read_file(const char *path, size_t *n)
+{
+    char *b;
+    assert_int_equal(cuzk_file_read_text(&b, n, path, 1 << 24, NULL), CUZK_OK);
+    return b;
+}
+
+/* A job of `parts` partitions run to completion, then the engine stopped; its proof in
+ * proof (parts x 192 bytes) when not NULL. */
+static void completed_job(unsigned parts, char id[CUZK_JOB_ID_SIZE], uint8_t *proof)
+{
+    cuzk_engine *e = make(0);
+    submit(e, parts, NULL, id);
+    cuzk_job_result res = await_ok(e, id);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    assert_int_equal(res.proof_len, parts * 192);
+    if (proof)
+        memcpy(proof, res.proof, res.proof_len);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+}
+
+/* After a restart job id answers COMPLETED with a proof other than `not` (proved again:
+ * fresh r, s), which verifies (the engine self-checks what it proves), and the log says
+ * why its record was refused. */
+static void proved_again(const char *id, const uint8_t *not, size_t len, const char *why)
+{
+    cuzk_engine *e = make(0);
+    cuzk_job_result res = await_ok(e, id);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    assert_int_equal(res.proof_len, len);
+    assert_memory_not_equal(res.proof, not, len);
+    cuzk_job_result_free(&res);
+    if (!logged(why))
+        fail_msg("the log does not say \"%s\":\n%s", why, g_log);
+    assert_true(logged("the job is proved again"));
+    char aside[170];
+    state_file(aside, sizeof aside, id, ".done.bad");
+    assert_true(exists(aside));
+    cuzk_engine_destroy(e);
+}
+
+/* Another job's outcome record copied over this one's (a valid record, checksum and all,
+ * of the same circuit) is refused: it names the other job. */
+static void test_other_jobs_record(void **state)
+{
+    (void)state;
+    need_sha();
+    fresh_state("other");
+    char a[CUZK_JOB_ID_SIZE], b[CUZK_JOB_ID_SIZE];
+    uint8_t pa[192], pb[192];
+    completed_job(1, a, pa);
+    completed_job(1, b, pb);
+    char da[160], db[160];
+    state_file(da, sizeof da, a, ".done");
+    state_file(db, sizeof db, b, ".done");
+    size_t n;
+    char *rec = read_file(db, &n);
+    assert_int_equal(cuzk_file_write(da, rec, n, NULL), CUZK_OK);
+    free(rec);
+    proved_again(a, pb, sizeof pb, "written for another job");
+}
+
+/* A record naming this job but carrying another request's digest (its .req replaced, or a
+ * record forged for other inputs) is refused. */
+static void test_other_request_record(void **state)
+{
+    (void)state;
+    need_sha();
+    fresh_state("otherreq");
+    char a[CUZK_JOB_ID_SIZE];
+    uint8_t pa[192];
+    completed_job(1, a, pa);
+    ejournal *j;
+    assert_int_equal(ejournal_open(&j, g_state, NULL), CUZK_OK);
+    ejournal_done d = {.state = CUZK_JOB_COMPLETED, .partitions = 1, .partitions_done = 1,
+                       .wall_finish = (int64_t)time(NULL), .proof = pa, .proof_len = 192};
+    req_digest(a, d.req_digest);
+    d.req_digest[7] ^= 0x10;
+    assert_int_equal(ejournal_finish(j, a, &d, NULL), CUZK_OK);
+    ejournal_close(j);
+    proved_again(a, pa, sizeof pa, "written for other request bytes");
+}
+
+/* A forged proof (valid points, A and C swapped, so it does not verify) with the record's
+ * SHA-256 recomputed, as anyone who can write the directory can: the checksum holds, the
+ * binding holds, the proof is verified and refused. */
+static void test_forged_proof(void **state)
+{
+    (void)state;
+    need_sha();
+    fresh_state("forged");
+    char a[CUZK_JOB_ID_SIZE];
+    uint8_t pa[2 * 192];
+    completed_job(2, a, pa);
+    char done[160];
+    state_file(done, sizeof done, a, ".done");
+    size_t n;
+    uint8_t *rec = (uint8_t *)read_file(done, &n);
+    assert_true(n > sizeof pa + 32);
+    uint8_t *proof = rec + n - 32 - sizeof pa;
+    assert_memory_equal(proof, pa, sizeof pa);
+    /* partition 1's proof: A (48 bytes) <-> C (the last 48) */
+    uint8_t t[48], *p1 = proof + 192;
+    memcpy(t, p1, 48);
+    memcpy(p1, p1 + 144, 48);
+    memcpy(p1 + 144, t, 48);
+    uint8_t forged[2 * 192];
+    memcpy(forged, proof, sizeof forged);
+    assert_true(ejournal_sha256(rec, n - 32, rec + n - 32));
+    assert_int_equal(cuzk_file_write(done, rec, n, NULL), CUZK_OK);
+    free(rec);
+    cuzk_groth16_proof pr[2];
+    assert_int_equal(cuzk_groth16_proofs_from_bellperson(pr, 2, forged, sizeof forged, NULL),
+                     CUZK_OK); /* well-formed: only verification tells */
+    proved_again(a, forged, sizeof forged, "partition 1's proof does not verify");
+}
+
+/* A record of the previous version ("CZD2": FNV checksum, no binding), even one holding a
+ * proof that would verify, is not trusted: the job is proved again, and the log says why. */
+static void test_old_format_record(void **state)
+{
+    (void)state;
+    need_sha();
+    fresh_state("old");
+    char a[CUZK_JOB_ID_SIZE];
+    uint8_t pa[192];
+    completed_job(1, a, pa);
+    /* journal.h before this version: "CZD2", u32 state, u32 code, u32 benchmark_only, i64
+     * finish, 6 x u64, u32 partitions done, u32 message length, 64 bytes device, u32 proof
+     * length, u32 partitions, message, proof, u64 FNV-1a-64 */
+    uint8_t rec[152 + 192 + 8] = "CZD2";
+    size_t n = sizeof rec;
+    uint64_t now = (uint64_t)time(NULL);
+    rec[4] = CUZK_JOB_COMPLETED;
+    for (int i = 0; i < 8; i++)
+        rec[16 + i] = (uint8_t)(now >> (8 * i));
+    rec[72] = 1;                                      /* partitions done */
+    memcpy(rec + 80, "cpu", 3);                       /* device */
+    rec[144] = 192;                                   /* proof length */
+    rec[148] = 1;                                     /* partitions */
+    memcpy(rec + 152, pa, 192);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n - 8; i++)
+        h = (h ^ rec[i]) * 0x100000001b3ull;
+    for (int i = 0; i < 8; i++)
+        rec[n - 8 + i] = (uint8_t)(h >> (8 * i));
+    char done[160];
+    state_file(done, sizeof done, a, ".done");
+    assert_int_equal(cuzk_file_write(done, rec, n, NULL), CUZK_OK);
+    proved_again(a, pa, sizeof pa, "written by an earlier version");
+}
+
+/* Concurrent submits of one request_id (Curio retries with the same id). */
+#define RACERS 24
+typedef struct racer {
+    cuzk_engine *e;
+    const cuzk_job_request *r;
+    pthread_barrier_t *go;
+    cuzk_status st;
+    cuzk_error err;
+    cuzk_job_ticket t;
+} racer;
+
+static void *race(void *arg)
+{
+    racer *x = arg;
+    pthread_barrier_wait(x->go);
+    x->st = cuzk_engine_submit(x->e, x->r, &x->t, &x->err);
+    return NULL;
+}
+
+/* The first submit holds its job in spooling a while (the window the others must not be
+ * handed its id in). */
+static void slow_spool(const char *rid)
+{
+    (void)rid;
+    usleep(50000);
+}
+
+static void run_race(cuzk_engine *e, const cuzk_job_request *r, racer *x)
+{
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, RACERS);
+    pthread_t th[RACERS];
+    for (int i = 0; i < RACERS; i++) {
+        x[i] = (racer){.e = e, .r = r, .go = &go};
+        assert_int_equal(pthread_create(&th[i], NULL, race, &x[i]), 0);
+    }
+    for (int i = 0; i < RACERS; i++)
+        pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&go);
+}
+
+static void test_join_race(void **state)
+{
+    (void)state;
+    fresh_state("race");
+    cuzk_engine *e = make(0);
+    cuzk_engine_spooled_hook = slow_spool;
+    static racer x[RACERS];
+    /* refused at planning (log2n 1): every caller gets the planning error, none an id */
+    cuzk_job_request r = {.kind = CUZK_PROOF_SYNTHETIC, .request_id = "porep-1000-7"};
+    r.synthetic.log2n = 1;
+    r.synthetic.partitions = 1;
+    r.synthetic.seed = g_seed;
+    run_race(e, &r, x);
+    for (int i = 0; i < RACERS; i++) {
+        if (x[i].st == CUZK_OK) {
+            cuzk_job_result res;
+            cuzk_error err = {0};
+            cuzk_status st = cuzk_engine_job_info(e, x[i].t.job_id, &res, &err);
+            fail_msg("caller %d got job %s for a refused input (now: %s %s)", i,
+                     x[i].t.job_id, cuzk_status_name(st), err.msg);
+        }
+        assert_int_equal(x[i].st, CUZK_ERR_INVALID_ARG);
+        assert_non_null(strstr(x[i].err.msg, "log2n must be 2..28"));
+    }
+    /* a good input: all get the one job, which completes */
+    r.synthetic.log2n = 8;
+    run_race(e, &r, x);
+    cuzk_engine_spooled_hook = NULL;
+    unsigned fresh = 0;
+    for (int i = 0; i < RACERS; i++) {
+        if (x[i].st != CUZK_OK)
+            fail_msg("caller %d: %s", i, x[i].err.msg);
+        assert_string_equal(x[i].t.job_id, x[0].t.job_id);
+        fresh += !x[i].t.duplicate;
+    }
+    assert_int_equal(fresh, 1);
+    cuzk_job_result res = await_ok(e, x[0].t.job_id);
+    assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+}
+
 /* Results read back from the journal are checked: a flipped proof byte in <id>.done is
  * found (checksum), reported, the record kept aside and the job proved again, never served
  * as COMPLETED with the damaged proof. */
 static void test_damaged_result(void **state)
 {
     (void)state;
+    need_sha();
     fresh_state("damaged");
     cuzk_engine *e = make(0);
     char a[CUZK_JOB_ID_SIZE];
@@ -283,11 +553,11 @@ static void test_damaged_result(void **state)
     char *d;
     size_t n;
     assert_int_equal(cuzk_file_read_text(&d, &n, done, 1 << 20, NULL), CUZK_OK);
-    assert_true(n > 2 * 192 + 8);
-    size_t at = n - 8 - 100; /* inside the second partition's proof */
+    assert_true(n > 2 * 192 + 32);
+    size_t at = n - 32 - 100; /* inside the second partition's proof */
     d[at] ^= 0x01;
     uint8_t bad[2 * 192];
-    memcpy(bad, d + n - 8 - sizeof bad, sizeof bad);
+    memcpy(bad, d + n - 32 - sizeof bad, sizeof bad);
     assert_int_equal(cuzk_file_write(done, d, n, NULL), CUZK_OK);
     free(d);
 
@@ -313,6 +583,7 @@ static void test_damaged_result(void **state)
 static void test_completed_without_proof(void **state)
 {
     (void)state;
+    need_sha();
     fresh_state("proofless");
     cuzk_engine *e = make(0);
     char a[CUZK_JOB_ID_SIZE];
@@ -326,6 +597,7 @@ static void test_completed_without_proof(void **state)
     assert_int_equal(ejournal_open(&j, g_state, NULL), CUZK_OK);
     ejournal_done d = {.state = CUZK_JOB_COMPLETED, .partitions = 1, .partitions_done = 1,
                        .wall_finish = (int64_t)time(NULL)};
+    req_digest(a, d.req_digest);
     assert_int_equal(ejournal_finish(j, a, &d, NULL), CUZK_OK);
     ejournal_close(j);
 
@@ -350,7 +622,7 @@ static void test_unknown_kind(void **state)
     ejournal *j;
     assert_int_equal(ejournal_open(&j, g_state, NULL), CUZK_OK);
     const char *id = "11111111-2222-4333-8444-555555555555";
-    assert_int_equal(ejournal_add(j, id, 5, q, NULL), CUZK_OK);
+    assert_int_equal(ejournal_add(j, id, 5, q, NULL, NULL), CUZK_OK);
     ejournal_close(j);
     ereq_free(q);
 
@@ -386,6 +658,7 @@ static void test_temporaries_removed(void **state)
 static void test_done_write_fails(void **state)
 {
     (void)state;
+    need_sha();
     fresh_state("donefail");
     cuzk_engine *e = make(0);
     cuzk_engine_pause(e, true);
@@ -409,6 +682,7 @@ static void test_done_write_fails(void **state)
 static void test_failed_request_stripped(void **state)
 {
     (void)state;
+    need_sha();
     fresh_state("strip");
     cuzk_engine *e = make(0);
     size_t big = 1u << 20;
@@ -469,6 +743,11 @@ int main(void)
         cmocka_unit_test(test_temporaries_removed),
         cmocka_unit_test(test_done_write_fails),
         cmocka_unit_test(test_failed_request_stripped),
+        cmocka_unit_test(test_other_jobs_record),
+        cmocka_unit_test(test_other_request_record),
+        cmocka_unit_test(test_forged_proof),
+        cmocka_unit_test(test_old_format_record),
+        cmocka_unit_test(test_join_race),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[128];
