@@ -148,9 +148,10 @@ static bool g16_key_file(const cuzk_engine *e, const char *id, char *path, size_
 
 static cuzk_status g16_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                                 const uint8_t *map, size_t map_len, srs_key *key,
-                                cuzk_pool *pool, cuzk_error *err)
+                                const volatile int *cancel, cuzk_pool *pool, cuzk_error *err)
 {
     (void)e;
+    (void)cancel; /* decoding only: bounded by the file, makes nothing */
     bool zkey;
     const uint8_t *d = map;
     size_t len = map_len;

@@ -94,7 +94,8 @@ static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_pla
 
 static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                                       const uint8_t *map, size_t map_len, srs_key *key,
-                                      cuzk_pool *pool, cuzk_error *err)
+                                      const volatile int *cancel, cuzk_pool *pool,
+                                      cuzk_error *err)
 {
     (void)req;
     (void)map;
@@ -129,7 +130,7 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
     if (k <= e->cfg.synthetic_setup_max_log2n) {
         cuzk_groth16_setup_opts so;
         cuzk_groth16_fixed_base_hook *hook = NULL;
-        engine_setup_opts(e, id, &so, &hook);
+        engine_setup_opts(e, id, cancel, &so, &hook);
         st = cuzk_groth16_setup_dev_ex(&key->pk, NULL, syn.r1cs, CUZK_GROTH16_BELLPERSON, NULL,
                                        pool, &so, err);
         cuzk_prover_fixed_base_hook_close(hook);

@@ -199,8 +199,8 @@ static void log_fn(void *ctx, const char *msg)
 static void get_ex(cuzk_groth16_pk *pk, const tc_circuit *c, bool want_made, cuzk_pool *pool,
                    cuzk_dev_key_store store, uint64_t above)
 {
-    cuzk_groth16_setup_opts so = {NULL, log_fn, NULL};
-    cuzk_dev_key_opts o = {store, above, &so};
+    cuzk_groth16_setup_opts so = {NULL, log_fn, NULL, NULL};
+    cuzk_dev_key_opts o = {store, above, &so, NULL};
     cuzk_groth16_vk vk;
     cuzk_error e = {0};
     bool made = !want_made;
@@ -400,7 +400,7 @@ static void test_seed(void **state)
     cuzk_groth16_pk_free(&b);
     /* the PARAMS pair written by cuzk_groth16_dev_key_cached is loaded by the _ex form */
     setenv("CUZK_DEV_KEY_SEED_ABOVE", "12Q", 1);
-    cuzk_dev_key_opts o = {CUZK_DEV_KEY_STORE_AUTO, 0, NULL};
+    cuzk_dev_key_opts o = {CUZK_DEV_KEY_STORE_AUTO, 0, NULL, NULL};
     assert_int_equal(cuzk_groth16_dev_key_cached_ex(&b, NULL, c1.r1cs, g_path, pool, &o, NULL, &e),
                      CUZK_ERR_INVALID_ARG);
     assert_non_null(strstr(e.msg, "CUZK_DEV_KEY_SEED_ABOVE"));

@@ -13,7 +13,8 @@
  *                 WinningPoSt jobs default to CRITICAL priority;
  *   porep_reject  a malformed or inconsistent C1 output (JSON error, a label that does not
  *                 match its parents, another sector_size, a registered_proof that is no
- *                 seal proof or one of another size) is refused at submit with its
+ *                 seal proof, one of another size or another version of the C1's size)
+ *                 is refused at submit with its
  *                 message; with no params and no dev_key_dir the submit names the missing
  *                 Filecoin .params file;
  *   porep_prove   a generated 2 KiB C1 output through the engine: one partition, 192
@@ -250,6 +251,15 @@ static void test_porep_reject(void **state)
     efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG,
                        "registered_proof 8 is StackedDrg32GiBV1_1, for 34359738368-byte "
                        "sectors, but the C1 output is StackedDrg2KiB");
+    /* the same size, another version: the C1 is StackedDrg2KiBV1_1 (5); 10 (synthetic)
+     * and 15 (NI) name other seal proofs of 2 KiB sectors */
+    r.registered_proof = 10;
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG,
+                       "registered_proof 10 is StackedDrg2KiBV1_1_Feat_SyntheticPoRep, but the "
+                       "C1 output is StackedDrg2KiBV1_1 (another version");
+    r.registered_proof = 15;
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG,
+                       "registered_proof 15 is StackedDrg2KiBV1_2_Feat_NonInteractivePoRep");
     cuzk_engine_status st;
     assert_int_equal(cuzk_engine_get_status(e, &st, NULL), CUZK_OK);
     assert_int_equal(st.n_queues, 0); /* nothing was queued */

@@ -300,7 +300,7 @@ static void same_for_every_pool(const cuzk_r1cs *r, cuzk_groth16_flavour fl, boo
     test_rng_bytes(seed, sizeof seed);
     fake_hook f = {0, 0, 0};
     cuzk_groth16_fixed_base_hook hook = {&f, fake_g1s, fake_g2s, "fake"};
-    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL};
+    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL, NULL};
     cuzk_groth16_pk first;
     cuzk_error err = {0};
     for (unsigned t = 0; t <= 3; t++) {
@@ -363,7 +363,7 @@ static void test_hook_errors(void **state)
     assert_int_equal(tc_mixed(&c, 2, 10, 10, test_rng_u64()), 0);
     fake_hook f = {0, 0, 0};
     cuzk_groth16_fixed_base_hook hook = {&f, fake_g1s, fake_g2s, "fake"};
-    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL};
+    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL, NULL};
     cuzk_groth16_pk pk;
     cuzk_error err = {0};
     assert_int_equal(cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
