@@ -294,6 +294,9 @@ int main(int argc, char **argv)
 #endif
     cuzk_engine_destroy(engine);
 #ifdef CUZK_HAVE_SERVER
+    /* logged before the socket files go, so a watcher that finds the socket gone knows
+     * the engine had stopped (tests/cuzkd/cuzkd_state.sh) */
+    log_line(CUZK_LOG_INFO, "engine stopped; closing the listeners");
     cuzk_server_destroy(sc.server); /* the socket files go last */
 #endif
     log_line(CUZK_LOG_INFO, "cuzkd stopped");
