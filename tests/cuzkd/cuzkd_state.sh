@@ -6,6 +6,8 @@
 #     in-flight temporary of the first daemon and the lock file keep their bytes, the first
 #     one's socket stays, and the first daemon goes on serving (a new job completes); after
 #     a clean stop the state directory takes a new daemon;
+#   - cancelling the only job that wants the 2 KiB PoRep dev key while it is being made
+#     stops the setup (logged; no key made, no file left);
 #   - SIGTERM while the 2 KiB PoRep dev key is being made (a dev_key_dir that did not exist,
 #     made at start with mode 0700): cuzkd exits 0 without finishing the setup (the log says
 #     the load was cancelled, no key was made), no key file or temporary is left in the key
@@ -87,25 +89,41 @@ EOF
 cuzkd_start 2
 [ "$(stat -c %a keys/new 2>/dev/null)" = 700 ] ||
     fail "dev_key_dir not made at start with mode 700: $(stat -c %a keys/new 2>&1)"
-id=$("$cuzk" submit --addr "$addr" --kind porep --vanilla "$work/c1.json" 2>/dev/null) ||
-    fail "submit"
-# (the synthetic jobs above had small setups of their own: their lines are not this one)
-cuzkd_wait "setup: A, B, C at tau" 6000 "$(grep -c "setup: A, B, C at tau" d.log)"
-# the point multiplications follow: the bulk of the setup
+porep_setup() { # submits the C1 and waits until its key's setup is in its point multiplications
+    local n0
+    # (earlier setups, the synthetic jobs' included, logged their own lines)
+    n0=$(grep -c "setup: A, B, C at tau" d.log)
+    id=$("$cuzk" submit --addr "$addr" --kind porep --vanilla "$work/c1.json" 2>/dev/null) ||
+        fail "submit"
+    cuzkd_wait "setup: A, B, C at tau" 6000 "$n0" # the bulk of the setup follows
+}
+# cancelling the only job that wants the key stops its setup (no key, no file)
+porep_setup
+out=$(C cancel "$id" 2>&1) || fail "cancel: $out"
+cuzkd_wait "srs: cannot load porep-2k: .*cancelled" 1200
+grep -q "srs: porep-2k: no job wants it any more: its load stops" d.log ||
+    fail "the setup was not stopped by the cancel"
+grep -q "dev key .* made" d.log && fail "the dev key was made for a cancelled job"
+left=$(ls -A keys/new | grep -v '^porep-2k\.csr')
+[ -z "$left" ] || fail "files left in the key directory after the cancel: $left"
+n0=$(grep -c "srs: cannot load porep-2k" d.log)
+# SIGTERM during the next job's setup
+porep_setup
 kill -TERM "$pid"
-n=0
+t0=$SECONDS
 while kill -0 "$pid" 2>/dev/null; do
     if [ ! -S cuzk.sock ] && ! grep -q "engine stopped; closing the listeners" d.log; then
         fail "the socket was removed while the engine was still stopping"
     fi
-    n=$((n + 1))
-    [ $n -le 2400 ] || fail "cuzkd still running 120 s after SIGTERM (during the dev setup)"
+    [ $((SECONDS - t0)) -le 120 ] ||
+        fail "cuzkd still running 120 s after SIGTERM (during the dev setup)"
     sleep 0.05
 done
 wait "$pid"; rc=$?
 pid=
 [ $rc -eq 0 ] || fail "exit $rc after SIGTERM during the dev setup"
-grep -q "srs: cannot load porep-2k: .*cancelled" d.log || fail "the key load was not cancelled"
+[ "$(grep -c "srs: cannot load porep-2k: .*cancelled" d.log)" -gt "$n0" ] ||
+    fail "the key load was not cancelled by SIGTERM"
 grep -q "dev key .* made" d.log && fail "the dev key was made after SIGTERM"
 left=$(ls -A keys/new | grep -v '^porep-2k\.csr')  # the circuit's cache (and its mark) stays
 [ -z "$left" ] || fail "files left in the key directory: $left"
