@@ -87,14 +87,13 @@ bool cuzkd_state_lock(const char *state_dir, int *fd_out, char *why, size_t cap)
                  pid[0] ? pid : "unknown: it has not written it yet", state_dir, path);
         return false;
     }
+    /* the pid is for a second daemon's message only: a full disk (the journal's writes
+     * then fail with UNAVAILABLE, which clients retry) must not stop the start, and the
+     * lock holds without it */
     char text[32];
     int n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)n, 0) != n) {
-        snprintf(why, cap, "state_dir %s: cannot write the lock file %s: %s", state_dir, path,
-                 strerror(errno));
-        close(fd);
-        return false;
-    }
+    if (ftruncate(fd, 0) == 0 && pwrite(fd, text, (size_t)n, 0) != n)
+        (void)ftruncate(fd, 0);
     *fd_out = fd;
     return true;
 }

@@ -12,7 +12,7 @@
 #define CUZKD_LOCK_NAME "cuzkd.lock"
 
 /* Makes state_dir (mkdir -p, 0700) and locks its cuzkd.lock, writing this process's pid
- * into it; *fd keeps the lock (never closed: the kernel drops it when the process ends,
+ * into it (best effort: a full disk leaves it empty, the lock holds all the same); *fd keeps the lock (never closed: the kernel drops it when the process ends,
  * however it ends). False with a message in why[cap] when the directory cannot be made or
  * the file opened, or when another process holds the lock: the message names that
  * process's pid (as it wrote it) and nothing in the directory is changed. */
