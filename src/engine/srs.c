@@ -162,7 +162,8 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
         /* a load cancelled because its jobs were over: this user still wants the key, so
          * it loads it (the loop ends unless another user started first) */
         if (s->tier != CUZK_SRS_HOT && s->load_gen != gen &&
-            s->load_status == CUZK_ERR_CANCELLED && !e->stopping && (!j || !engine_job_over(j))) {
+            s->load_status == CUZK_ERR_CANCELLED && !e->stopping &&
+            (!j || !engine_job_over(j))) {
             gen = s->load_gen;
             continue;
         }
