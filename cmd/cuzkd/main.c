@@ -5,10 +5,13 @@
  *   cuzkd [--config FILE] [--listen ADDR] [--log-level L] [--devices SPECS]
  *   cuzkd --print-config | --check-config [--config FILE] | --help | --version
  *
- * Start: options (defaults, then the file, then the command line), the engine (which
- * resumes the journal), the server; SIGTERM / SIGINT stop the server, then the engine
- * (jobs not finished stay in the journal). Without a gRPC build the daemon runs the
- * engine alone (resuming journaled jobs) and says so.
+ * Start: options (defaults, then the file, then the command line), the state lock (one
+ * daemon per state_dir: state_lock.h; a second one exits 1 naming the first's pid and
+ * changes nothing), the engine (which resumes the journal), the server; SIGTERM / SIGINT
+ * stop the server's calls, then the engine (jobs not finished stay in the journal; a key
+ * being made stops at its next check), then close the listening sockets and remove the
+ * socket files, last, so no second daemon can bind while this one still runs. Without a
+ * gRPC build the daemon runs the engine alone (resuming journaled jobs) and says so.
  * Exit: 0 clean stop; 2 bad command line or configuration; 1 could not start.
  *
  * Threading: signals are blocked in every thread; one thread waits for them with
@@ -32,6 +35,7 @@
 #endif
 #include "listen_dir.h"
 #include "options.h"
+#include "state_lock.h"
 #ifdef CUZK_HAVE_SERVER
 #include "cuzk/server.h"
 #endif
@@ -211,15 +215,15 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     if (ec.state_dir) {
-        /* the journal's parent may not exist on a first start */
-        char tmp[CUZKD_STR];
-        snprintf(tmp, sizeof tmp, "%s", ec.state_dir);
-        for (char *p = tmp + 1; *p; p++)
-            if (*p == '/') {
-                *p = 0;
-                mkdir(tmp, 0700);
-                *p = '/';
-            }
+        /* one daemon per state directory, before anything is touched: the engine loads the
+         * journal and removes its temporaries, and the server replaces a stale socket; a
+         * second daemon changes none of that and names the running one. Held until exit. */
+        int lock_fd;
+        char why[512 + 3 * CUZKD_STR];
+        if (!cuzkd_state_lock(ec.state_dir, &lock_fd, why, sizeof why)) {
+            fprintf(stderr, "cuzkd: %s\n", why);
+            return 1;
+        }
     }
     cuzkd_config_dump(&cfg, dump_line);
 #ifdef CUZK_HAVE_SERVER
@@ -270,7 +274,10 @@ int main(int argc, char **argv)
     if (!sc.sig)
         pthread_kill(sig_thread, SIGUSR1);
     pthread_join(sig_thread, NULL);
-    cuzk_server_destroy(sc.server);
+    /* the server lets go of the engine (handlers, status port) but keeps its listening
+     * sockets until the engine has stopped: a second cuzkd cannot take the address (nor,
+     * by the state lock, the journal) while this one still winds its jobs down */
+    cuzk_server_quiesce(sc.server);
 #else
     log_line(CUZK_LOG_WARN, "this build has no gRPC server (nghttp2/protobuf-c not found): "
                             "running the engine alone (journaled jobs resume); stop with "
@@ -286,6 +293,12 @@ int main(int argc, char **argv)
     cuzk_gpu_profile_report(stderr, "cuzkd: device phases since start (all partitions)", 1);
 #endif
     cuzk_engine_destroy(engine);
+#ifdef CUZK_HAVE_SERVER
+    /* logged before the socket files go, so a watcher that finds the socket gone knows
+     * the engine had stopped (tests/cuzkd/cuzkd_state.sh) */
+    log_line(CUZK_LOG_INFO, "engine stopped; closing the listeners");
+    cuzk_server_destroy(sc.server); /* the socket files go last */
+#endif
     log_line(CUZK_LOG_INFO, "cuzkd stopped");
-    return rc;
+    return rc; /* the state lock goes with the process */
 }

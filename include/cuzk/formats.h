@@ -354,8 +354,10 @@ cuzk_status cuzk_file_write(const char *path, const void *data, size_t len, cuzk
  * pk (and vk, may be NULL) are allocated on success; *made (may be NULL) says whether the
  * key is new (made now, or remade from a seed into another key). opts->setup (the
  * fixed-base hook, e.g. the GPU's, and the logger for per-phase times) is passed to the
- * setup; opts NULL: AUTO, CPU, silent. Errors: INVALID_ARG (also a malformed
- * CUZK_DEV_KEY_SEED_ABOVE), those of the setup, IO (cannot write the cache; nothing is
+ * setup; opts NULL: AUTO, CPU, silent. A cancel (opts->setup->cancel) is seen after the
+ * digest, throughout the setup and before any file is begun: CUZK_ERR_CANCELLED, no file
+ * left behind. Errors: INVALID_ARG (also a malformed CUZK_DEV_KEY_SEED_ABOVE), those of
+ * the setup, CANCELLED, IO (cannot write the cache, without opts->save_err; nothing is
  * left behind), UNSUPPORTED without OpenSSL (the digest is SHA-256).
  * Threading: setup, digest and decoding run on pool (NULL: the calling thread).
  * ======================================================================================= */
@@ -373,7 +375,11 @@ typedef enum cuzk_dev_key_store {
 typedef struct cuzk_dev_key_opts {
     cuzk_dev_key_store store;
     uint64_t seed_above;                  /* AUTO's threshold (0: see above) */
-    const cuzk_groth16_setup_opts *setup; /* NULL: CPU pool, no log */
+    const cuzk_groth16_setup_opts *setup; /* NULL: CPU pool, no log, no cancel */
+    /* NULL: a key made here whose files cannot be written fails the call (IO). Else such a
+     * key is returned anyway (CUZK_OK, *made true) and *save_err says why it is not on
+     * disk (code CUZK_OK when nothing failed): the caller never has to make it twice. */
+    cuzk_error *save_err;
 } cuzk_dev_key_opts;
 
 cuzk_status cuzk_groth16_dev_key_cached(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,

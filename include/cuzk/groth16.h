@@ -298,7 +298,8 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_pvk *pvk,
  * cuzk_groth16_dev_key_cached (formats.h) keeps one on disk, and cuzk_groth16_setup_dev_ex
  * hands the point multiplications (~95 % of the CPU time) to a GPU.
  * Errors: CUZK_ERR_FORMAT if a variable the key needs is unconstrained (bellperson refuses
- * an identity point in l), CUZK_ERR_UNSUPPORTED if the domain is too large, NOMEM.
+ * an identity point in l), CUZK_ERR_UNSUPPORTED if the domain is too large, NOMEM,
+ * CANCELLED (cuzk_groth16_setup_opts.cancel).
  * The caller (CLI) must print a loud warning that the keys are for testing only.
  */
 cuzk_status cuzk_groth16_setup_dev(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,
@@ -330,6 +331,11 @@ typedef struct cuzk_groth16_setup_opts {
      * from the thread that runs the setup. */
     void (*log)(void *ctx, const char *msg);
     void *log_ctx;
+    /* Optional: read between the setup's steps and between its chunks of point
+     * multiplications (FB_GRAIN points on the pool; one hook call each); once *cancel is
+     * nonzero the setup wipes and frees what it made and returns CUZK_ERR_CANCELLED. The
+     * caller sets it from any thread (a stopping daemon, a cancelled job). */
+    const volatile int *cancel;
 } cuzk_groth16_setup_opts;
 
 /* cuzk_groth16_setup_dev with options (opts NULL: the same as cuzk_groth16_setup_dev).

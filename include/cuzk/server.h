@@ -28,7 +28,7 @@
  *
  * Threading: create/run/destroy from one thread (run may be on another thread than
  * create, but only one run); cuzk_server_stop from any thread or a signal handler.
- * The engine must outlive the server.
+ * The engine must outlive the server, or at least its cuzk_server_quiesce.
  */
 #ifndef CUZK_SERVER_H
 #define CUZK_SERVER_H
@@ -105,7 +105,13 @@ void cuzk_server_stop(cuzk_server *s);
 
 void cuzk_server_get_stats(cuzk_server *s, cuzk_server_stats *out);
 
-/* After run has returned (or if it never ran). Removes the unix socket files. */
+/* After run has returned: stops the HTTP status port and joins the handler threads, so the
+ * server no longer touches the engine, which may then be destroyed first; the listening
+ * sockets stay bound (accepting nothing: clients wait in the backlog) until destroy, so
+ * no other daemon can take the address meanwhile. Optional (destroy does it). */
+void cuzk_server_quiesce(cuzk_server *s);
+/* After run has returned (or if it never ran). Closes the listeners and removes the unix
+ * socket files. */
 void cuzk_server_destroy(cuzk_server *s);
 
 #ifdef __cplusplus

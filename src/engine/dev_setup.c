@@ -6,7 +6,9 @@
  * the CPU pool when the engine has no GPU. Either way the key is byte-identical for a
  * given seed (cuzk/groth16.h), so the choice is only a matter of time: a 32 GiB PoRep key
  * takes seconds of GPU instead of many CPU minutes. The setup's phase times go to the
- * engine's log.
+ * engine's log. The key load's cancel flag (set when the engine stops or when every job
+ * that wanted the key is over: srs.c) becomes the setup's, so neither waits for a key
+ * nobody will use.
  * Threading: reentrant; each setup opens its own hook (a hook serves one setup).
  */
 #include <stdio.h>
@@ -22,11 +24,12 @@ static void setup_log(void *ctx, const char *msg)
     engine_log((const cuzk_engine *)ctx, CUZK_LOG_INFO, "%s", msg);
 }
 
-void engine_setup_opts(const cuzk_engine *e, const char *what, cuzk_groth16_setup_opts *opts,
-                       cuzk_groth16_fixed_base_hook **hook)
+void engine_setup_opts(const cuzk_engine *e, const char *what, const volatile int *cancel,
+                       cuzk_groth16_setup_opts *opts, cuzk_groth16_fixed_base_hook **hook)
 {
     memset(opts, 0, sizeof *opts);
     *hook = NULL;
+    opts->cancel = cancel;
     opts->log = setup_log;
     opts->log_ctx = (void *)(uintptr_t)e;
     for (unsigned i = 0; i < e->n_devs; i++) {

@@ -12,9 +12,10 @@
 /* The options a development setup (cuzk_groth16_setup_dev_ex) of e runs with: the
  * fixed-base hook of e's first in-service GPU device, opened into *hook (close it with
  * cuzk_prover_fixed_base_hook_close after the setup; NULL when e has no GPU: the
- * multiplications stay on the CPU pool), and e's log for the setup's phase times. Logs
- * which of the two `what` (a key's name) gets. */
-void engine_setup_opts(const cuzk_engine *e, const char *what, cuzk_groth16_setup_opts *opts,
-                       cuzk_groth16_fixed_base_hook **hook);
+ * multiplications stay on the CPU pool), e's log for the setup's phase times, and cancel
+ * (the key load's flag, ekind.load_key; may be NULL) as the setup's stop flag. Logs which
+ * of the two `what` (a key's name) gets. */
+void engine_setup_opts(const cuzk_engine *e, const char *what, const volatile int *cancel,
+                       cuzk_groth16_setup_opts *opts, cuzk_groth16_fixed_base_hook **hook);
 
 #endif

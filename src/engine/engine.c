@@ -1,12 +1,16 @@
 /*
  * engine.c — the engine's life: configuration defaults, create (pool, devices, timeline,
- * journal and the jobs it holds, threads) and destroy (stop, join, free).
+ * dev_key_dir made, journal and the jobs it holds, threads) and destroy (stop: jobs and
+ * key loads told to stop; join, free).
  * Threading: create and destroy run alone; the threads they start and stop take
  * engine->mu.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "engine/budget.h"
 #include "engine/devices.h"
@@ -26,6 +30,36 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg)
 }
 
 static char *dup_or_null(const char *s) { return s && *s ? strdup(s) : NULL; }
+
+/* dev_key_dir at start: made (mkdir -p, 0700: a dev key's holder can forge its proofs)
+ * when missing, else refused here with a clear error, rather than a key made and then not
+ * cached at the first load. */
+static cuzk_status make_dev_key_dir(const char *dir, cuzk_error *err)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "dev_key_dir: path too long");
+    for (char *p = tmp + 1;; p++) {
+        bool end = *p == 0;
+        if (*p != '/' && !end)
+            continue;
+        *p = 0;
+        struct stat sb;
+        if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
+            return cuzk_error_set(err, CUZK_ERR_IO, "dev_key_dir %s: cannot make %s: %s", dir,
+                                  tmp, strerror(errno));
+        if (stat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            return cuzk_error_set(err, CUZK_ERR_IO, "dev_key_dir %s: %s is not a directory",
+                                  dir, tmp);
+        if (end)
+            break;
+        *p = '/';
+    }
+    if (access(dir, W_OK | X_OK) != 0)
+        return cuzk_error_set(err, CUZK_ERR_IO, "dev_key_dir %s: not writable: %s", dir,
+                              strerror(errno));
+    return CUZK_OK;
+}
 
 static void apply_defaults(cuzk_engine_config *c)
 {
@@ -111,6 +145,11 @@ static void engine_free(cuzk_engine *e, bool threads_started)
         e->stopping = true;
         for (ejob *j = e->jobs; j; j = j->next)
             j->cancel = 1; /* a device stage stops at its next check */
+        /* a key being made (a dev setup: minutes on CPUs) stops at its next check, so the
+         * joins below wait seconds, not the setup; it leaves no key file */
+        for (srs_entry *s = e->srs; s; s = s->next)
+            if (s->loading)
+                s->load_cancel = 1;
         pthread_cond_t *cvs[] = {&e->dispatch_cv, &e->synth_cv, &e->dev_cv, &e->room_cv,
                                  &e->fin_cv, &e->done_cv, &e->srs_cv, &e->reap_cv};
         for (size_t i = 0; i < sizeof cvs / sizeof cvs[0]; i++)
@@ -206,6 +245,8 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     if (st == CUZK_OK)
         st = etimeline_create(&e->timeline, e->cfg.timeline_events, e->cfg.timeline_path,
                               e->cfg.timeline_rotate_bytes, err);
+    if (st == CUZK_OK && e->cfg.dev_key_dir)
+        st = make_dev_key_dir(e->cfg.dev_key_dir, err);
     if (st == CUZK_OK && e->cfg.state_dir)
         st = ejournal_open(&e->journal, e->cfg.state_dir, err);
     if (st == CUZK_OK && e->journal)

@@ -23,6 +23,7 @@
 #include "engine/journal.h"
 #include "engine/log.h"
 #include "engine/pipeline.h"
+#include "engine/srs.h"
 #include "engine/state.h"
 
 const char *cuzk_job_state_name(cuzk_job_state s)
@@ -382,6 +383,7 @@ void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status c
     if (st != CUZK_JOB_COMPLETED) {
         j->cancel = 1;
         engine_job_purge(e, j);
+        engine_srs_cancel_unwanted(e); /* its key's setup, when no one else wants it */
     }
 }
 

@@ -73,10 +73,12 @@ struct ekind {
     bool (*owns_circuit)(const char *circuit_id);
     /* Loads the key named circuit_id (req: the job's request for job-own keys, else NULL);
      * map/map_len: the file mapping to decode from when the kind keys by file (the SRS
-     * manager maps it and keeps it as the WARM tier), else NULL. */
+     * manager maps it and keeps it as the WARM tier), else NULL. cancel: set (any thread)
+     * when nobody wants the key any more or the engine stops; a loader that makes a key
+     * (a dev setup) passes it on and then returns CUZK_ERR_CANCELLED, leaving no file. */
     cuzk_status (*load_key)(const cuzk_engine *e, const char *circuit_id, const ereq *req,
                             const uint8_t *map, size_t map_len, srs_key *key,
-                            cuzk_pool *pool, cuzk_error *err);
+                            const volatile int *cancel, cuzk_pool *pool, cuzk_error *err);
     /* The file a key is decoded from (written into path), or false if generated. */
     bool (*key_file)(const cuzk_engine *e, const char *circuit_id, char *path, size_t cap);
     /* Whether req names that key file as its input *in: the SRS manager then maps it

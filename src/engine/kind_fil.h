@@ -46,8 +46,8 @@ bool fil_dev_key_path(const char *dir, const char *id, char *path, size_t cap);
 
 /* ekind.load_key of the Filecoin kinds. */
 cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
-                         const uint8_t *map, size_t map_len, srs_key *key, cuzk_pool *pool,
-                         cuzk_error *err);
+                         const uint8_t *map, size_t map_len, srs_key *key,
+                         const volatile int *cancel, cuzk_pool *pool, cuzk_error *err);
 
 /* The recorded circuit of id: mapped from its CSR cache file when that is sound, else
  * rec(ctx, ...) records it and the cache is (re)written (kind_fil_cache.c). map is as in

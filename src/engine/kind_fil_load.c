@@ -40,31 +40,35 @@
 /* The one place a dev key comes from: cuzk_groth16_dev_key_cached (loaded from cache_path
  * when its note's R1CS digest matches this circuit, else made and written atomically with
  * its "NOT Filecoin's trusted setup" note); in memory only without a cache path, or when
- * the cache cannot be used (a build without OpenSSL has no digest; an unwritable
- * directory), which is logged. */
+ * the cache cannot be used at all (a build without OpenSSL has no digest), which is
+ * logged. A key made but not written (a full disk, a directory gone) is used as it is
+ * (save_err, logged): made once, never again by a fallback. cancel stops the setup. */
 static cuzk_status fil_dev_key(const cuzk_engine *e, const char *id, const char *cache_path,
-                               const cuzk_r1cs *r1cs, cuzk_groth16_pk *pk, cuzk_pool *pool,
-                               cuzk_error *err)
+                               const cuzk_r1cs *r1cs, cuzk_groth16_pk *pk,
+                               const volatile int *cancel, cuzk_pool *pool, cuzk_error *err)
 {
     /* on the engine's GPU when it has one (the same bytes as on the CPU) */
     cuzk_groth16_setup_opts so;
     cuzk_groth16_fixed_base_hook *hook = NULL;
-    engine_setup_opts(e, id, &so, &hook);
+    engine_setup_opts(e, id, cancel, &so, &hook);
     double t0 = engine_now_ms();
     cuzk_status st = CUZK_ERR_UNSUPPORTED;
     bool made = true;
     if (cache_path) {
-        cuzk_error ce = {0};
-        cuzk_dev_key_opts ko = {CUZK_DEV_KEY_STORE_AUTO, 0, &so};
+        cuzk_error ce = {0}, we = {0};
+        cuzk_dev_key_opts ko = {CUZK_DEV_KEY_STORE_AUTO, 0, &so, &we};
         st = cuzk_groth16_dev_key_cached_ex(pk, NULL, r1cs, cache_path, pool, &ko, &made, &ce);
-        if (st != CUZK_OK && st != CUZK_ERR_UNSUPPORTED && st != CUZK_ERR_IO) {
+        if (st != CUZK_OK && st != CUZK_ERR_UNSUPPORTED) {
             if (err)
                 *err = ce;
         } else if (st != CUZK_OK) {
             engine_log(e, CUZK_LOG_WARN, "dev key not cached at %s: %s", cache_path, ce.msg);
+        } else if (we.code != CUZK_OK) {
+            engine_log(e, CUZK_LOG_WARN, "dev key made but not cached at %s (kept in memory "
+                       "for this run): %s", cache_path, we.msg);
         }
     }
-    if (!cache_path || st == CUZK_ERR_UNSUPPORTED || st == CUZK_ERR_IO) {
+    if (!cache_path || st == CUZK_ERR_UNSUPPORTED) {
         cache_path = NULL;
         st = cuzk_groth16_setup_dev_ex(pk, NULL, r1cs, CUZK_GROTH16_BELLPERSON, NULL, pool, &so,
                                        err);
@@ -160,8 +164,8 @@ static cuzk_status record_cb(void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,
 }
 
 cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
-                         const uint8_t *map, size_t map_len, srs_key *key, cuzk_pool *pool,
-                         cuzk_error *err)
+                         const uint8_t *map, size_t map_len, srs_key *key,
+                         const volatile int *cancel, cuzk_pool *pool, cuzk_error *err)
 {
     (void)req;
     fil_circuit c;
@@ -181,6 +185,8 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
     cuzk_r1cs *r1cs = NULL;
     record_args ra = {c, size, pool};
     st = fil_circuit_cached(e, id, record_cb, &ra, &r1cs, wm, pool, err);
+    if (st == CUZK_OK && cancel && *cancel)
+        st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "%s: key load cancelled", id);
     if (st == CUZK_OK && map) {
         st = cuzk_groth16_pk_from_bellperson(&key->pk, map, map_len,
                                              CUZK_PARAMS_TRUSTED_ONCURVE, pool, err);
@@ -193,7 +199,7 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                    "srs: %s: using a DEV KEY (%s) — NOT Filecoin's trusted setup; its proofs "
                    "verify only against this dev key, never on chain",
                    id, cached ? path : "in memory");
-        st = fil_dev_key(e, id, cached ? path : NULL, r1cs, &key->pk, pool, err);
+        st = fil_dev_key(e, id, cached ? path : NULL, r1cs, &key->pk, cancel, pool, err);
     }
     if (st != CUZK_OK) {
         cuzk_r1cs_destroy(r1cs);

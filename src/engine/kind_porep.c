@@ -30,10 +30,12 @@ static cuzk_status porep_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p
                             (unsigned long long)q->sector_size, c1->info.name,
                             (unsigned long long)c1->info.sector_size);
     /* Curio sends the sector's abi.RegisteredSealProof; 0 is both StackedDrg2KiBV1 and
-     * "not given" (proto3's default), so it is taken as not given. Any other number must
-     * name a seal proof of the C1's sector size: the circuit is the size's (every variant
-     * of a size proves on it), and a number that names another size or none is a confused
-     * request, never to be proved. */
+     * "not given" (proto3's default, no presence on the wire), so it is taken as not given
+     * and the C1's own registered proof rules. Any other number must name exactly the C1's
+     * registered proof, version and sector size: the circuit is the size's (every variant
+     * of a size proves on it), but the variant sets the partitions and the challenges, so
+     * a number that names another version, another size or none is a confused request,
+     * never to be proved. */
     cuzk_porep_info rp;
     if (st == CUZK_OK && q->registered_proof &&
         cuzk_porep_info_from_abi(q->registered_proof, &rp, NULL) != CUZK_OK)
@@ -48,6 +50,11 @@ static cuzk_status porep_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p
                             (unsigned long long)q->registered_proof, rp.name,
                             (unsigned long long)rp.sector_size, c1->info.name,
                             (unsigned long long)c1->info.sector_size);
+    else if (st == CUZK_OK && q->registered_proof && rp.variant != c1->info.variant)
+        st = cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                            "PoRep job: registered_proof %llu is %s, but the C1 output is %s "
+                            "(another version of the seal proof)",
+                            (unsigned long long)q->registered_proof, rp.name, c1->info.name);
     if (st == CUZK_OK)
         st = cuzk_c1_check_pool(c1, e->pool, err); /* ~2.9 s on one thread at 32 GiB */
     /* synthetic PoRep's ChaCha20 challenge set is not derived here (cuzk/c1.h) */

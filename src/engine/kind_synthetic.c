@@ -97,7 +97,8 @@ static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_pla
 
 static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                                       const uint8_t *map, size_t map_len, srs_key *key,
-                                      cuzk_pool *pool, cuzk_error *err)
+                                      const volatile int *cancel, cuzk_pool *pool,
+                                      cuzk_error *err)
 {
     (void)req;
     (void)map;
@@ -132,7 +133,7 @@ static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, cons
     if (k <= e->cfg.synthetic_setup_max_log2n) {
         cuzk_groth16_setup_opts so;
         cuzk_groth16_fixed_base_hook *hook = NULL;
-        engine_setup_opts(e, id, &so, &hook);
+        engine_setup_opts(e, id, cancel, &so, &hook);
         /* the same key in every life of the daemon (the file comment says why) */
         uint8_t dseed[32] = "cuzk synthetic dev key";
         for (int i = 0; i < 4; i++)
@@ -225,7 +226,8 @@ static cuzk_status synthetic_verify_result(const cuzk_engine *e, const ereq *req
                                            cuzk_error *err)
 {
     srs_key key;
-    cuzk_status st = synthetic_load_key(e, plan->circuit_id, req, NULL, 0, &key, pool, err);
+    cuzk_status st = synthetic_load_key(e, plan->circuit_id, req, NULL, 0, &key, NULL,
+                                          pool, err);
     if (st != CUZK_OK)
         return st;
     cuzk_fr *in = NULL;

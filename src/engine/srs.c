@@ -14,6 +14,8 @@
  * Mappings are mapped_file's, guarded against truncation (a lost page reads as zeros and
  * flags the mapping): a load from a mapping that changed fails with CUZK_ERR_IO, and a
  * WARM mapping that changed is reopened before it is reused.
+ * A load is told to stop (its load_cancel, which a dev setup reads between its steps) when
+ * the engine stops or when every job that wanted the key is over.
  *
  * Threading: entries are guarded by engine->mu. A load runs with mu released while the
  * entry is marked loading (other users wait on srs_cv). Evicted keys are not freed under
@@ -206,6 +208,14 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
                                                                        : "cancelled");
         }
         pthread_cond_wait(&e->srs_cv, &e->mu);
+        /* a load cancelled because its jobs were over: this user still wants the key, so
+         * it loads it (the loop ends unless another user started first) */
+        if (s->tier != CUZK_SRS_HOT && s->load_gen != gen &&
+            s->load_status == CUZK_ERR_CANCELLED && !e->stopping &&
+            (!j || !engine_job_over(j))) {
+            gen = s->load_gen;
+            continue;
+        }
         if (s->tier != CUZK_SRS_HOT && s->load_gen != gen && s->load_status != CUZK_OK) {
             if (wait_ms)
                 *wait_ms += (uint64_t)(engine_now_ms() - t0);
@@ -230,6 +240,8 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
         charge = s->est_bytes;
     }
     s->loading = true;
+    s->load_for_preload = j == NULL;
+    s->load_cancel = e->stopping;
     s->refs++; /* not evictable while we work on it unlocked */
     /* engine_testing.h: a test holds loads here to stand for a slow one (others wait) */
     while (e->hold_loads && !e->stopping)
@@ -271,8 +283,8 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     srs_key key = {0};
     bool decoded = false;
     if (st == CUZK_OK) {
-        st = k->load_key(e, id, req, map ? map->data : NULL, map ? map->len : 0, &key, e->pool,
-                         err);
+        st = k->load_key(e, id, req, map ? map->data : NULL, map ? map->len : 0, &key,
+                         &s->load_cancel, e->pool, err);
         decoded = st == CUZK_OK;
         /* decoded from a file truncated or rewritten under the read: not this key (it goes
          * to the graveyard below), and a parse error is reported as the change it was */
@@ -359,6 +371,22 @@ void engine_srs_unref(cuzk_engine *e, srs_entry *s)
         unmap(s);
         unlink_entry(e, s);
         free(s);
+    }
+}
+
+void engine_srs_cancel_unwanted(cuzk_engine *e)
+{
+    for (srs_entry *s = e->srs; s; s = s->next) {
+        if (!s->loading || s->load_for_preload || s->load_cancel)
+            continue;
+        bool wanted = false;
+        for (ejob *j = e->jobs; j && !wanted; j = j->next)
+            wanted = !engine_job_over(j) && strcmp(j->plan.circuit_id, s->id) == 0;
+        if (!wanted) {
+            s->load_cancel = 1;
+            engine_log(e, CUZK_LOG_INFO, "srs: %s: no job wants it any more: its load stops",
+                       s->id);
+        }
     }
 }
 

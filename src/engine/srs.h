@@ -26,6 +26,10 @@ struct srs_entry {
     bool job_own;          /* a key given as bytes: dropped when its last user leaves */
     const ereq *req;       /* job_own: the request holding the bytes (alive while refs) */
     bool loading;          /* a thread is loading it (others wait on srs_cv) */
+    bool load_for_preload; /* that load is a preload's: only a stopping engine cancels it */
+    /* Stops the load (ekind.load_key's cancel), set under mu: the engine stops, or every
+     * job that wanted the key is over (engine_srs_cancel_unwanted). */
+    volatile int load_cancel;
     cuzk_status load_status; /* the last load's outcome (failures are reported to users) */
     char load_error[CUZK_ERROR_MSG_MAX];
     srs_key key;           /* valid when tier == HOT */
@@ -65,6 +69,10 @@ uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s); /* -> bytes freed
 cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint64_t *wait_ms,
                               cuzk_error *err);
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
+/* After a job ended without completing: a key load (not a preload's) that no unfinished
+ * job wants any more is told to stop (load_cancel), so a cancelled job's dev setup does
+ * not run on for minutes. Waiters that still want it load it again. */
+void engine_srs_cancel_unwanted(cuzk_engine *e);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
 /* What key id of kind k is expected to take once loaded: the kind's number, else a guess

@@ -10,6 +10,11 @@
  *           (cuzk_groth16_setup_dev_ex, on a GPU when the caller's options give a hook:
  *           seconds for a 32 GiB PoRep key, whose .params would be ~47 GB).
  * NOT Filecoin's trusted setup; the file names and the notes say so.
+ * A cancel (the setup options' flag) stops the call before any file is begun: the setup
+ * checks it throughout, and this file after the digest and before writing; the writes
+ * themselves are all-or-nothing, so a stopped call leaves no key file and no temporary.
+ * With opts->save_err a key that cannot be written is still returned, so a caller that
+ * falls back to an in-memory key does not make it twice.
  *
  * Why a note beside the file and not a header in it: the .params stays byte-compatible
  * with bellperson's reader, and the note can be read and compared without mapping a
@@ -492,6 +497,18 @@ static cuzk_status try_seed(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, const ch
 
 /* ---- the cache ------------------------------------------------------------------------- */
 
+static bool cancelled(const cuzk_groth16_setup_opts *s)
+{
+    return s && s->cancel && *s->cancel;
+}
+
+/* A write's outcome for the call: with save_err (the caller keeps an unwritten key) a
+ * failed write is not the call's failure; save_err already holds its message. */
+static cuzk_status saved(cuzk_status ws, const cuzk_error *save_err)
+{
+    return save_err ? CUZK_OK : ws;
+}
+
 static double secs_since(const struct timespec *t0)
 {
     struct timespec t1;
@@ -533,6 +550,11 @@ cuzk_status cuzk_groth16_dev_key_cached_ex(cuzk_groth16_pk *pk, cuzk_groth16_vk 
     cuzk_status st = cuzk_r1cs_shape_digest_pool(hex, r1cs, pool, err);
     if (st != CUZK_OK)
         return st;
+    if (cancelled(sopts))
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "dev key cache: cancelled");
+    cuzk_error *save_err = opts ? opts->save_err : NULL;
+    if (save_err)
+        *save_err = (cuzk_error){0};
     log_line(opts, "dev key: circuit digest %.16s... in %.2f s", hex, secs_since(&t0));
     char *note_path = suffixed(path, CUZK_DEV_KEY_NOTE_SUFFIX);
     char *seed_path = suffixed(path, CUZK_DEV_KEY_SEED_SUFFIX);
@@ -553,8 +575,13 @@ cuzk_status cuzk_groth16_dev_key_cached_ex(cuzk_groth16_pk *pk, cuzk_groth16_vk 
                    CUZK_OK &&
                sf != SEED_NONE) {
         fresh = sf == SEED_OTHER;
-        if (sf != SEED_SAME &&
-            (st = save_seed_pair(&k, seed, seed_path, vk_path, hex, err)) != CUZK_OK)
+        if (sf != SEED_SAME && cancelled(sopts))
+            st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "dev key cache: cancelled");
+        else if (sf != SEED_SAME)
+            st = saved(save_seed_pair(&k, seed, seed_path, vk_path, hex, save_err ? save_err
+                                                                                 : err),
+                       save_err);
+        if (st != CUZK_OK)
             cuzk_groth16_pk_free(&k);
     } else if (st == CUZK_OK) {
         bool seed_only = store == CUZK_DEV_KEY_STORE_SEED ||
@@ -566,11 +593,20 @@ cuzk_status cuzk_groth16_dev_key_cached_ex(cuzk_groth16_pk *pk, cuzk_groth16_vk 
         if (st == CUZK_OK)
             st = cuzk_groth16_setup_dev_ex(&k, NULL, r1cs, CUZK_GROTH16_BELLPERSON,
                                            seed_only ? seed : NULL, pool, sopts, err);
-        if (st == CUZK_OK) {
-            st = seed_only ? save_seed_pair(&k, seed, seed_path, vk_path, hex, err)
-                           : save_pair(&k, path, note_path, hex, err);
+        /* a stop asked for during the setup's last step: no file is begun */
+        if (st == CUZK_OK && cancelled(sopts)) {
+            cuzk_groth16_pk_free(&k);
+            st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "dev key cache: cancelled");
+        } else if (st == CUZK_OK) {
+            cuzk_error *we = save_err ? save_err : err;
+            cuzk_status ws = seed_only ? save_seed_pair(&k, seed, seed_path, vk_path, hex, we)
+                                       : save_pair(&k, path, note_path, hex, we);
+            st = saved(ws, save_err);
             if (st != CUZK_OK) {
                 cuzk_groth16_pk_free(&k);
+            } else if (ws != CUZK_OK) {
+                log_line(opts, "dev key: made in %.1f s but not written to %s: %s",
+                         secs_since(&t0), seed_only ? seed_path : path, we->msg);
             } else { /* the other form's files belong to no key now */
                 if (seed_only) {
                     unlink(path);

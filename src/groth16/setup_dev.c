@@ -24,6 +24,10 @@
  * The domain is the one the prover uses (cuzk_domain_init_* of the flavour), so the roots
  * (7- or 5-based) agree by construction.
  *
+ * Cancel: the caller's flag (cuzk_groth16_setup_opts.cancel) is read between the steps
+ * and by every chunk of the point multiplications (setup_dev_fixed.c), so a stop waits
+ * for one O(n) pass at most; the temporaries are wiped and the key freed as on any error.
+ *
  * Threading: every O(n) step runs on the pool, each split so that it gives the same bytes
  * as one thread (field arithmetic is exact, so only the order of additions changes):
  *   - Lagrange values (and snarkjs's h) in blocks, each starting from g omega^begin (one
@@ -213,6 +217,8 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
     }
     sd_log(T->opts, "setup: domain, temporaries%s in %.3f s",
            T->hook ? "" : " and generator tables", sd_now_s() - t0);
+    if (sd_cancelled(T->opts))
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "setup: cancelled");
     t0 = sd_now_s();
 
     /* 1. Lagrange basis at tau: c = (tau^n - 1)/n */
@@ -224,6 +230,8 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
                             err)) != CUZK_OK)
         return st;
     sd_log(T->opts, "setup: lagrange basis 2^%u in %.3f s", sh->log2n, sd_now_s() - t0);
+    if (sd_cancelled(T->opts))
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "setup: cancelled");
 
     /* 2. u, v, w */
     t0 = sd_now_s();
@@ -234,6 +242,8 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
     sd_log(T->opts, "setup: A, B, C at tau (%llu + %llu + %llu terms) in %.3f s",
            (unsigned long long)r1cs->m[0].nnz, (unsigned long long)r1cs->m[1].nnz,
            (unsigned long long)r1cs->m[2].nnz, sd_now_s() - t0);
+    if (sd_cancelled(T->opts))
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "setup: cancelled");
 
     /* 3a. ic and l: (beta u + alpha v + w) / gamma or delta */
     uint32_t bad;
@@ -292,6 +302,8 @@ static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth1
             return st;
     }
     sd_log(T->opts, "setup: h scalars in %.3f s", sd_now_s() - t0);
+    if (sd_cancelled(T->opts))
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "setup: cancelled");
     if ((st = sd_fixed_g1s(pk->h, T->sc, sh->n_h, T, "h", err)) != CUZK_OK)
         return st;
 
@@ -335,6 +347,8 @@ cuzk_status cuzk_groth16_setup_dev_ex(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,
     const cuzk_groth16_fixed_base_hook *hook = opts ? opts->fixed_base : NULL;
     if (hook && (!hook->g1s || !hook->g2s))
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "setup: fixed-base hook incomplete");
+    if (sd_cancelled(opts))
+        return cuzk_error_set(err, CUZK_ERR_CANCELLED, "setup: cancelled");
     g16_shape sh;
     cuzk_status st = g16_shape_of(&sh, r1cs, flavour, true, err);
     if (st != CUZK_OK)

@@ -50,6 +50,12 @@ static inline void sd_pow_u64(cuzk_fr *r, const cuzk_fr *a, uint64_t e)
 void sd_log(const cuzk_groth16_setup_opts *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Whether the caller asked the setup to stop (cuzk_groth16_setup_opts.cancel). */
+static inline bool sd_cancelled(const cuzk_groth16_setup_opts *o)
+{
+    return o && o->cancel && *o->cancel;
+}
+
 /* ---- the setup's state ------------------------------------------------------------------ */
 
 typedef struct sd_waste {

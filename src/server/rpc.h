@@ -128,6 +128,9 @@ void rpc_server_stop(rpc_server *srv);
 void rpc_server_get_stats(rpc_server *srv, rpc_server_stats *out);
 
 /* After run returned (or when it never ran). Removes unix socket files it created. */
+/* After run has returned: joins the handler threads and closes the connections; the
+ * listeners stay bound (and listening, accepting nothing) until destroy. */
+void rpc_server_quiesce(rpc_server *srv);
 void rpc_server_destroy(rpc_server *srv);
 
 /* True once the call's result can no longer reach the client. Any thread. */

@@ -288,11 +288,11 @@ static void drain_completions(rpc_server *srv)
 static void begin_stop(rpc_server *srv)
 {
     srv->stopping = 1;
-    for (int i = 0; i < srv->nlisteners; i++) {
+    /* no more accepts, but the sockets stay bound and listening until destroy: a unix
+     * socket nobody listens on counts as stale (grpc_listen), and a second daemon would
+     * replace it while this one is still stopping its engine (cuzk_server_quiesce) */
+    for (int i = 0; i < srv->nlisteners; i++)
         epoll_ctl(srv->epfd, EPOLL_CTL_DEL, srv->listeners[i].fd, NULL);
-        close(srv->listeners[i].fd);
-        srv->listeners[i].fd = -1;
-    }
     for (rpc_conn *c = srv->conns; c; c = c->next)
         rpc_conn_shutdown(c);
 }
@@ -365,15 +365,23 @@ cuzk_status rpc_server_run(rpc_server *srv, cuzk_error *err)
     return CUZK_OK;
 }
 
-void rpc_server_destroy(rpc_server *srv)
+void rpc_server_quiesce(rpc_server *srv)
 {
     if (!srv)
         return;
-    /* Handlers have returned (run waits for them) or never ran; join the threads. */
+    /* Handlers have returned (run waits for them) or never ran; join the threads. Each
+     * step is a no-op the second time. */
     rpc_workers_fini(srv);
     drain_completions(srv);
     while (srv->conns)
         conn_close(srv, srv->conns);
+}
+
+void rpc_server_destroy(rpc_server *srv)
+{
+    if (!srv)
+        return;
+    rpc_server_quiesce(srv);
     for (int i = 0; i < srv->nlisteners; i++) {
         if (srv->listeners[i].fd >= 0)
             close(srv->listeners[i].fd);

@@ -2,6 +2,10 @@
  * server.c — cuzk/server.h: the rpc transport (rpc.h) serving the cuzk.v1 methods
  * (service.h), plus the optional HTTP status port (http_status.h).
  *
+ * Shutdown order: stop (no more accepts), run returns once the calls are done, quiesce
+ * (the status port and the handler threads, the last users of the engine), and only at
+ * destroy the listening sockets and the socket files: the daemon keeps its address while
+ * its engine stops.
  * Threading: see cuzk/server.h; stop only forwards to rpc_server_stop, which is
  * async-signal-safe.
  */
@@ -151,12 +155,21 @@ void cuzk_server_get_stats(cuzk_server *s, cuzk_server_stats *out)
     out->request_bytes = rs.request_bytes;
 }
 
+void cuzk_server_quiesce(cuzk_server *s)
+{
+    if (!s)
+        return;
+    http_status_stop(s->http); /* its handlers read the engine */
+    s->http = NULL;
+    rpc_server_quiesce(s->rpc);
+}
+
 void cuzk_server_destroy(cuzk_server *s)
 {
     if (!s)
         return;
-    http_status_stop(s->http);
-    rpc_server_destroy(s->rpc);
+    cuzk_server_quiesce(s);
+    rpc_server_destroy(s->rpc); /* closes the listeners, removes the socket files */
     peer_files_fini(&s->svc.files);
     free(s);
 }

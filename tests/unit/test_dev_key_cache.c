@@ -17,6 +17,10 @@
  *   whose recorded verifying key is not the seed's (another setup version) gives the
  *   seed's key with made = true and the files rewritten. The digest is the same with and
  *   without a pool.
+ * Cancel and unwritable (test_cancel_and_unwritable): the setup options' cancel flag, set
+ *   at any progress line, ends the call with CUZK_ERR_CANCELLED and leaves no file in the
+ *   directory, in both forms; a missing directory with save_err gives the key made once
+ *   (save_err says IO), and without save_err fails with IO, leaving nothing.
  * Single-threaded except the setup's pool.
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, truncate */
@@ -27,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -199,8 +204,8 @@ static void log_fn(void *ctx, const char *msg)
 static void get_ex(cuzk_groth16_pk *pk, const tc_circuit *c, bool want_made, cuzk_pool *pool,
                    cuzk_dev_key_store store, uint64_t above)
 {
-    cuzk_groth16_setup_opts so = {NULL, log_fn, NULL};
-    cuzk_dev_key_opts o = {store, above, &so};
+    cuzk_groth16_setup_opts so = {NULL, log_fn, NULL, NULL};
+    cuzk_dev_key_opts o = {store, above, &so, NULL};
     cuzk_groth16_vk vk;
     cuzk_error e = {0};
     bool made = !want_made;
@@ -400,7 +405,7 @@ static void test_seed(void **state)
     cuzk_groth16_pk_free(&b);
     /* the PARAMS pair written by cuzk_groth16_dev_key_cached is loaded by the _ex form */
     setenv("CUZK_DEV_KEY_SEED_ABOVE", "12Q", 1);
-    cuzk_dev_key_opts o = {CUZK_DEV_KEY_STORE_AUTO, 0, NULL};
+    cuzk_dev_key_opts o = {CUZK_DEV_KEY_STORE_AUTO, 0, NULL, NULL};
     assert_int_equal(cuzk_groth16_dev_key_cached_ex(&b, NULL, c1.r1cs, g_path, pool, &o, NULL, &e),
                      CUZK_ERR_INVALID_ARG);
     assert_non_null(strstr(e.msg, "CUZK_DEV_KEY_SEED_ABOVE"));
@@ -420,12 +425,131 @@ static void test_seed(void **state)
     cuzk_pool_destroy(pool);
 }
 
+/* ---- cancel, and a key that cannot be written -------------------------------------- */
+
+typedef struct cancel_ctx {
+    int lines, at, made; /* progress lines seen, the one that cancels, setups finished */
+    int made_line;       /* the line of the (last) setup's end */
+    volatile int *cancel;
+} cancel_ctx;
+
+static void cancel_log(void *ctx, const char *msg)
+{
+    cancel_ctx *c = ctx;
+    if (strncmp(msg, "setup: 2^", 9) == 0) {
+        c->made++;
+        c->made_line = c->lines + 1;
+    }
+    if (++c->lines == c->at)
+        *c->cancel = 1;
+}
+
+/* The number of entries in dir besides . and .. */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *de; (de = readdir(d));)
+        n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* A cancel (the setup options' flag) at any progress line before the key is made, in
+ * either store form: CUZK_ERR_CANCELLED and no file (no key, note, seed or temporary) in
+ * the directory. A directory that does not exist: with save_err the key is made once and
+ * returned (made = true, save_err says why it is not on disk), and without it the call
+ * fails with IO; either way nothing is left behind. */
+static void test_cancel_and_unwritable(void **state)
+{
+    (void)state;
+    strcpy(g_dir, "/tmp/cuzk-devkey-XXXXXX");
+    assert_non_null(mkdtemp(g_dir));
+    snprintf(g_path, sizeof g_path, "%s/k.dev.params", g_dir);
+    tc_circuit c;
+    assert_int_equal(tc_mixed(&c, 2, 30, 30, test_rng_u64()), 0);
+    cuzk_pool *pool;
+    assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
+    volatile int cancel = 0;
+    cancel_ctx cc = {0, 0, 0, 0, &cancel};
+    cuzk_groth16_setup_opts so = {NULL, cancel_log, &cc, &cancel};
+    cuzk_error e = {0};
+    cuzk_groth16_pk pk;
+    bool made = false;
+    for (int store = CUZK_DEV_KEY_STORE_PARAMS; store <= CUZK_DEV_KEY_STORE_SEED; store++) {
+        cuzk_dev_key_opts o = {(cuzk_dev_key_store)store, 0, &so, NULL};
+        /* how many progress lines come before the key is made */
+        char rm[128];
+        snprintf(rm, sizeof rm, "rm -f %s/*", g_dir);
+        assert_int_equal(system(rm), 0);
+        cc.lines = cc.at = cc.made = 0;
+        cancel = 0;
+        assert_int_equal(cuzk_groth16_dev_key_cached_ex(&pk, NULL, c.r1cs, g_path, pool, &o,
+                                                        &made, &e),
+                         CUZK_OK);
+        cuzk_groth16_pk_free(&pk);
+        assert_true(made);
+        int lines = cc.lines, made_line = cc.made_line;
+        assert_true(lines > 3 && made_line > 3 && made_line < lines);
+        assert_true(entries(g_dir) == 2);
+        for (int at = 1; at <= lines; at++) {
+            assert_int_equal(system(rm), 0);
+            cc.lines = cc.made = 0;
+            cc.at = at;
+            cancel = 0;
+            cuzk_status st = cuzk_groth16_dev_key_cached_ex(&pk, NULL, c.r1cs, g_path, pool, &o,
+                                                            &made, &e);
+            if (at > made_line) { /* after the files were written: the key stands */
+                assert_int_equal(st, CUZK_OK);
+                cuzk_groth16_pk_free(&pk);
+                assert_true(entries(g_dir) == 2);
+                continue;
+            }
+            /* up to the setup's last line (the key made, no file begun yet) */
+            if (st != CUZK_ERR_CANCELLED)
+                fail_msg("store %d, cancelled at line %d of %d: status %d (%s)", store, at,
+                         lines, (int)st, e.msg);
+            if (entries(g_dir) != 0)
+                fail_msg("store %d, cancelled at line %d: files left in %s", store, at, g_dir);
+        }
+    }
+    /* the cache's directory is missing: one key, returned, nothing written */
+    char rm[128];
+    snprintf(rm, sizeof rm, "rm -f %s/*", g_dir);
+    assert_int_equal(system(rm), 0);
+    char missing[160];
+    snprintf(missing, sizeof missing, "%s/missing/k.dev.params", g_dir);
+    cuzk_error we = {0};
+    cuzk_dev_key_opts o = {CUZK_DEV_KEY_STORE_PARAMS, 0, &so, &we};
+    cc.lines = cc.at = cc.made = 0;
+    cancel = 0;
+    made = false;
+    assert_int_equal(cuzk_groth16_dev_key_cached_ex(&pk, NULL, c.r1cs, missing, pool, &o, &made,
+                                                    &e),
+                     CUZK_OK);
+    assert_true(made);
+    assert_int_equal(cc.made, 1);
+    assert_int_equal(we.code, CUZK_ERR_IO);
+    assert_int_equal(cuzk_groth16_pk_check_circuit(&pk, c.r1cs, &e), CUZK_OK);
+    cuzk_groth16_pk_free(&pk);
+    o.save_err = NULL;
+    assert_int_equal(cuzk_groth16_dev_key_cached_ex(&pk, NULL, c.r1cs, missing, pool, &o, &made,
+                                                    &e),
+                     CUZK_ERR_IO);
+    assert_int_equal(entries(g_dir), 0);
+    assert_int_equal(rmdir(g_dir), 0);
+    cuzk_pool_destroy(pool);
+    tc_free(&c);
+}
+
 int main(void)
 {
     test_rng_init("test_dev_key_cache");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_seed),
+        cmocka_unit_test(test_cancel_and_unwritable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,9 +13,13 @@
  *                 WinningPoSt jobs default to CRITICAL priority;
  *   porep_reject  a malformed or inconsistent C1 output (JSON error, a label that does not
  *                 match its parents, another sector_size, a registered_proof that is no
- *                 seal proof or one of another size) is refused at submit with its
+ *                 seal proof, one of another size or another version of the C1's size)
+ *                 is refused at submit with its
  *                 message; with no params and no dev_key_dir the submit names the missing
  *                 Filecoin .params file;
+ *   dev_dir_missing  a dev_key_dir that does not exist is made at start (0700) and the
+ *                 first job's key is made once and cached in it; a file as dev_key_dir
+ *                 is refused at start;
  *   porep_prove   a generated 2 KiB C1 output through the engine: one partition, 192
  *                 bytes, verifying against cuzk_porep_public_inputs. The 2 KiB PoRep dev
  *                 setup takes minutes on 2 cores (a 2^22 domain; cached in the key dir
@@ -365,6 +369,15 @@ static void test_porep_reject(void **state)
     efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG,
                        "registered_proof 8 is StackedDrg32GiBV1_1, for 34359738368-byte "
                        "sectors, but the C1 output is StackedDrg2KiB");
+    /* the same size, another version: the C1 is StackedDrg2KiBV1_1 (5); 10 (synthetic)
+     * and 15 (NI) name other seal proofs of 2 KiB sectors */
+    r.registered_proof = 10;
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG,
+                       "registered_proof 10 is StackedDrg2KiBV1_1_Feat_SyntheticPoRep, but the "
+                       "C1 output is StackedDrg2KiBV1_1 (another version");
+    r.registered_proof = 15;
+    efx_expect_refused(e, &r, CUZK_ERR_INVALID_ARG,
+                       "registered_proof 15 is StackedDrg2KiBV1_2_Feat_NonInteractivePoRep");
     cuzk_engine_status st;
     assert_int_equal(cuzk_engine_get_status(e, &st, NULL), CUZK_OK);
     assert_int_equal(st.n_queues, 0); /* nothing was queued */
@@ -421,6 +434,61 @@ static void test_porep_prove(void **state)
     free(txt);
 }
 
+/* dev_key_dir that does not exist: made at engine start (0700, parents included), and the
+ * first job's dev key is made once (one setup) and cached there; one that cannot be a
+ * directory (a file) is refused at start, naming it. */
+static int g_setups, g_made;
+
+static void count_log(void *ctx, cuzk_log_level l, const char *m)
+{
+    efx_quiet(ctx, l, m);
+    g_setups += strncmp(m, "setup: 2^", 9) == 0;
+    g_made += strncmp(m, "dev key ", 8) == 0 && strstr(m, " made in ") != NULL;
+}
+
+static void test_dev_dir_missing(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/cuzk-devdir-XXXXXX", dir[128], file[128], path[256];
+    assert_non_null(mkdtemp(root));
+    snprintf(dir, sizeof dir, "%s/a/b", root);
+    cuzk_engine *e = efx_make(NULL, dir, count_log);
+    struct stat sb;
+    assert_int_equal(stat(dir, &sb), 0);
+    assert_true(S_ISDIR(sb.st_mode));
+    assert_int_equal(sb.st_mode & 0777, 0700);
+    g_setups = g_made = 0;
+    cuzk_post_job *s = window_set();
+    json_t *doc;
+    cuzk_bytes vps[2];
+    cuzk_job_request r = fields_req(s, &doc, vps);
+    cuzk_job_result res = efx_run(e, &r);
+    free_fields(doc, vps, s->n_sectors);
+    cuzk_job_result_free(&res);
+    cuzk_post_job_free(s);
+    cuzk_engine_destroy(e);
+    assert_int_equal(g_setups, 1);
+    assert_int_equal(g_made, 1);
+    snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-wpost-2k.dev.params", dir);
+    assert_int_equal(stat(path, &sb), 0);
+
+    snprintf(file, sizeof file, "%s/file", root);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    c.devices = "cpu";
+    c.dev_key_dir = file;
+    c.log = efx_quiet;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_create(&e, &c, &err), CUZK_ERR_IO);
+    assert_non_null(strstr(err.msg, "dev_key_dir"));
+    assert_non_null(strstr(err.msg, "not a directory"));
+    snprintf(path, sizeof path, "rm -rf %s", root);
+    assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
     test_rng_init("test_engine_filecoin");
@@ -440,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_porep_reject),
         cmocka_unit_test(test_window_post),
         cmocka_unit_test(test_post_restart),
+        cmocka_unit_test(test_dev_dir_missing),
         cmocka_unit_test(test_porep_prove),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

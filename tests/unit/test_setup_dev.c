@@ -19,6 +19,8 @@
  * 2^15 and a circuit with more inputs than the per-worker input sums take and more
  * variables than one gather block, both flavours). The hook's contract is checked too:
  * every vector goes through it, and an error it returns fails the setup.
+ * Cancel (test_cancel): the options' flag, set before the setup, after any hook call or at
+ * any progress line of the pool path, ends it with CUZK_ERR_CANCELLED and no key.
  *
  * Single-threaded except the setup, which gets 2- and 3-thread pools (so the per-worker
  * scratch of the fast path is exercised).
@@ -265,7 +267,9 @@ static bool keys_same(const cuzk_groth16_pk *a, const cuzk_groth16_pk *b)
 /* The scalar-recording hook: r[i] = (k[i] in x's first bytes, 0) */
 typedef struct fake_hook {
     size_t points, calls;
-    size_t fail_at; /* the call that fails (0: none) */
+    size_t fail_at;   /* the call that fails (0: none) */
+    size_t cancel_at; /* the call after which *cancel is set (0: none) */
+    volatile int *cancel;
 } fake_hook;
 
 static cuzk_status fake_common(fake_hook *f, void *r, size_t sz, const cuzk_fr *k, size_t n,
@@ -273,6 +277,8 @@ static cuzk_status fake_common(fake_hook *f, void *r, size_t sz, const cuzk_fr *
 {
     if (++f->calls == f->fail_at)
         return cuzk_error_set(err, CUZK_ERR_CUDA, "fake device failure");
+    if (f->calls == f->cancel_at)
+        *f->cancel = 1; /* as a stopping daemon would, while this batch runs */
     memset(r, 0, n * sz);
     for (size_t i = 0; i < n; i++)
         memcpy((uint8_t *)r + i * sz, &k[i], sizeof k[i]);
@@ -298,9 +304,9 @@ static void same_for_every_pool(const cuzk_r1cs *r, cuzk_groth16_flavour fl, boo
 {
     uint8_t seed[32];
     test_rng_bytes(seed, sizeof seed);
-    fake_hook f = {0, 0, 0};
+    fake_hook f = {0};
     cuzk_groth16_fixed_base_hook hook = {&f, fake_g1s, fake_g2s, "fake"};
-    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL};
+    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL, NULL};
     cuzk_groth16_pk first;
     cuzk_error err = {0};
     for (unsigned t = 0; t <= 3; t++) {
@@ -361,9 +367,9 @@ static void test_hook_errors(void **state)
     (void)state;
     tc_circuit c;
     assert_int_equal(tc_mixed(&c, 2, 10, 10, test_rng_u64()), 0);
-    fake_hook f = {0, 0, 0};
+    fake_hook f = {0};
     cuzk_groth16_fixed_base_hook hook = {&f, fake_g1s, fake_g2s, "fake"};
-    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL};
+    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL, NULL};
     cuzk_groth16_pk pk;
     cuzk_error err = {0};
     assert_int_equal(cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
@@ -388,6 +394,89 @@ static void test_hook_errors(void **state)
     tc_free(&c);
 }
 
+/* The cancel flag (cuzk_groth16_setup_opts.cancel): set before the setup, after any of
+ * the hook's calls, or at any of the pool path's progress lines (between its steps), the
+ * setup returns CUZK_ERR_CANCELLED and leaves pk untouched; unset, the same options make
+ * the key. */
+typedef struct cancel_log {
+    size_t lines, at;
+    volatile int *cancel;
+} cancel_log;
+
+static void cancel_log_fn(void *ctx, const char *msg)
+{
+    cancel_log *c = ctx;
+    (void)msg;
+    if (++c->lines == c->at)
+        *c->cancel = 1;
+}
+
+static void test_cancel(void **state)
+{
+    (void)state;
+    tc_circuit c;
+    assert_int_equal(tc_mixed(&c, 2, 40, 40, test_rng_u64()), 0);
+    volatile int cancel = 0;
+    fake_hook f = {0};
+    f.cancel = &cancel;
+    cuzk_groth16_fixed_base_hook hook = {&f, fake_g1s, fake_g2s, "fake"};
+    cuzk_groth16_setup_opts opts = {&hook, NULL, NULL, &cancel};
+    cuzk_groth16_pk pk;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
+                                               NULL, NULL, &opts, &err),
+                     CUZK_OK);
+    cuzk_groth16_pk_free(&pk);
+    size_t calls = f.calls;
+    assert_true(calls > 3);
+    cancel = 1; /* before it starts */
+    memset(&pk, 0xa5, sizeof pk);
+    assert_int_equal(cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
+                                               NULL, NULL, &opts, &err),
+                     CUZK_ERR_CANCELLED);
+    assert_int_equal(((uint8_t *)&pk)[0], 0xa5);
+    /* after hook call k, the setup's last call included: nothing after it is a key */
+    for (size_t at = 1; at <= calls; at++) {
+        cancel = 0;
+        f.calls = 0;
+        f.cancel_at = at;
+        memset(&pk, 0xa5, sizeof pk);
+        cuzk_status st = cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_BELLPERSON,
+                                                   NULL, NULL, &opts, &err);
+        if (st != CUZK_ERR_CANCELLED)
+            fail_msg("cancelled after hook call %zu of %zu: status %d", at, calls, (int)st);
+        assert_int_equal(f.calls, at); /* no call after the flag */
+        assert_int_equal(((uint8_t *)&pk)[0], 0xa5);
+    }
+    /* the pool path (real multiplications, 2 threads): at each progress line but the
+     * last, which comes once the key is made */
+    cuzk_pool *pool;
+    assert_int_equal(cuzk_pool_create(&pool, 2), CUZK_OK);
+    cancel_log cl = {0, 0, &cancel};
+    cuzk_groth16_setup_opts po = {NULL, cancel_log_fn, &cl, &cancel};
+    cancel = 0;
+    assert_int_equal(cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_SNARKJS, NULL,
+                                               pool, &po, &err),
+                     CUZK_OK);
+    cuzk_groth16_pk_free(&pk);
+    size_t lines = cl.lines;
+    assert_true(lines > 3);
+    for (size_t at = 1; at < lines; at++) {
+        cancel = 0;
+        cl.lines = 0;
+        cl.at = at;
+        memset(&pk, 0xa5, sizeof pk);
+        cuzk_status st = cuzk_groth16_setup_dev_ex(&pk, NULL, c.r1cs, CUZK_GROTH16_SNARKJS,
+                                                   NULL, pool, &po, &err);
+        if (st != CUZK_ERR_CANCELLED)
+            fail_msg("cancelled at progress line %zu of %zu: status %d", at, lines, (int)st);
+        assert_non_null(strstr(err.msg, "cancelled"));
+        assert_int_equal(((uint8_t *)&pk)[0], 0xa5);
+    }
+    cuzk_pool_destroy(pool);
+    tc_free(&c);
+}
+
 int main(void)
 {
     test_rng_init("test_setup_dev");
@@ -395,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_against_reference),
         cmocka_unit_test(test_pool_sizes),
         cmocka_unit_test(test_hook_errors),
+        cmocka_unit_test(test_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
