@@ -103,7 +103,7 @@ static cuzk_status write_one(const char *dir, const char *name, const cuzk_groth
     if (!o.md || EVP_DigestInit_ex(o.md, EVP_blake2b512(), NULL) != 1) {
         st = cuzk_error_set(err, CUZK_ERR_UNSUPPORTED, "this OpenSSL has no BLAKE2b-512");
     } else if (as_params) {
-        st = cuzk_groth16_pk_stream_bellperson(pk, out_bytes, &o, pool, err);
+        st = cuzk_groth16_pk_stream_bellperson(pk, 0, out_bytes, &o, pool, err);
     } else {
         st = put_vk(&o, &pk->vk, err);
     }

@@ -473,9 +473,8 @@ static cuzk_status save(const char *path, const cuzk_groth16_vk *vk, const cuzk_
 
 /* ---- streaming a .params (tens of GB) ------------------------------------------------ */
 
-/* Points encoded per block: 1 MiB of points per pool hand-off chunk, a 64 MiB block
- * between calls of out (large enough that the pool's start-up and the callback's
- * per-call cost do not show, small enough to stay in the last-level cache's shadow). */
+/* The default block between calls of out: 64 MiB, large enough that the pool's start-up
+ * and the callback's per-call cost do not show, small next to the key. */
 #define STREAM_BLOCK ((size_t)64 << 20)
 
 typedef struct enc_job {
@@ -499,14 +498,14 @@ static void enc_chunk(void *ctx, size_t begin, size_t end, unsigned wid)
     }
 }
 
-static cuzk_status stream_vec(const void *pts, size_t n, bool g2, uint8_t *buf,
+static cuzk_status stream_vec(const void *pts, size_t n, bool g2, uint8_t *buf, size_t block,
                               cuzk_bytes_out_fn out, void *ctx, cuzk_pool *pool,
                               cuzk_error *err)
 {
     uint8_t cnt[4];
     wr_u32_be(cnt, (uint32_t)n);
     cuzk_status st = out(ctx, cnt, 4, err);
-    size_t psize = g2 ? G2U : G1U, per = STREAM_BLOCK / psize;
+    size_t psize = g2 ? G2U : G1U, per = block / psize;
     for (size_t at = 0; at < n && st == CUZK_OK; at += per) {
         size_t k = n - at < per ? n - at : per;
         enc_job j = {pts, at, buf, g2};
@@ -517,8 +516,9 @@ static cuzk_status stream_vec(const void *pts, size_t n, bool g2, uint8_t *buf,
     return st;
 }
 
-cuzk_status cuzk_groth16_pk_stream_bellperson(const cuzk_groth16_pk *pk, cuzk_bytes_out_fn out,
-                                              void *ctx, cuzk_pool *pool, cuzk_error *err)
+cuzk_status cuzk_groth16_pk_stream_bellperson(const cuzk_groth16_pk *pk, size_t block,
+                                              cuzk_bytes_out_fn out, void *ctx, cuzk_pool *pool,
+                                              cuzk_error *err)
 {
     if (!pk || !out)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "bellperson writer: NULL argument");
@@ -529,8 +529,13 @@ cuzk_status cuzk_groth16_pk_stream_bellperson(const cuzk_groth16_pk *pk, cuzk_by
         pk->n_b_g1 != pk->n_b_g2)
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                               "bellperson params: only BELLPERSON-flavour keys can be written");
+    if (block == 0)
+        block = STREAM_BLOCK;
+    if (block < G2U)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "bellperson writer: block of %zu bytes holds no G2 point", block);
     size_t vlen = cuzk_groth16_vk_bellperson_size(&pk->vk);
-    uint8_t *buf = malloc(vlen > STREAM_BLOCK ? vlen : STREAM_BLOCK);
+    uint8_t *buf = malloc(vlen > block ? vlen : block);
     if (!buf)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "bellperson writer: out of memory");
     if ((st = cuzk_groth16_vk_to_bellperson(buf, vlen, &pk->vk, err)) == CUZK_OK)
@@ -540,7 +545,7 @@ cuzk_status cuzk_groth16_pk_stream_bellperson(const cuzk_groth16_pk *pk, cuzk_by
         {pk->b_g1, pk->n_b_g1, false}, {pk->b_g2, pk->n_b_g2, true},
     };
     for (int i = 0; i < 5 && st == CUZK_OK; i++)
-        st = stream_vec(v[i].p, v[i].n, v[i].g2, buf, out, ctx, pool, err);
+        st = stream_vec(v[i].p, v[i].n, v[i].g2, buf, block, out, ctx, pool, err);
     free(buf);
     return st;
 }
