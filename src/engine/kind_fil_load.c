@@ -40,7 +40,7 @@
 #include "engine/log.h"
 #include "engine/sizes.h"
 #include "engine/state.h"
-#include "util/size.h"
+#include "util/util_export.h"
 
 /* ---- the dev key -------------------------------------------------------------------------- */
 
