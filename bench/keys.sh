@@ -128,6 +128,24 @@ stop_daemon() {
 
 rss_peak() { awk '/VmHWM/ { printf "%.1f", $2 / 1048576 }' "/proc/$DAEMON/status" 2>/dev/null || echo NA; }
 
+# The anonymous part of cuzkd's RSS, its peak polled every 0.5 s: VmHWM also counts the
+# .params' clean mapped pages (47 GB for porep-32g, touched once by the decode; the kernel
+# can drop them), RssAnon is the memory the key really takes.
+start_anon_poll() {
+  ANON_MAX=$WORK/anon-max
+  echo 0 >"$ANON_MAX"
+  (
+    m=0
+    while kill -0 "$DAEMON" 2>/dev/null; do
+      a=$(awk '/^RssAnon/ { print $2 }' "/proc/$DAEMON/status" 2>/dev/null)
+      [ -n "$a" ] && [ "$a" -gt "$m" ] && m=$a && echo "$m" >"$ANON_MAX"
+      sleep 0.5
+    done
+  ) &
+  ANON_POLL=$!
+}
+anon_peak() { awk '{ printf "%.1f", $1 / 1048576 }' "$ANON_MAX"; }
+
 stage_cold() {
   local f rc=0 t0 first dropped=no digest=NA ok=FAILED rss
   f=$(pfile)
@@ -140,10 +158,11 @@ stage_cold() {
   log "cold: $(basename "$f") ($(stat -c %s "$f") bytes), page cache dropped: $dropped"
   t0=$(now)
   start_daemon cold 0 || return 1
+  start_anon_poll
   "$CUZK" remote-prove --addr "$ADDR" --kind porep --vanilla "$IN" \
     --out "$WORK/proof-keys-cold.bin" >"$OUT/keys-cold.txt" 2>&1 || rc=1
   first=$(since "$t0")
-  rss=$(rss_peak)
+  rss="$(rss_peak) (anon $(anon_peak))"
   cat "$OUT/keys-cold.txt" >&2
   # the background digest's verdict (deferred: up to ~80 s more for 47 GB on one core)
   local i
@@ -157,6 +176,7 @@ stage_cold() {
   grep -q "checked in the background" "$DLOG" && digest="deferred (background); $digest"
   grep -E "params:|srs:|circuit|upload|resident" "$DLOG" | tail -14 >&2
   stop_daemon
+  wait "$ANON_POLL" 2>/dev/null
   [ $rc = 0 ] && ok=$("$CUZK" verify-seal --c1 "$IN" --proof "$WORK/proof-keys-cold.bin" \
     --params-dir "$PDIR" 2>&1 | tail -1)
   echo "verify-seal: $ok" >&2
@@ -174,6 +194,7 @@ stage_tiers() {
   done
   ins=("$IN" "$WORK/in-window-post-$SIZE.json" "$WORK/in-winning-post-$SIZE.json")
   start_daemon tiers 1 || return 1
+  start_anon_poll
   t0=$(now)
   for i in 0 1 2; do
     id=$("$CUZK" submit --addr "$ADDR" --kind "${kinds[$i]}" --vanilla "${ins[$i]}" \
@@ -189,9 +210,10 @@ stage_tiers() {
   "$CUZK" status --addr "$ADDR" >"$OUT/keys-tiers-status.txt" 2>&1
   grep -iE "key|srs|tier|hot|warm|cold|budget" "$OUT/keys-tiers-status.txt" | head -20 >&2
   local rss
-  rss=$(rss_peak)
+  rss="$(rss_peak) (anon $(anon_peak))"
   grep -E "params:|srs:|evict|DEV KEY" "$DLOG" | tail -20 >&2
   stop_daemon
+  wait "$ANON_POLL" 2>/dev/null
   printf 'tiers\t%s\t%s\tpeak RSS %s GiB\t%s\n' "$SIZE" "${times# }" "$rss" \
     "$([ $rc = 0 ] && echo ok || echo FAILED)" | tee -a "$TSV"
   return $rc
