@@ -65,12 +65,32 @@ pfile() {
 bytes_of() { case $1 in 2KiB) echo 2048 ;; 8MiB) echo 8388608 ;; 512MiB) echo 536870912 ;;
   32GiB) echo 34359738368 ;; 64GiB) echo 68719476736 ;; esac; }
 
+free_gib() { df -Pk "$PDIR" | awk 'NR == 2 { printf "%d", $4 / 1048576 }'; }
+
+# The .params needs its size free (44.2 GiB for porep-32g: 47.4 GB) plus some slack; the
+# 64 GiB disk also holds e2e.sh's circuit caches (wpost-32g's is 11.4 GiB), so the other
+# circuits' caches go first, as e2e.sh's make_room does, keeping this one's.
+make_room() {
+  local need f
+  case $SIZE in 32GiB) need=46 ;; 64GiB) need=96 ;; *) need=3 ;; esac
+  for f in "$WORK"/csr/*.csr; do
+    [ "$(free_gib)" -ge "$need" ] && return 0
+    [ -e "$f" ] || continue
+    [ "$(basename "$f" .csr)" = "$CID" ] && continue
+    log "removing $f (free disk $(free_gib) GiB, the .params needs $need)"
+    rm -f "$f" "$f.ok"
+  done
+  [ "$(free_gib)" -ge "$need" ] || { echo "write: $(free_gib) GiB free, need $need" >&2; return 1; }
+}
+
 stage_write() {
   local f t0 rc=0
   f=$(pfile)
   if [ -n "$f" ] && [ "${KEYS_REWRITE:-0}" != 1 ] && [ -s "${f%.params}.vk" ]; then
     log "write: $f is there (KEYS_REWRITE=1 writes again)"
   else
+    rm -f "$PDIR"/.v28-*.params.* # a killed write's temporary
+    make_room || return 1
     log "write: $CID from seed $SEED into $PDIR (free disk $(df -Pk "$PDIR" | awk 'NR==2{printf "%.0f", $4/1048576}') GiB)"
     t0=$(now)
     "$CUZK" setup --circuit "$CID" --seed "$SEED" --param-dir "$PDIR" --csr-cache "$WORK/csr" \
