@@ -31,6 +31,8 @@ static struct {
     cuzk_g2_affine p2[NPTS];
     uint8_t enc1[NPTS][CUZK_G1_COMPRESSED_BYTES];
     uint8_t enc2[NPTS][CUZK_G2_COMPRESSED_BYTES];
+    uint8_t unc1[NPTS][CUZK_G1_UNCOMPRESSED_BYTES]; /* a .params' encoding */
+    uint8_t unc2[NPTS][CUZK_G2_UNCOMPRESSED_BYTES];
     cuzk_g1_jac j1[NBATCH];
     cuzk_g2_jac j2[NBATCH];
     cuzk_g1_affine out1[NBATCH];
@@ -109,6 +111,17 @@ static bool setup_enc2(void)
     for (int i = 0; i < NPTS; i++) {
         bench_rand_g2_affine(&S.p2[i]);
         cuzk_g2_affine_to_zcash_compressed(S.enc2[i], &S.p2[i]);
+    }
+    return true;
+}
+
+static bool setup_unc(void)
+{
+    for (int i = 0; i < NPTS; i++) {
+        bench_rand_g1_affine(&S.p1[i]);
+        bench_rand_g2_affine(&S.p2[i]);
+        cuzk_g1_affine_to_zcash_uncompressed(S.unc1[i], &S.p1[i]);
+        cuzk_g2_affine_to_zcash_uncompressed(S.unc2[i], &S.p2[i]);
     }
     return true;
 }
@@ -199,6 +212,51 @@ static void run_g1_decompress(void *ctx, uint64_t n)
     bench_sink += bad;
 }
 
+/* The two halves of loading a .params point under CUZK_PARAMS_TRUSTED_ONCURVE (the
+ * engine's trust policy, kind_fil_load.c): the encoding (flags, canonical, to Montgomery)
+ * and the curve equation; "subgroup check" above is what CHECKED adds. */
+static void run_g1_unc_decode(void *ctx, uint64_t n)
+{
+    cuzk_g1_affine p;
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        bad += cuzk_g1_affine_from_zcash_uncompressed_unchecked(&p, S.unc1[i & (NPTS - 1)],
+                                                                CUZK_G1_UNCOMPRESSED_BYTES,
+                                                                NULL);
+        bench_sink_fp(&p.x);
+    }
+    bench_sink += bad;
+}
+
+static void run_g1_on_curve(void *ctx, uint64_t n)
+{
+    uint64_t ok = 0;
+    for (uint64_t i = 0; i < n; i++)
+        ok += cuzk_g1_affine_on_curve(&S.p1[i & (NPTS - 1)]);
+    bench_sink += ok;
+}
+
+static void run_g2_unc_decode(void *ctx, uint64_t n)
+{
+    cuzk_g2_affine p;
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        bad += cuzk_g2_affine_from_zcash_uncompressed_unchecked(&p, S.unc2[i & (NPTS - 1)],
+                                                                CUZK_G2_UNCOMPRESSED_BYTES,
+                                                                NULL);
+        bench_sink_fp(&p.x.c0);
+    }
+    bench_sink += bad;
+}
+
+static void run_g2_on_curve(void *ctx, uint64_t n)
+{
+    uint64_t ok = 0;
+    for (uint64_t i = 0; i < n; i++)
+        ok += cuzk_g2_affine_on_curve(&S.p2[i & (NPTS - 1)]);
+    bench_sink += ok;
+}
+
 static void run_g1_batch_affine(void *ctx, uint64_t n)
 {
     for (uint64_t i = 0; i < n; i++) {
@@ -281,6 +339,10 @@ static const bench_item k_items[] = {
     {"G2 subgroup check", setup_pts, run_g2_in_subgroup, 1},
     {"G1 decompress (checked)", setup_enc1, run_g1_decompress, 1},
     {"G2 decompress (checked)", setup_enc2, run_g2_decompress, 1},
+    {"G1 uncompressed decode (encoding only)", setup_unc, run_g1_unc_decode, 1},
+    {"G1 on-curve check", setup_unc, run_g1_on_curve, 1},
+    {"G2 uncompressed decode (encoding only)", setup_unc, run_g2_unc_decode, 1},
+    {"G2 on-curve check", setup_unc, run_g2_on_curve, 1},
     {"G1 batch to affine (per point)", setup_batch1, run_g1_batch_affine, NBATCH},
     {"G2 batch to affine (per point)", setup_batch2, run_g2_batch_affine, NBATCH},
 };

@@ -34,6 +34,8 @@ void cmd_setup_usage(FILE *out)
     fprintf(out,
             "usage: cuzk setup --r1cs C.r1cs --params out.params --vk out.vk [--threads N]\n"
             "                  [--backend auto|cpu|gpu|gpu:N]\n"
+            "       cuzk setup --circuit ID --seed SEED [--param-dir DIR] [--csr-cache DIR]\n"
+            "                  [--devices SPEC] [--threads N]\n"
             "\n"
             "Development setup for tests and demos ONLY: random toxic waste, known to this\n"
             "process while it runs. Writes a bellperson .params (proving key) and .vk, both\n"
@@ -41,6 +43,14 @@ void cmd_setup_usage(FILE *out)
             "options: --threads N (default: all CPUs)\n"
             "         --backend B where the point multiplications run (default auto: the GPU\n"
             "                   when present, else the CPU; the same keys either way)\n"
+            "With --circuit (porep-32g, wpost-2k, winning-32g, snap-8m, ...): a dev key for\n"
+            "that Filecoin circuit from SEED (64 hex digits or a decimal number; the same\n"
+            "key for the same seed), written as Filecoin ships keys: <Filecoin's name>.params\n"
+            "and .vk in DIR (default $FIL_PROOFS_PARAMETER_CACHE, else\n"
+            "/var/tmp/filecoin-proof-parameters) and their parameters.json entries with the\n"
+            "real BLAKE2b digests; the .params is streamed to disk once (~47 GB for\n"
+            "porep-32g). The circuit is recorded once into --csr-cache. Prints: path, bytes,\n"
+            "digest and the time of each step. NOT Filecoin's trusted setup.\n"
             "exit: 0 keys written, 2 bad input (message on stderr, nothing written),\n"
             "1 the machine failed (out of memory)\n");
 }
@@ -77,6 +87,9 @@ static int write_failed(const char *path, cuzk_status st, const cuzk_error *e)
 
 int cmd_setup(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--circuit") == 0 || strncmp(argv[i], "--circuit=", 10) == 0)
+            return cmd_setup_fil(argc, argv);
     static const struct option opts[] = {{"r1cs", required_argument, NULL, 'r'},
                                          {"params", required_argument, NULL, 'P'},
                                          {"vk", required_argument, NULL, 'v'},

@@ -30,6 +30,7 @@ void cmd_prove_usage(FILE *out);
 int cmd_verify(int argc, char **argv);
 void cmd_verify_usage(FILE *out);
 int cmd_setup(int argc, char **argv);
+int cmd_setup_fil(int argc, char **argv); /* cmd_setup_fil.c: setup --circuit */
 void cmd_setup_usage(FILE *out);
 int cmd_inspect(int argc, char **argv);
 void cmd_inspect_usage(FILE *out);

@@ -27,7 +27,7 @@ static const cuzk_command k_commands[] = {
     {"prove", "make a Groth16 proof (snarkjs .zkey or bellperson .params)", cmd_prove,
      cmd_prove_usage},
     {"verify", "check a Groth16 proof (prints OK or INVALID)", cmd_verify, cmd_verify_usage},
-    {"setup", "development setup for an .r1cs (tests and demos only)", cmd_setup,
+    {"setup", "development setup for an .r1cs or a Filecoin circuit (tests only)", cmd_setup,
      cmd_setup_usage},
     {"inspect", "describe a .zkey/.r1cs/.wtns/.params/.vk from its headers", cmd_inspect,
      cmd_inspect_usage},

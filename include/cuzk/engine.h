@@ -408,6 +408,26 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *al
 cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded,
                               uint64_t *freed_bytes, cuzk_error *err);
 
+/* A DEV key for Filecoin circuit circuit_id ("porep-32g", "wpost-2k", ...) made from the
+ * 32-byte toxic-waste seed (cuzk_groth16_setup_dev_ex: the same key for the same seed and
+ * circuit on any pool or device; its point multiplications on e's GPU when it has one),
+ * written into dir exactly as Filecoin ships keys: <Filecoin's name>.params and .vk plus
+ * their parameters.json entries (cuzk_param_files_write). The circuit is e's recorded one
+ * (its csr cache). NOT Filecoin's trusted setup: for exercising the official-file path
+ * (cold loads, digests, tiers) at full size without the 47 GB download. *out: what was
+ * written and how long each step took. Errors: NOT_FOUND (unknown id), the recording's,
+ * the setup's and the writer's. Threading: uses e's pool; call it with no jobs running
+ * (the key is not charged to the budget). */
+typedef struct cuzk_fil_params_written {
+    char params_path[4096];
+    char params_digest[33], vk_digest[33]; /* parameters.json's "digest" of each */
+    uint64_t params_bytes, vk_bytes;
+    double record_s, setup_s, write_s;
+} cuzk_fil_params_written;
+cuzk_status cuzk_engine_write_fil_params(cuzk_engine *e, const char *circuit_id,
+                                         const uint8_t seed[32], const char *dir,
+                                         cuzk_fil_params_written *out, cuzk_error *err);
+
 /* ---------------------------------------------------------------------------------------
  * Status, metrics, timeline
  * ------------------------------------------------------------------------------------- */

@@ -169,6 +169,16 @@ cuzk_status cuzk_groth16_pk_to_bellperson(uint8_t *out, size_t cap, const cuzk_g
                                           cuzk_error *err);
 cuzk_status cuzk_groth16_pk_save_bellperson(const cuzk_groth16_pk *pk, const char *path,
                                             cuzk_error *err);
+/* The same bytes as cuzk_groth16_pk_to_bellperson, handed to out in order, at most
+ * block bytes of points at a time (0: 64 MiB; at least one G2 point, else INVALID_ARG):
+ * for keys too big to hold twice (a 32 GiB PoRep .params is ~47 GB). Points are encoded
+ * in parallel over pool (NULL: calling thread); out runs on the calling thread, and its
+ * error (anything but CUZK_OK) stops the stream and is returned. */
+typedef cuzk_status (*cuzk_bytes_out_fn)(void *ctx, const uint8_t *p, size_t n,
+                                         cuzk_error *err);
+cuzk_status cuzk_groth16_pk_stream_bellperson(const cuzk_groth16_pk *pk, size_t block,
+                                              cuzk_bytes_out_fn out, void *ctx, cuzk_pool *pool,
+                                              cuzk_error *err);
 
 /* Proofs: 192 bytes each; readers fully check the points (on curve, subgroup) and refuse
  * the point at infinity in A, B or C (CUZK_ERR_FORMAT), as bellperson's Proof::read does. */

@@ -52,6 +52,9 @@ typedef enum cuzk_param_verdict {
     CUZK_PARAM_NO_MANIFEST,      /* no parameters.json beside the file: NOT checked */
     CUZK_PARAM_UNCHECKABLE,      /* a manifest, but this build cannot read it or hash
                                   * (no jansson or no OpenSSL): NOT checked; see reason */
+    CUZK_PARAM_NOT_HASHED,       /* CUZK_PARAM_CACHED_ONLY and no digest remembered for the
+                                  * file as it is: NOT checked yet (the manifest has an
+                                  * entry for it) */
 } cuzk_param_verdict;
 
 typedef struct cuzk_param_check {
@@ -67,6 +70,8 @@ typedef struct cuzk_param_check {
 /* flags of cuzk_param_file_check */
 #define CUZK_PARAM_NO_CACHE 1u /* hash the file even when a cached digest exists */
 #define CUZK_PARAM_NO_MEMO 2u  /* skip the in-process table (the sidecar is still read) */
+#define CUZK_PARAM_CACHED_ONLY 4u /* judge only a remembered digest (a stat); without one
+                                   * return CUZK_OK, verdict CUZK_PARAM_NOT_HASHED */
 
 /* Checks the file at path against its entry (its base name) in the parameters.json of its
  * directory; out (optional) says what was done. Errors, each naming the file:
@@ -80,6 +85,22 @@ typedef struct cuzk_param_check {
 cuzk_status cuzk_param_file_check(const char *path, unsigned flags, cuzk_param_check *out,
                                   cuzk_error *err);
 
+/* The same check on a thread of its own, for a file whose bytes need not be pinned before
+ * it is used (the engine's policy: kind_fil_load.c): done(ctx, status, check, error) runs
+ * once on that thread when the check ends — CUZK_ERR_CANCELLED when joined with stop
+ * before the end (the hash looks at the flag between 4 MiB reads). The digest is
+ * remembered as cuzk_param_file_check remembers it, so a mismatch found here is found
+ * again by a later CUZK_PARAM_CACHED_ONLY check. join waits for the thread (stop: asks it
+ * to end first) and frees the handle; every started check must be joined. */
+typedef struct cuzk_param_bgcheck cuzk_param_bgcheck;
+typedef void (*cuzk_param_done_fn)(void *ctx, cuzk_status st, const cuzk_param_check *pc,
+                                   const cuzk_error *err);
+cuzk_status cuzk_param_file_check_start(const char *path, unsigned flags,
+                                        cuzk_param_done_fn done, void *ctx,
+                                        cuzk_param_bgcheck **out, cuzk_error *err);
+bool cuzk_param_file_check_finished(const cuzk_param_bgcheck *b); /* done has returned */
+void cuzk_param_file_check_join(cuzk_param_bgcheck *b, bool stop);
+
 /* BLAKE2b-512 of the whole file, streamed (lower-case hex, 128 characters + NUL), and the
  * byte count. UNSUPPORTED without OpenSSL; IO. No cache: this is the measurement. */
 cuzk_status cuzk_param_file_blake2b(const char *path, char hex[129], uint64_t *bytes,
@@ -92,6 +113,27 @@ cuzk_status cuzk_param_file_blake2b(const char *path, char hex[129], uint64_t *b
  * .params' vk block is cut short), IO. */
 cuzk_status cuzk_param_vk_matches(const uint8_t *params, size_t params_len, const char *params_name,
                                   const char *vk_path, cuzk_error *err);
+
+/* A proving key written as Filecoin ships it (src/filecoin/param_write.c): dir/<base>.params
+ * (bellperson format, streamed: written once, never held as bytes), dir/<base>.vk, and
+ * their entries in dir/parameters.json ({"cid", "digest": first 32 hex of the file's
+ * BLAKE2b-512, "sector_size"}; other entries kept). The digest is taken over the bytes as
+ * they are written, so the file is not read back. "cid" is NOT an IPFS CID (cuzk does not
+ * build UnixFS DAGs; no reader checks it): it says the key is a dev key. Each file goes
+ * through a temporary in dir, flushed (fdatasync) and renamed: a failure leaves the old
+ * files. Errors: IO, FORMAT (an existing parameters.json that is not an object),
+ * UNSUPPORTED (a build without OpenSSL or jansson; a non-BELLPERSON key), INVALID_ARG.
+ * Threading: points encoded over pool; hashing and writing on the calling thread. */
+typedef struct cuzk_param_written {
+    char params_digest[CUZK_PARAM_DIGEST_HEX + 1], vk_digest[CUZK_PARAM_DIGEST_HEX + 1];
+    uint64_t params_bytes, vk_bytes;
+} cuzk_param_written;
+struct cuzk_groth16_pk;
+struct cuzk_pool;
+cuzk_status cuzk_param_files_write(const struct cuzk_groth16_pk *pk, const char *dir,
+                                   const char *base, uint64_t sector_size,
+                                   struct cuzk_pool *pool, cuzk_param_written *out,
+                                   cuzk_error *err);
 
 /* "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-<hash>":
  * the base name (no extension) of Filecoin's PoRep .params / .vk for a sector size (every

@@ -21,6 +21,7 @@
 #include "engine/releaser.h"
 #include "engine/resume.h"
 #include "engine/srs.h"
+#include "engine/kind_fil.h"
 #include "engine/state.h"
 
 void cuzk_engine_config_default(cuzk_engine_config *cfg)
@@ -160,6 +161,7 @@ static void engine_free(cuzk_engine *e, bool threads_started)
     }
     for (unsigned i = 0; i < e->n_threads; i++)
         pthread_join(e->threads[i], NULL);
+    fil_bg_stop(e); /* before the keys go: a failed digest evicts through the key table */
     ereleaser_stop(e->releaser); /* its callbacks account into the SRS entries and jobs */
     e->releaser = NULL;
     engine_parts_free(e, e->synth_q);

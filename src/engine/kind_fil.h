@@ -45,6 +45,11 @@ bool fil_dev_key_path(const char *dir, const char *id, char *path, size_t cap);
 /* ---- loading (kind_fil_load.c, kind_fil_cache.c) ---------------------------------------- */
 
 /* ekind.load_key of the Filecoin kinds. */
+/* Stops (asks to end, then joins) the background digests of served .params
+ * (kind_fil_load.c); engine destroy, after the engine's threads are joined. */
+void fil_bg_stop(cuzk_engine *e);
+/* Filecoin's base file name (no extension) of circuit id's .params/.vk; false if none. */
+bool fil_official_base(const char *id, char *out, size_t cap);
 cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                          const uint8_t *map, size_t map_len, srs_key *key,
                          const volatile int *cancel, cuzk_pool *pool, cuzk_error *err);

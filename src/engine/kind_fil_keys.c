@@ -139,6 +139,21 @@ static bool params_file(const char *dir, fil_circuit c, uint64_t size, char *pat
     return false;
 }
 
+bool fil_official_base(const char *id, char *out, size_t cap)
+{
+    fil_circuit c;
+    uint64_t size;
+    if (!fil_parse_id(id, &c, &size))
+        return false;
+    size_t i = size_index(size);
+    /* PoSt: Winning is the second of each pair (lotus' WinningPoStParams names the 32 and
+     * 64 GiB ones); the loader tells the two apart by their input count anyway */
+    const char *b = c == FIL_POREP ? cuzk_porep_param_base(size)
+                    : c == FIL_SNAP ? k_snap_files[i]
+                                    : k_post_files[i][c == FIL_WINNING ? 1 : 0];
+    return b && snprintf(out, cap, "%s", b) < (int)cap;
+}
+
 bool fil_key_file(const cuzk_engine *e, const char *id, char *path, size_t cap)
 {
     fil_circuit c;

@@ -93,6 +93,8 @@ struct cuzk_engine {
     uint64_t hot_bytes, working_bytes;
     srs_entry *srs;
     struct srs_grave *graveyard; /* evicted keys to free outside mu (srs.c) */
+    struct fil_bg *fil_bg;       /* the .params digests still running behind served keys
+                                  * (kind_fil_load.c), under mu; joined at destroy */
 
     /* counters */
     uint64_t completed, failed, cancelled;

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static void to_hex(char *out, const uint8_t *b, size_t n)
 /* Hashes the open descriptor from its start. 4 MiB reads: large enough that the syscall
  * count does not show next to the hash (~1 GB/s), small enough for the stack-free buffer. */
 static cuzk_status hash_fd(int fd, const char *path, uint8_t md[64], uint64_t *bytes,
-                           cuzk_error *err)
+                           const atomic_bool *stop, cuzk_error *err)
 {
 #ifdef CUZK_HAVE_OPENSSL
     enum { CHUNK = 4u << 20 };
@@ -61,6 +62,10 @@ static cuzk_status hash_fd(int fd, const char *path, uint8_t md[64], uint64_t *b
         goto out;
     }
     for (;;) {
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
+            st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "%s: digest stopped", path);
+            goto out;
+        }
         ssize_t r = read(fd, buf, CHUNK);
         if (r < 0 && errno == EINTR)
             continue;
@@ -81,7 +86,7 @@ out:
     free(buf);
     return st;
 #else
-    (void)fd, (void)md, (void)bytes;
+    (void)fd, (void)md, (void)bytes, (void)stop;
     return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                           "%s: cannot hash: this build has no OpenSSL (BLAKE2b)", path);
 #endif
@@ -97,7 +102,7 @@ cuzk_status cuzk_param_file_blake2b(const char *path, char hex[129], uint64_t *b
         return cuzk_error_set(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
     uint8_t md[64];
     uint64_t n = 0;
-    cuzk_status st = hash_fd(fd, path, md, &n, err);
+    cuzk_status st = hash_fd(fd, path, md, &n, NULL, err);
     close(fd);
     if (st == CUZK_OK) {
         to_hex(hex, md, 64);
@@ -306,8 +311,8 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-cuzk_status cuzk_param_file_check(const char *path, unsigned flags, cuzk_param_check *out,
-                                  cuzk_error *err)
+static cuzk_status file_check(const char *path, unsigned flags, cuzk_param_check *out,
+                              const atomic_bool *stop, cuzk_error *err)
 {
     cuzk_param_check local;
     if (!out)
@@ -354,10 +359,16 @@ cuzk_status cuzk_param_file_check(const char *path, unsigned flags, cuzk_param_c
     bool cached = !(flags & CUZK_PARAM_NO_CACHE) &&
                   ((!(flags & CUZK_PARAM_NO_MEMO) && mem_get(&k, hex)) ||
                    sidecar_get(path, &k, hex));
+    if (!cached && (flags & CUZK_PARAM_CACHED_ONLY)) {
+        close(fd);
+        out->verdict = CUZK_PARAM_NOT_HASHED;
+        snprintf(out->reason, sizeof out->reason, "no digest remembered for this file yet");
+        return CUZK_OK;
+    }
     if (!cached) {
         uint8_t md[64];
         double t0 = now_s();
-        st = hash_fd(fd, path, md, &out->bytes_hashed, &me);
+        st = hash_fd(fd, path, md, &out->bytes_hashed, stop, &me);
         out->seconds = now_s() - t0;
         if (st == CUZK_ERR_UNSUPPORTED) {
             close(fd);
@@ -378,6 +389,8 @@ cuzk_status cuzk_param_file_check(const char *path, unsigned flags, cuzk_param_c
         if (fstat(fd, &after) == 0) {
             file_key k2 = key_of(&after);
             if (key_eq(&k, &k2)) {
+                /* the actual digest, right or wrong: a mismatch is then found again by a
+                 * stat (CUZK_PARAM_CACHED_ONLY), not by another minute of hashing */
                 mem_put(&k, hex);
                 out->cache_written = sidecar_put(path, &k, hex);
             }
@@ -396,6 +409,79 @@ cuzk_status cuzk_param_file_check(const char *path, unsigned flags, cuzk_param_c
                               name, out->actual, out->expected, dir[0] ? dir : "./");
     out->verdict = cached ? CUZK_PARAM_MATCHED_CACHED : CUZK_PARAM_MATCHED;
     return CUZK_OK;
+}
+
+cuzk_status cuzk_param_file_check(const char *path, unsigned flags, cuzk_param_check *out,
+                                  cuzk_error *err)
+{
+    return file_check(path, flags, out, NULL, err);
+}
+
+/* ---- the check in the background ------------------------------------------------------- */
+
+struct cuzk_param_bgcheck {
+    pthread_t thread;
+    atomic_bool stop, finished;
+    char *path;
+    unsigned flags;
+    cuzk_param_done_fn done;
+    void *ctx;
+};
+
+static void *bg_main(void *arg)
+{
+    cuzk_param_bgcheck *b = arg;
+    cuzk_param_check pc;
+    cuzk_error e;
+    cuzk_error_clear(&e);
+    cuzk_status st = file_check(b->path, b->flags, &pc, &b->stop, &e);
+    b->done(b->ctx, st, &pc, &e);
+    atomic_store(&b->finished, true);
+    return NULL;
+}
+
+cuzk_status cuzk_param_file_check_start(const char *path, unsigned flags,
+                                        cuzk_param_done_fn done, void *ctx,
+                                        cuzk_param_bgcheck **out, cuzk_error *err)
+{
+    if (!path || !done || !out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "NULL argument");
+    *out = NULL;
+    cuzk_param_bgcheck *b = calloc(1, sizeof *b);
+    if (!b || !(b->path = strdup(path))) {
+        free(b);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+    }
+    atomic_init(&b->stop, false);
+    atomic_init(&b->finished, false);
+    b->flags = flags & ~CUZK_PARAM_CACHED_ONLY;
+    b->done = done;
+    b->ctx = ctx;
+    int rc = pthread_create(&b->thread, NULL, bg_main, b);
+    if (rc != 0) {
+        free(b->path);
+        free(b);
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "cannot start the digest thread: %s",
+                              strerror(rc));
+    }
+    *out = b;
+    return CUZK_OK;
+}
+
+bool cuzk_param_file_check_finished(const cuzk_param_bgcheck *b)
+{
+    return !b || atomic_load(&b->finished);
+}
+
+void cuzk_param_file_check_join(cuzk_param_bgcheck *b, bool stop)
+{
+    if (!b)
+        return;
+    if (stop)
+        atomic_store(&b->stop, true);
+    pthread_join(b->thread, NULL);
+    free(b->path);
+    free(b);
 }
 
 /* ---- .vk against .params ---------------------------------------------------------------- */

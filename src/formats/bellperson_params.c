@@ -477,6 +477,85 @@ static cuzk_status save(const char *path, const cuzk_groth16_vk *vk, const cuzk_
     return st;
 }
 
+/* ---- streaming a .params (tens of GB) ------------------------------------------------ */
+
+/* The default block between calls of out: 64 MiB, large enough that the pool's start-up
+ * and the callback's per-call cost do not show, small next to the key. */
+#define STREAM_BLOCK ((size_t)64 << 20)
+
+typedef struct enc_job {
+    const void *pts;
+    size_t first;
+    uint8_t *buf;
+    bool g2;
+} enc_job;
+
+static void enc_chunk(void *ctx, size_t begin, size_t end, unsigned wid)
+{
+    const enc_job *j = ctx;
+    (void)wid;
+    for (size_t i = begin; i < end; i++) {
+        if (j->g2)
+            cuzk_g2_affine_to_zcash_uncompressed(
+                j->buf + i * G2U, (const cuzk_g2_affine *)j->pts + j->first + i);
+        else
+            cuzk_g1_affine_to_zcash_uncompressed(
+                j->buf + i * G1U, (const cuzk_g1_affine *)j->pts + j->first + i);
+    }
+}
+
+static cuzk_status stream_vec(const void *pts, size_t n, bool g2, uint8_t *buf, size_t block,
+                              cuzk_bytes_out_fn out, void *ctx, cuzk_pool *pool,
+                              cuzk_error *err)
+{
+    uint8_t cnt[4];
+    wr_u32_be(cnt, (uint32_t)n);
+    cuzk_status st = out(ctx, cnt, 4, err);
+    size_t psize = g2 ? G2U : G1U, per = block / psize;
+    for (size_t at = 0; at < n && st == CUZK_OK; at += per) {
+        size_t k = n - at < per ? n - at : per;
+        enc_job j = {pts, at, buf, g2};
+        if ((st = cuzk_pool_for(pool, k, enc_chunk, &j, 4096)) != CUZK_OK)
+            return cuzk_error_set(err, st, "bellperson writer: parallel encode failed");
+        st = out(ctx, buf, k * psize, err);
+    }
+    return st;
+}
+
+cuzk_status cuzk_groth16_pk_stream_bellperson(const cuzk_groth16_pk *pk, size_t block,
+                                              cuzk_bytes_out_fn out, void *ctx, cuzk_pool *pool,
+                                              cuzk_error *err)
+{
+    if (!pk || !out)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "bellperson writer: NULL argument");
+    cuzk_status st = check_writable(&pk->vk, NULL, 0, 0, err);
+    if (st != CUZK_OK)
+        return st;
+    if (pk->flavour != CUZK_GROTH16_BELLPERSON || !pk->append_input_rows ||
+        pk->n_b_g1 != pk->n_b_g2)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "bellperson params: only BELLPERSON-flavour keys can be written");
+    if (block == 0)
+        block = STREAM_BLOCK;
+    if (block < G2U)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "bellperson writer: block of %zu bytes holds no G2 point", block);
+    size_t vlen = cuzk_groth16_vk_bellperson_size(&pk->vk);
+    uint8_t *buf = malloc(vlen > block ? vlen : block);
+    if (!buf)
+        return cuzk_error_set(err, CUZK_ERR_NOMEM, "bellperson writer: out of memory");
+    if ((st = cuzk_groth16_vk_to_bellperson(buf, vlen, &pk->vk, err)) == CUZK_OK)
+        st = out(ctx, buf, vlen, err);
+    const struct { const void *p; size_t n; bool g2; } v[5] = {
+        {pk->h, pk->n_h, false},     {pk->l, pk->n_l, false},       {pk->a, pk->n_a, false},
+        {pk->b_g1, pk->n_b_g1, false}, {pk->b_g2, pk->n_b_g2, true},
+    };
+    for (int i = 0; i < 5 && st == CUZK_OK; i++)
+        st = stream_vec(v[i].p, v[i].n, v[i].g2, buf, block, out, ctx, pool, err);
+    free(buf);
+    return st;
+}
+
 cuzk_status cuzk_groth16_vk_save_bellperson(const cuzk_groth16_vk *vk, const char *path,
                                             cuzk_error *err)
 {

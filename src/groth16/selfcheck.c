@@ -3,7 +3,8 @@
  * out, and the diagnosis when it fails.
  *
  * A proof that does not verify has one of three causes, told apart in this order, each
- * test only run on the failure path (a valid proof costs one 3-pair multi-pairing):
+ * test only run on the failure path (a valid proof costs one 3-pair multi-pairing, after
+ * its three points are checked to be in their subgroups, as the chain's decoder checks):
  *   1. the witness does not satisfy the circuit — decidable only when the circuit's C is
  *      known (an r1cs with all three matrices): CUZK_ERR_UNSATISFIED naming the lowest
  *      failing row, never the witness values;
@@ -152,7 +153,16 @@ cuzk_status cuzk_groth16_proof_selfcheck(const cuzk_groth16_pk *pk,
     }
     for (size_t i = 0; i < n_pub; i++)
         cuzk_witness_value(&pub[i], w, (uint32_t)(i + 1));
-    cuzk_status st = cuzk_groth16_verify_pool(pvk, pub, n_pub, proof, scratch, sz, pool, err);
+    /* The proof's own points in their subgroups first (three scalar multiplications): the
+     * chain's verifier decodes them with that check, and a key may be served before its
+     * file's digest is known (engine trust policy), so a point off the subgroup in the key
+     * must not reach a proof that passes the pairing check. */
+    bool in_groups = cuzk_g1_affine_on_curve(&proof->a) && cuzk_g1_affine_in_subgroup(&proof->a) &&
+                     cuzk_g2_affine_on_curve(&proof->b) && cuzk_g2_affine_in_subgroup(&proof->b) &&
+                     cuzk_g1_affine_on_curve(&proof->c) && cuzk_g1_affine_in_subgroup(&proof->c);
+    cuzk_status st = in_groups ? cuzk_groth16_verify_pool(pvk, pub, n_pub, proof, scratch, sz,
+                                                          pool, err)
+                               : CUZK_ERR_INVALID_PROOF;
     free(scratch);
     free(pub);
     if (st != CUZK_ERR_INVALID_PROOF)

@@ -11,7 +11,19 @@
  *              expected and the actual digest;
  *   vk         the .vk differs from the .params' key (its own digest listed): the job fails;
  *   entry      a manifest without the .params: the job fails, "has no entry";
- *   none       no parameters.json: the job completes, the log says digests were NOT checked.
+ *   none       no parameters.json: the job completes, the log says digests were NOT checked;
+ * and the trust policy's deferred digest (CUZK_PARAM_DIGEST_DEFER_ABOVE=0, so this small
+ * .params counts as big):
+ *   deferred   good files: the job completes before the .params is hashed (the log says
+ *              its digest is checked in the background), and the background check then
+ *              logs the match;
+ *   deferred_bad  h[0] and h[1] of the .params swapped (valid points: the decode and its
+ *              on-curve checks pass), manifest of the good file: the job FAILS at the
+ *              self-check (no proof is served), the background digest logs DEFERRED DIGEST
+ *              FAILED and the key is evicted; the next engine's load fails at once from the
+ *              remembered digest, naming both digests;
+ *   deferred_novk  the same swap without a .vk beside the .params: nothing pins the vk, so
+ *              the digest is checked before the load and the job fails naming it.
  * Threading: the engine's threads (the log collector is under a mutex); the test is
  * single-threaded.
  */
@@ -294,13 +306,125 @@ static void test_none(void **state)
     cuzk_job_result_free(&res);
 }
 
+/* Waits (bounded) for text in the log of the engine e while it lives. */
+static bool log_has_within(const char *text, int tenths)
+{
+    for (int i = 0; i < tenths; i++) {
+        pthread_mutex_lock(&g_log_mu);
+        bool has = strstr(g_log, text) != NULL;
+        pthread_mutex_unlock(&g_log_mu);
+        if (has)
+            return true;
+        usleep(100000);
+    }
+    return false;
+}
+
+/* One WindowPoSt job on an engine kept alive until the log shows until (or 60 s pass). */
+static cuzk_job_result prove_until(const char *until, bool *seen)
+{
+    cuzk_engine *e = make(g_pdir, NULL);
+    cuzk_job_request r = {0};
+    r.kind = CUZK_PROOF_WINDOW_POST_PARTITION;
+    r.vanilla_proof = (cuzk_bytes){(const uint8_t *)g_job, strlen(g_job)};
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    if (cuzk_engine_submit(e, &r, &t, &err) != CUZK_OK)
+        fail_msg("submit: %s", err.msg);
+    cuzk_job_result res;
+    assert_int_equal(cuzk_engine_await(e, t.job_id, 0, &res, &err), CUZK_OK);
+    *seen = log_has_within(until, 600);
+    cuzk_engine_destroy(e);
+    return res;
+}
+
+static void swapped_params(void)
+{
+    uint8_t *bad = malloc(g_key_len);
+    memcpy(bad, g_key, g_key_len);
+    uint8_t tmp[96], *h0 = bad + g_vk_len + 4; /* h[0], then h[1] */
+    memcpy(tmp, h0, 96);
+    memcpy(h0, h0 + 96, 96);
+    memcpy(h0 + 96, tmp, 96);
+    put(g_params, bad, g_key_len);
+    free(bad);
+}
+
+static void test_deferred(void **state)
+{
+    (void)state;
+    setenv("CUZK_PARAM_DIGEST_DEFER_ABOVE", "0", 1);
+    good_files();
+    manifest(1);
+    char d[33], want[300];
+    digest32(g_params, d);
+    snprintf(want, sizeof want, NAME ".params: digest %s matches parameters.json (", d);
+    bool seen = false;
+    cuzk_job_result res = prove_until(want, &seen);
+    if (res.state != CUZK_JOB_COMPLETED)
+        fail_msg("job: %s", res.error);
+    assert_non_null(strstr(g_log, "checked in the background while it serves"));
+    assert_true(seen);
+    cuzk_job_result_free(&res);
+    unsetenv("CUZK_PARAM_DIGEST_DEFER_ABOVE");
+}
+
+static void test_deferred_bad(void **state)
+{
+    (void)state;
+    setenv("CUZK_PARAM_DIGEST_DEFER_ABOVE", "0", 1);
+    good_files();
+    manifest(1); /* the good files' digests */
+    char want[33], got[33];
+    digest32(g_params, want);
+    swapped_params();
+    digest32(g_params, got);
+    bool seen = false;
+    cuzk_job_result res = prove_until("after its failed digest", &seen);
+    assert_non_null(strstr(g_log, "checked in the background while it serves"));
+    expect_failed(&res, "does not verify", NULL, NULL);
+    assert_int_equal(res.proof_len, 0);
+    assert_true(seen);
+    assert_non_null(strstr(g_log, "DEFERRED DIGEST FAILED"));
+    cuzk_job_result_free(&res);
+    /* the wrong digest is remembered: the next load fails before decoding */
+    res = prove();
+    char msg[300];
+    snprintf(msg, sizeof msg, NAME ".params: digest %s, parameters.json expects %s", got, want);
+    expect_failed(&res, msg, NULL, NULL);
+    cuzk_job_result_free(&res);
+    unsetenv("CUZK_PARAM_DIGEST_DEFER_ABOVE");
+}
+
+static void test_deferred_novk(void **state)
+{
+    (void)state;
+    setenv("CUZK_PARAM_DIGEST_DEFER_ABOVE", "0", 1);
+    good_files();
+    manifest(1);
+    char want[33];
+    digest32(g_params, want);
+    swapped_params();
+    unlink(g_vk);
+    char got[33];
+    digest32(g_params, got);
+    cuzk_job_result res = prove();
+    char msg[300];
+    snprintf(msg, sizeof msg, NAME ".params: digest %s, parameters.json expects %s", got, want);
+    expect_failed(&res, msg, NULL, NULL);
+    assert_null(strstr(g_log, "checked in the background"));
+    cuzk_job_result_free(&res);
+    unsetenv("CUZK_PARAM_DIGEST_DEFER_ABOVE");
+}
+
 int main(void)
 {
     test_rng_init("test_engine_params");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_match), cmocka_unit_test(test_mismatch),
         cmocka_unit_test(test_vk),    cmocka_unit_test(test_entry),
-        cmocka_unit_test(test_none),
+        cmocka_unit_test(test_none),  cmocka_unit_test(test_deferred),
+        cmocka_unit_test(test_deferred_bad), cmocka_unit_test(test_deferred_novk),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
