@@ -435,7 +435,7 @@ cuzk_status cuzk_engine_write_fil_params(cuzk_engine *e, const char *id, const u
         return st;
     cuzk_groth16_setup_opts so;
     cuzk_groth16_fixed_base_hook *hook = NULL;
-    engine_setup_opts(e, id, &so, &hook);
+    engine_setup_opts(e, id, NULL, &so, &hook); /* a CLI write: no engine stop to heed */
     cuzk_groth16_pk pk;
     memset(&pk, 0, sizeof pk);
     t0 = engine_now_ms();
