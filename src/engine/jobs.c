@@ -19,7 +19,7 @@
 #include "engine/jobs.h"
 #include "engine/journal.h"
 #include "engine/log.h"
-#include "engine/pipeline.h"
+#include "engine/sched.h"
 #include "engine/state.h"
 
 const char *cuzk_job_state_name(cuzk_job_state s)
@@ -327,7 +327,7 @@ void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status c
     pthread_cond_broadcast(&e->srs_cv); /* its partitions waiting for a key load stop */
     if (st != CUZK_JOB_COMPLETED) {
         j->cancel = 1;
-        engine_job_purge(e, j);
+        engine_sched_purge(e, j);
     }
 }
 

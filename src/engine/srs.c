@@ -3,7 +3,8 @@
  * the budget), WARM (the key's file mapped, pages in the page cache, not charged), COLD
  * (known, nothing in memory). Loaded on demand by the first partition (or a preload) that
  * needs it, reference-counted from admission to the partition's end, evicted least
- * recently used when idle and the budget is short. Keys that belong to one job (given as
+ * recently used when idle and the budget is short (a latency job's key is pinned: the
+ * scheduler, sched.h, says when it may go). Keys that belong to one job (given as
  * bytes) are dropped when their last partition leaves.
  *
  * Threading: entries are guarded by engine->mu. A load runs with mu released while the
@@ -18,7 +19,6 @@
 #include <sys/stat.h>
 
 #include "engine/budget.h"
-#include "engine/jobs.h"
 #include "engine/log.h"
 #include "engine/srs.h"
 #include "engine/state.h"
@@ -107,13 +107,13 @@ uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s)
     return freed;
 }
 
-bool engine_srs_evict_one(cuzk_engine *e, uint64_t need)
+bool engine_srs_evict_one(cuzk_engine *e, uint64_t need, bool pinned_too)
 {
     (void)need;
     double now = engine_now_ms();
     srs_entry *best = NULL;
     for (srs_entry *s = e->srs; s; s = s->next)
-        if (s->tier == CUZK_SRS_HOT && !s->refs && !s->loading &&
+        if (s->tier == CUZK_SRS_HOT && !s->refs && !s->loading && (pinned_too || !s->pinned) &&
             now - s->last_used_ms >= (double)e->cfg.eviction_min_idle_s * 1e3 &&
             (!best || s->last_used_ms < best->last_used_ms))
             best = s;
@@ -141,15 +141,25 @@ void engine_srs_bury(cuzk_engine *e)
     }
 }
 
-cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint64_t *wait_ms,
-                              cuzk_error *err)
+/* n bytes of the budget for a key, evicting idle unpinned keys for them (a preload, or a
+ * load that came out bigger than its estimate). */
+static bool srs_reserve(cuzk_engine *e, uint64_t n)
+{
+    while (!engine_budget_try(e, n))
+        if (!engine_srs_evict_one(e, n, false))
+            return false;
+    return true;
+}
+
+cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
+                              uint64_t *wait_ms, cuzk_error *err)
 {
     double t0 = engine_now_ms();
     uint64_t gen = s->load_gen;
     while (s->loading) {
         /* another thread loads it (a 32 GiB PoRep key takes a minute): a cancelled job or
          * a stopping engine does not wait for that (the cancel and stop broadcast srs_cv) */
-        if (e->stopping || (j && engine_job_over(j))) {
+        if (e->stopping || (cancel && *cancel)) {
             if (wait_ms)
                 *wait_ms += (uint64_t)(engine_now_ms() - t0);
             return cuzk_error_set(err, CUZK_ERR_CANCELLED, e->stopping ? "the engine is stopping"
@@ -171,7 +181,7 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     uint64_t charge = s->pending_charge;
     s->pending_charge = 0;
     if (charge == 0) {
-        if (!engine_budget_try(e, s->est_bytes))
+        if (!srs_reserve(e, s->est_bytes))
             return cuzk_error_set(err, CUZK_ERR_NOMEM,
                                   "key %s needs %.1f MiB; the budget has %.1f MiB free and "
                                   "nothing idle to evict",
@@ -214,7 +224,7 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     s->loading = false;
     s->load_gen++;
     s->load_status = st;
-    if (st == CUZK_OK && key.bytes > charge && !engine_budget_try(e, key.bytes - charge)) {
+    if (st == CUZK_OK && key.bytes > charge && !srs_reserve(e, key.bytes - charge)) {
         st = s->load_status =
             cuzk_error_set(err, CUZK_ERR_NOMEM, "key %s takes %.1f MiB, more than the budget allows",
                            id, key.bytes / 1048576.0);

@@ -36,6 +36,7 @@ struct srs_entry {
     void *map;             /* WARM: the file mapping kept after eviction (page cache) */
     size_t map_len;
     uint32_t refs;         /* partitions admitted that use it */
+    bool pinned;           /* a latency job's key: only the scheduler's rule evicts it */
     double last_used_ms;
     uint64_t load_ms_last;
     srs_entry *next;
@@ -43,15 +44,18 @@ struct srs_entry {
 
 srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const ereq *req,
                           bool create);
-bool engine_srs_evict_one(cuzk_engine *e, uint64_t need); /* LRU idle HOT key */
+/* Evicts the least recently used idle HOT key, pinned ones only when pinned_too (the
+ * scheduler's key rule, sched.h); false when none could go. */
+bool engine_srs_evict_one(cuzk_engine *e, uint64_t need, bool pinned_too);
 uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s); /* -> bytes freed */
 /* Makes s HOT, loading it if needed with mu released during the load; the budget comes
  * from s->pending_charge (reserved at admission) or is reserved here. *wait_ms (optional)
- * += the time spent. j: the job whose partition needs the key (NULL for a preload): while
- * another thread loads the key, the wait ends with CUZK_ERR_CANCELLED as soon as j is
- * over or the engine stops, so a cancelled job never holds a worker behind a slow load. */
-cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint64_t *wait_ms,
-                              cuzk_error *err);
+ * += the time spent. cancel: the cancel flag of the job whose partition needs the key
+ * (NULL for a preload): while another thread loads the key, the wait ends with
+ * CUZK_ERR_CANCELLED as soon as it is set or the engine stops, so a cancelled job never
+ * holds a worker behind a slow load. */
+cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
+                              uint64_t *wait_ms, cuzk_error *err);
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
