@@ -37,6 +37,10 @@ void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes);
 /* Waits until the background releaser has run everything handed to it so far. */
 void cuzk_engine_release_drain(cuzk_engine *e);
 
+/* While held, device workers take no partition (synthesized ones pile up to the device
+ * queue's bounds); releasing lets them go on. */
+void cuzk_engine_hold_devices(cuzk_engine *e, bool hold);
+
 /* The scheduler's event log (sched.c): while recording, every partition's steps are
  * appended in the order the engine made them (under its lock): admitted, synthesized into
  * the device queue, taken by a device worker, entered the device (t_ms: when the prover

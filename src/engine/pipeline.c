@@ -271,7 +271,8 @@ void *engine_device_main(void *arg)
     pthread_mutex_lock(&e->mu);
     for (;;) {
         epart *p = NULL;
-        while (!e->stopping && !d->out_of_service && !(p = engine_sched_dev_take(e, wa->dev, wa->latency_only)))
+        while (!e->stopping && !d->out_of_service &&
+               (e->hold_devices || !(p = engine_sched_dev_take(e, wa->dev, wa->latency_only))))
             pthread_cond_wait(&e->dev_cv, &e->mu);
         if (d->out_of_service && !e->stopping) {
             if (p)

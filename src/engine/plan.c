@@ -215,7 +215,7 @@ cuzk_status cuzk_plan_make(cuzk_proof_kind kind, uint64_t sector_size,
     out->host_fits = stage_fits && need <= out->budget;
     unsigned wpd = m->workers_per_device ? m->workers_per_device : 2;
     unsigned stages = (m->synthesis_workers ? m->synthesis_workers : 2) +
-                      (m->device_queue_depth ? m->device_queue_depth : 2 * wpd) + wpd +
+                      (m->device_queue_depth ? m->device_queue_depth : wpd) + wpd +
                       (m->finalizers ? m->finalizers : 2);
     if (out->host_fits)
         out->partitions_in_flight = (uint32_t)min64(

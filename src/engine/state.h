@@ -112,6 +112,7 @@ struct cuzk_engine {
     int fault_device;
     bool paused;               /* engine_testing.h: the dispatcher admits nothing */
     bool hold_loads;           /* engine_testing.h: key loads wait before they start */
+    bool hold_devices;         /* engine_testing.h: device workers take nothing */
     bool record_events;        /* engine_testing.h: the scheduler's event log */
     struct cuzk_engine_event *events;
     size_t n_events, cap_events;

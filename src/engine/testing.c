@@ -44,6 +44,14 @@ void cuzk_engine_hold_loads(cuzk_engine *e, bool hold)
     pthread_mutex_unlock(&e->mu);
 }
 
+void cuzk_engine_hold_devices(cuzk_engine *e, bool hold)
+{
+    pthread_mutex_lock(&e->mu);
+    e->hold_devices = hold;
+    pthread_cond_broadcast(&e->dev_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
 void cuzk_engine_events_record(cuzk_engine *e, bool on)
 {
     pthread_mutex_lock(&e->mu);
