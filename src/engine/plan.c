@@ -21,7 +21,7 @@
 #include "engine/sizes.h"
 
 #define GIB 1073741824.0
-/* What a partition is charged beyond its data (the pipeline's reserve_actual): the job
+/* What a partition is charged beyond its data (the scheduler's engine_sched_resize): the job
  * record, the MSM results, the proof. */
 #define PART_MARGIN ((uint64_t)1 << 20)
 
