@@ -92,7 +92,8 @@ static cuzk_status start_threads(cuzk_engine *e, cuzk_error *err)
         } else {
             a->idx = i - ns - nd;
             a->latency_only = i == ns + nd + nf - 1;
-            snprintf(name, sizeof name, "finalize %u%s", a->idx, a->latency_only ? " (latency)" : "");
+            snprintf(name, sizeof name, "finalize %u%s", a->idx,
+                     a->latency_only ? " (latency)" : "");
             fn = engine_finalizer_main;
         }
         a->track = etimeline_track(e->timeline, name);
