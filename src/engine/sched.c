@@ -115,6 +115,9 @@ bool engine_sched_reserve(cuzk_engine *e, uint64_t n, bool latency)
     uint64_t keep = latency || e->lat_held >= e->lat_reserve ? 0 : e->lat_reserve - e->lat_held;
     if (keep > e->budget / 2)
         keep = e->budget / 2; /* a reserve never starves the bulk class outright */
+    if (e->working_bytes == 0)
+        keep = 0; /* nothing in flight would ever give memory back: a bulk partition that
+                   * fits only with the reserve borrows it rather than wait for good */
     for (;;) {
         if (engine_budget_try_keep(e, n, keep))
             return true;

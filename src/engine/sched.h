@@ -33,8 +33,9 @@
  *   Memory. The latency reserve is the largest working set of a latency partition seen so
  *   far (learned at its admission; 0 until one came): bulk admissions leave that much of
  *   the budget free beyond what latency partitions already hold. A bulk partition's
- *   growth after synthesis (its estimate corrected) may dip into it, so a partition alone
- *   never fails for it.
+ *   growth after synthesis (its estimate corrected) may dip into it, and so may a bulk
+ *   admission while no partition is in flight (nothing would give memory back), so the
+ *   reserve never blocks the bulk class for good.
  *   Keys. With keep_latency_keys (default on), a key used by a latency job is pinned: a
  *   bulk admission never evicts it to make room; only a latency admission may, or a bulk
  *   one that could not fit even with every unpinned byte free (the budget does not
