@@ -17,7 +17,8 @@
 typedef enum opt_type {
     O_STR, O_LIST, O_SIZE, O_BUDGET, O_UINT, O_DURATION, O_LEVEL,
     O_MODE,  /* permission bits as an octal string ("0660") */
-    O_SECRET /* a string never logged or printed (the dump says whether it is set) */
+    O_SECRET, /* a string never logged or printed (the dump says whether it is set) */
+    O_BOOL    /* true or false (stored as 0 / 1) */
 } opt_type;
 
 typedef struct option {
@@ -80,7 +81,8 @@ static const option k_opts[] = {
     {"pipeline", "finalizers", O_UINT, OFF(finalizers), "2", 1, 64,
      "threads assembling and self-checking proofs"},
     {"pipeline", "device_queue_depth", O_UINT, OFF(device_queue_depth), "0", 0, 1024,
-     "synthesized partitions waiting for a device; 0 = 2 x device workers"},
+     "synthesized NORMAL/LOW partitions waiting for a device; 0 = one per device worker "
+     "(CRITICAL and HIGH ones never wait for room)"},
     {"jobs", "result_ttl", O_DURATION, OFF(result_ttl_s), "1h", 1, 86400 * 365,
      "an uncollected result is kept this long"},
     {"jobs", "collected_ttl", O_DURATION, OFF(collected_ttl_s), "5m", 1, 86400 * 365,
@@ -93,6 +95,9 @@ static const option k_opts[] = {
     {"srs", "csr_cache_dir", O_STR, OFF(csr_cache_dir), "", 0, 0,
      "recorded Filecoin circuits are cached here (<circuit>.csr, ~30 GB for a 32 GiB PoRep) "
      "and memory-mapped later; empty = dev_key_dir, else state_dir, else none"},
+    {"srs", "keep_latency_keys", O_BOOL, OFF(keep_latency_keys), "true", 0, 1,
+     "keys of CRITICAL and HIGH jobs (WinningPoSt, WindowPoSt) stay resident: NORMAL/LOW work "
+     "(PoRep, SnapDeals) never evicts them unless it could not fit beside them at all"},
     {"srs", "synthetic_setup_max_log2n", O_UINT, OFF(synthetic_setup_max_log2n), "12", 2, 20,
      "synthetic jobs up to 2^N get a dev setup (verifiable); larger: random keys (bench only)"},
 };
@@ -205,6 +210,11 @@ static cuzk_status set_opt(cuzkd_config *c, const option *o, const cuzk_toml_val
         snprintf(field, 32, "%s", v->str);
         return CUZK_OK;
     }
+    case O_BOOL:
+        if (v->type != CUZK_TOML_BOOL)
+            return bad(err, file, line, o, "expected true or false");
+        *(uint64_t *)(void *)field = v->b ? 1 : 0;
+        return CUZK_OK;
     default: break;
     }
     uint64_t x = 0;
@@ -275,6 +285,8 @@ void cuzkd_config_defaults(cuzkd_config *c)
             v = (cuzk_toml_value){.type = CUZK_TOML_ARRAY};
         else if (o->type == O_UINT)
             v = (cuzk_toml_value){.type = CUZK_TOML_INT, .i = atoll(o->dflt)};
+        else if (o->type == O_BOOL)
+            v = (cuzk_toml_value){.type = CUZK_TOML_BOOL, .b = strcmp(o->dflt, "true") == 0};
         set_opt(c, o, &v, "defaults", 0, NULL);
     }
     if (c->state_dir[0] == '~') /* no HOME */
@@ -316,6 +328,7 @@ cuzk_status cuzkd_config_engine(const cuzkd_config *c, cuzk_engine_config *e, cu
     e->workers_per_device = (unsigned)c->workers_per_device;
     e->finalizers = (unsigned)c->finalizers;
     e->device_queue_depth = (unsigned)c->device_queue_depth;
+    e->keep_latency_keys = c->keep_latency_keys != 0;
     e->state_dir = c->state_dir[0] ? c->state_dir : NULL;
     e->param_dir = c->param_cache[0] ? c->param_cache : NULL;
     e->dev_key_dir = c->dev_key_dir[0] ? c->dev_key_dir : NULL;
@@ -332,7 +345,7 @@ cuzk_status cuzkd_config_engine(const cuzkd_config *c, cuzk_engine_config *e, cu
 static const char *type_name(opt_type t)
 {
     static const char *n[] = {"string", "strings", "size", "size|auto", "integer", "duration",
-                              "level", "octal", "secret"};
+                              "level", "octal", "secret", "boolean"};
     return n[t];
 }
 
@@ -361,7 +374,7 @@ void cuzkd_config_print_example(FILE *out)
         if (strcmp(sec, o->section) != 0)
             fprintf(out, "\n[%s]\n", sec = o->section);
         fprintf(out, "# %s\n", o->help);
-        if (o->type == O_UINT || o->type == O_LIST)
+        if (o->type == O_UINT || o->type == O_LIST || o->type == O_BOOL)
             fprintf(out, "%s = %s\n", o->name, o->dflt);
         else
             fprintf(out, "%s = \"%s\"\n", o->name, o->dflt);
@@ -379,6 +392,9 @@ void cuzkd_config_dump(const cuzkd_config *c, void (*log)(const char *line))
         else if (o->type == O_SECRET)
             snprintf(line, sizeof line, "config %s.%s = %s", o->section, o->name,
                      field[0] ? "(set, not shown)" : "\"\"");
+        else if (o->type == O_BOOL)
+            snprintf(line, sizeof line, "config %s.%s = %s", o->section, o->name,
+                     *(const uint64_t *)(const void *)field ? "true" : "false");
         else if (o->type == O_MODE)
             snprintf(line, sizeof line, "config %s.%s = \"%04" PRIo64 "\"", o->section, o->name,
                      *(const uint64_t *)(const void *)field);

@@ -83,7 +83,17 @@
  *   dev_key_dir (made on first use, logged as NOT Filecoin's trusted setup). Tiers: HOT (decoded in
  *   memory, ready), WARM (file mapped, pages not yet decoded), COLD (on disk only).
  *   A key is loaded on demand, reference-counted while a partition uses it, and evicted
- *   least-recently-used when idle (eviction_min_idle_s) and the budget is short.
+ *   least-recently-used when idle (eviction_min_idle_s) and the budget is short; a key
+ *   of a CRITICAL or HIGH job is kept (keep_latency_keys).
+ *
+ * Latency classes
+ *   CRITICAL (WinningPoSt) and HIGH (WindowPoSt) jobs find a free place at every stage
+ *   while NORMAL/LOW work saturates the engine: admission (a memory reserve, no synthesis
+ *   slot needed), synthesis, the device (one extra worker per device; the device mutex is
+ *   handed over by priority) and finalize (one extra finalizer), with at most
+ *   device_queue_depth NORMAL/LOW partitions synthesized ahead. Nothing preempts a running
+ *   partition: such a job waits about one NORMAL/LOW partition's device time, then runs.
+ *   The model is in src/engine/sched.h.
  *
  * Threading
  *   Every function may be called from any thread at any time between create and destroy.
@@ -180,8 +190,14 @@ typedef struct cuzk_engine_config {
     const char *devices;
     unsigned workers_per_device;    /* device workers per device; 0 = 2 */
     unsigned finalizers;            /* finalize + self-check threads; 0 = 2 */
-    /* Bound on synthesized partitions waiting for a device; 0 = 2 x device workers. */
+    /* Bound on synthesized NORMAL/LOW partitions waiting for a device; 0 = one per device
+     * worker. CRITICAL and HIGH partitions are not counted: they never wait for room, and
+     * each stage keeps one more thread for them (see "Latency classes" above). */
     unsigned device_queue_depth;
+    /* Keys used by CRITICAL or HIGH jobs stay resident: a NORMAL/LOW admission never
+     * evicts them, unless it could not fit beside them at all. Default (config_default)
+     * true. */
+    bool keep_latency_keys;
 
     const char *state_dir;          /* journal; NULL or "" = jobs do not survive a restart */
     const char *param_dir;          /* Filecoin .params files (the Filecoin kinds' keys),

@@ -102,7 +102,8 @@ typedef struct cuzk_plan_machine {
     bool no_csr_cache;          /* circuits are recorded in memory (the engine has no cache
                                    directory: csr_cache_dir, dev_key_dir or state_dir) */
     /* the engine's stages (0 = its defaults: 2 synthesis workers, 2 workers a device,
-     * 2 finalizers, a device queue of 2 x workers) */
+     * 2 finalizers, a device queue of one partition per worker; the latency classes'
+     * extra workers, src/engine/sched.h, hold no bulk partition) */
     unsigned synthesis_workers, workers_per_device, finalizers, device_queue_depth;
 } cuzk_plan_machine;
 

@@ -26,8 +26,11 @@
  *   CUZK_ERR_CANCELLED, having released everything, once it is non-zero.
  *
  * Threading: a cuzk_prover may be used by several threads at once (two workers per GPU is
- *   the intended use): device work is serialised by the prover's mutex, which is held
- *   only around kernel work; uploads are staged before it is taken. A job is used by one
+ *   the intended use): device work is serialised by the prover's device mutex, which is
+ *   held only around kernel work; uploads are staged before it is taken. The mutex is
+ *   handed over by priority (cuzk_prove_opts.priority; FIFO within one priority): nothing
+ *   preempts a holder, but a waiting high-priority start enters before a waiting
+ *   low-priority one that arrived first. A job is used by one
  *   thread at a time. pk, r1cs and the witnesses must stay alive and unchanged from start
  *   to finalize.
  *
@@ -161,6 +164,20 @@ cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
                               const cuzk_r1cs *r1cs, const cuzk_witness *ws, size_t n,
                               const volatile int *cancel, cuzk_prove_job **job,
                               cuzk_error *err);
+
+/* Options of cuzk_prover_start_opts. priority: who takes the device mutex next when
+ * several starts wait for it (higher first; the engine passes its cuzk_priority, 0..4);
+ * the CPU backend's finalize takes its prover lock with it too. */
+typedef struct cuzk_prove_opts {
+    const volatile int *cancel; /* as cuzk_prover_start's cancel (NULL: none) */
+    int priority;               /* 0 = lowest (what cuzk_prover_start passes) */
+} cuzk_prove_opts;
+
+/* cuzk_prover_start with options (opts NULL: no cancel flag, priority 0). */
+cuzk_status cuzk_prover_start_opts(cuzk_prover *p, const cuzk_groth16_pk *pk,
+                                   const cuzk_r1cs *r1cs, const cuzk_witness *ws, size_t n,
+                                   const cuzk_prove_opts *opts, cuzk_prove_job **job,
+                                   cuzk_error *err);
 
 /*
  * Assembles the job's n proofs into proofs[0..n) with blinding r[i], s[i] (NULL: fresh

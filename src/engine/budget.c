@@ -1,7 +1,7 @@
 /*
  * budget.c — the memory budget: one byte count for resident keys and partition working
- * sets. A reservation either fits now (possibly after evicting idle keys, least recently
- * used first) or is refused; callers wait on the engine's condition variables and retry,
+ * sets. A reservation either fits now or is refused (what to evict to make it fit is the
+ * scheduler's call, sched.c); callers wait on the engine's condition variables and retry,
  * so the reserved total never exceeds the budget (peak records the highest it reached).
  * A partition whose key and working set exceed the whole budget can never be admitted:
  * engine_budget_fits says so, and why, before anything waits for it.
@@ -12,22 +12,19 @@
 
 #include "cuzk/plan.h"
 #include "engine/budget.h"
-#include "engine/srs.h"
 #include "engine/state.h"
 
-bool engine_budget_try(cuzk_engine *e, uint64_t n)
+bool engine_budget_try_keep(cuzk_engine *e, uint64_t n, uint64_t keep)
 {
-    for (;;) {
-        if (n <= e->budget && e->used <= e->budget - n) {
-            e->used += n;
-            if (e->used > e->peak)
-                e->peak = e->used;
-            return true;
-        }
-        if (!engine_srs_evict_one(e, n - (e->budget - (e->used < e->budget ? e->used : e->budget))))
-            return false;
-    }
+    if (n > e->budget || keep > e->budget - n || e->used > e->budget - n - keep)
+        return false;
+    e->used += n;
+    if (e->used > e->peak)
+        e->peak = e->used;
+    return true;
 }
+
+bool engine_budget_try(cuzk_engine *e, uint64_t n) { return engine_budget_try_keep(e, n, 0); }
 
 void engine_budget_release(cuzk_engine *e, uint64_t n)
 {

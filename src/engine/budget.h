@@ -1,6 +1,7 @@
 /*
  * budget.h — the memory budget (budget.c): one byte count for resident keys and partition
- * working sets. Internal to src/engine.
+ * working sets: counters only, it calls nothing (sched.h's dependency order). Internal to
+ * src/engine.
  * Threading: engine_budget_try and engine_budget_release run with engine->mu held.
  */
 #ifndef CUZK_ENGINE_BUDGET_H
@@ -12,7 +13,9 @@
 
 #include "cuzk/engine.h"
 
-bool engine_budget_try(cuzk_engine *e, uint64_t n);     /* evicts idle keys if needed */
+bool engine_budget_try(cuzk_engine *e, uint64_t n);     /* n bytes if they fit now */
+/* n bytes if they fit with `keep` bytes still free after them (the latency reserve). */
+bool engine_budget_try_keep(cuzk_engine *e, uint64_t n, uint64_t keep);
 void engine_budget_release(cuzk_engine *e, uint64_t n);
 /* Whether a partition of `part` bytes whose key still needs `key` bytes can ever be
  * admitted under the budget; else false with why (id: the key's circuit id). */

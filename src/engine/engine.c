@@ -20,6 +20,7 @@
 #include "engine/pipeline.h"
 #include "engine/releaser.h"
 #include "engine/resume.h"
+#include "engine/sched.h"
 #include "engine/srs.h"
 #include "engine/kind_fil.h"
 #include "engine/state.h"
@@ -28,6 +29,7 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->log_level = CUZK_LOG_INFO;
+    cfg->keep_latency_keys = true;
 }
 
 static char *dup_or_null(const char *s) { return s && *s ? strdup(s) : NULL; }
@@ -86,8 +88,11 @@ static void apply_defaults(cuzk_engine_config *c)
 
 static cuzk_status start_threads(cuzk_engine *e, cuzk_error *err)
 {
-    unsigned ns = e->cfg.synthesis_workers, nd = e->n_devs * e->cfg.workers_per_device,
-             nf = e->cfg.finalizers;
+    /* each stage gets one thread more than configured that serves the latency classes
+     * only (sched.h): a free place for a CRITICAL or HIGH partition at every stage */
+    unsigned wpd = e->cfg.workers_per_device + 1;
+    unsigned ns = e->cfg.synthesis_workers + 1, nd = e->n_devs * wpd,
+             nf = e->cfg.finalizers + 1;
     e->threads = calloc(ns + nd + nf, sizeof *e->threads);
     e->args = calloc(ns + nd + nf, sizeof *e->args);
     if (!e->threads || !e->args)
@@ -109,16 +114,21 @@ static cuzk_status start_threads(cuzk_engine *e, cuzk_error *err)
         void *(*fn)(void *);
         if (i < ns) {
             a->idx = i;
-            snprintf(name, sizeof name, "synthesis %u", i);
+            a->latency_only = i == ns - 1;
+            snprintf(name, sizeof name, "synthesis %u%s", i, a->latency_only ? " (latency)" : "");
             fn = engine_synth_main;
         } else if (i < ns + nd) {
-            a->dev = (i - ns) / e->cfg.workers_per_device;
-            a->idx = (i - ns) % e->cfg.workers_per_device;
-            snprintf(name, sizeof name, "device %u worker %u", a->dev, a->idx);
+            a->dev = (i - ns) / wpd;
+            a->idx = (i - ns) % wpd;
+            a->latency_only = a->idx == wpd - 1;
+            snprintf(name, sizeof name, "device %u worker %u%s", a->dev, a->idx,
+                     a->latency_only ? " (latency)" : "");
             fn = engine_device_main;
         } else {
             a->idx = i - ns - nd;
-            snprintf(name, sizeof name, "finalize %u", a->idx);
+            a->latency_only = i == ns + nd + nf - 1;
+            snprintf(name, sizeof name, "finalize %u%s", a->idx,
+                     a->latency_only ? " (latency)" : "");
             fn = engine_finalizer_main;
         }
         a->track = etimeline_track(e->timeline, name);
@@ -175,6 +185,7 @@ static void engine_free(cuzk_engine *e, bool threads_started)
     ejournal_close(e->journal);
     free(e->threads);
     free(e->args);
+    free(e->events);
     free(e->devices_s);
     free(e->state_dir_s);
     free(e->dev_key_dir_s);
@@ -242,8 +253,9 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
         else
             e->budget -= e->pinned;
     }
+    /* the bulk classes' look-ahead (sched.h): one synthesized partition per device worker */
     if (st == CUZK_OK && e->cfg.device_queue_depth == 0)
-        e->cfg.device_queue_depth = 2 * e->n_devs * e->cfg.workers_per_device;
+        e->cfg.device_queue_depth = e->n_devs * e->cfg.workers_per_device;
     if (st == CUZK_OK)
         st = etimeline_create(&e->timeline, e->cfg.timeline_events, e->cfg.timeline_path,
                               e->cfg.timeline_rotate_bytes, err);

@@ -1,6 +1,7 @@
 /*
  * engine_testing.h — hooks for tests: fault injection into one pipeline stage, pausing
- * admission, holding key loads, the background releaser. Not part of the public API; the
+ * admission, holding key loads, the background releaser, the scheduler's event log and
+ * counts. Not part of the public API; the
  * tests include it from src/.
  * Threading: thread-safe (takes the engine lock).
  */
@@ -35,6 +36,43 @@ void cuzk_engine_hold_loads(cuzk_engine *e, bool hold);
 void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes);
 /* Waits until the background releaser has run everything handed to it so far. */
 void cuzk_engine_release_drain(cuzk_engine *e);
+
+/* While held, device workers take no partition (synthesized ones pile up to the device
+ * queue's bounds); releasing lets them go on. */
+void cuzk_engine_hold_devices(cuzk_engine *e, bool hold);
+
+/* The scheduler's event log (sched.c): while recording, every partition's steps are
+ * appended in the order the engine made them (under its lock): admitted, synthesized into
+ * the device queue, taken by a device worker, entered the device (t_ms: when the prover
+ * took the device mutex, cuzk_prove_timings.device_begin_ms; recorded once start
+ * returns), done. */
+enum {
+    ENGINE_EV_ADMIT = 1,
+    ENGINE_EV_READY = 2,
+    ENGINE_EV_TAKE = 3,
+    ENGINE_EV_DEVICE = 4,
+    ENGINE_EV_DONE = 5,
+};
+typedef struct cuzk_engine_event {
+    char job[CUZK_JOB_ID_SIZE];
+    uint32_t partition;
+    int stage;      /* ENGINE_EV_* */
+    int device;     /* TAKE, DEVICE: the device's index; else -1 */
+    int priority;   /* the job's */
+    double t_ms;    /* cuzk_prover_clock_ms */
+} cuzk_engine_event;
+void cuzk_engine_events_record(cuzk_engine *e, bool on); /* on: starts a new log */
+/* Copies up to cap events (oldest first); returns how many were recorded in all. */
+size_t cuzk_engine_events(cuzk_engine *e, cuzk_engine_event *out, size_t cap);
+
+/* The scheduler's counts now (a test waits for a saturated pipeline with them). */
+typedef struct cuzk_engine_sched_counts {
+    unsigned synth_bulk, synth_latency; /* admitted, not yet in the device queue */
+    unsigned dev_q_bulk, dev_q_len;     /* waiting for a device */
+    unsigned dev_busy;                  /* partitions in a device worker */
+    unsigned bulk_room;                 /* the device queue's bound for bulk partitions */
+} cuzk_engine_sched_counts;
+void cuzk_engine_sched_counts_get(cuzk_engine *e, cuzk_engine_sched_counts *out);
 
 /* The dispatcher's admission rule for the first partition of a Filecoin job (kind,
  * sector_size) whose key is not loaded: its partition and key estimates as the kind's plan

@@ -22,8 +22,7 @@
 #include "engine/jobs.h"
 #include "engine/journal.h"
 #include "engine/log.h"
-#include "engine/pipeline.h"
-#include "engine/srs.h"
+#include "engine/sched.h"
 #include "engine/state.h"
 
 const char *cuzk_job_state_name(cuzk_job_state s)
@@ -382,8 +381,8 @@ void engine_job_finish(cuzk_engine *e, ejob *j, cuzk_job_state st, cuzk_status c
     pthread_cond_broadcast(&e->srs_cv); /* its partitions waiting for a key load stop */
     if (st != CUZK_JOB_COMPLETED) {
         j->cancel = 1;
-        engine_job_purge(e, j);
-        engine_srs_cancel_unwanted(e); /* its key's setup, when no one else wants it */
+        engine_sched_purge(e, j);
+        engine_sched_cancel_unwanted_loads(e); /* its key's setup, when no one else wants it */
     }
 }
 

@@ -114,7 +114,7 @@ static cuzk_status g16_plan(const cuzk_engine *e, const ereq *q, ekind_plan *p, 
      * vectors of at most max(domain, variables) points on the engine's threads, instead of
      * a fixed 64 MiB: a 15-constraint circuit's scratch is ~0.3 MiB a thread, and the
      * fixed figure alone did not fit the smallest budget cuzkd takes (64 MiB). After
-     * synthesis the reservation becomes the exact figure (pipeline.c reserve_actual). */
+     * synthesis the reservation becomes the exact figure (engine_sched_resize, sched.c). */
     uint64_t wtns = input_size(&q->wtns, &q->wtns_id);
     size_t m = (size_t)(domain > wtns / 32 ? domain : wtns / 32);
     size_t t = cuzk_pool_nthreads(e->pool);

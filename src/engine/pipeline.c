@@ -5,9 +5,9 @@
  * partition at the end of its road (done, retried once on another device, or failing its
  * job, whose queued partitions are then purged).
  *
- * Order: the dispatcher admits the next partition of the best job (highest priority,
- * then oldest), so queues hold partitions keyed (priority, job seq, partition) and every
- * stage takes the lowest key first.
+ * Order: every decision of which partition goes next, and what is kept free for the
+ * latency classes (CRITICAL, HIGH), is the scheduler's (sched.h); the stages ask it. Each
+ * stage has one extra thread that takes latency partitions only (worker_arg.latency_only).
  * Threading: see state.h; all queue and job state is under engine->mu, which
  * every stage releases around its real work.
  */
@@ -22,26 +22,9 @@
 #include "engine/jobs.h"
 #include "engine/log.h"
 #include "engine/pipeline.h"
-#include "engine/releaser.h"
+#include "engine/sched.h"
 #include "engine/srs.h"
 #include "engine/state.h"
-
-static bool part_before(const epart *a, const epart *b)
-{
-    if (a->job->prio != b->job->prio)
-        return a->job->prio > b->job->prio;
-    if (a->job->seq != b->job->seq)
-        return a->job->seq < b->job->seq;
-    return a->idx < b->idx;
-}
-
-static void q_insert(epart **q, epart *p)
-{
-    while (*q && !part_before(p, *q))
-        q = &(*q)->next;
-    p->next = *q;
-    *q = p;
-}
 
 static bool take_fault(cuzk_engine *e, int stage, int dev)
 {
@@ -50,97 +33,6 @@ static bool take_fault(cuzk_engine *e, int stage, int dev)
         return false;
     e->fault_count--;
     return true;
-}
-
-/* A partition's memory (mu NOT held). */
-static void part_free_data(cuzk_engine *e, epart *p)
-{
-    cuzk_prove_job_free(p->pj);
-    p->pj = NULL;
-    if (p->syn.r1cs_owned)
-        for (unsigned d = 0; d < e->n_devs; d++)
-            cuzk_prover_forget(e->devs[d].prover, NULL, p->syn.r1cs_owned);
-    esynth_free(&p->syn);
-}
-
-void engine_parts_free(cuzk_engine *e, epart *list)
-{
-    while (list) {
-        epart *next = list->next;
-        part_free_data(e, list);
-        free(list);
-        list = next;
-    }
-}
-
-static void part_account(cuzk_engine *e, epart *p);
-
-/* The releaser's callback: the memory first, then the budget it stood for. */
-static void part_release_later(void *arg)
-{
-    epart *p = arg;
-    cuzk_engine *e = p->e;
-    part_free_data(e, p);
-    pthread_mutex_lock(&e->mu);
-    part_account(e, p);
-    pthread_mutex_unlock(&e->mu);
-}
-
-/* The end of a partition's road (mu held; released while its data is freed, so the
- * budget is given back only after the memory is). Big ones are freed by the background
- * releaser, so this worker goes on at once (inline when the releaser is full). */
-static void part_finish(cuzk_engine *e, epart *p)
-{
-    if (p->bytes_held >= e->release_later_min &&
-        ereleaser_submit(e->releaser, part_release_later, p, p->bytes_held))
-        return;
-    pthread_mutex_unlock(&e->mu);
-    part_free_data(e, p);
-    pthread_mutex_lock(&e->mu);
-    part_account(e, p);
-}
-
-/* The accounting of a freed partition (mu held). */
-static void part_account(cuzk_engine *e, epart *p)
-{
-    ejob *j = p->job;
-    engine_budget_release(e, p->bytes_held);
-    e->working_bytes -= p->bytes_held;
-    engine_srs_unref(e, p->srs);
-    j->in_flight--;
-    pthread_cond_broadcast(&e->done_cv);
-    free(p);
-}
-
-/* Takes every queued partition of j off the queues and ends it (mu held, released
- * meanwhile). */
-void engine_job_purge(cuzk_engine *e, ejob *j)
-{
-    epart *mine = NULL;
-    epart **qs[] = {&e->synth_q, &e->dev_q, &e->fin_q};
-    unsigned *lens[] = {&e->synth_q_len, &e->dev_q_len, &e->fin_q_len};
-    for (int q = 0; q < 3; q++)
-        for (epart **pp = qs[q]; *pp;) {
-            if ((*pp)->job == j) {
-                epart *p = *pp;
-                *pp = p->next;
-                (*lens[q])--;
-                p->next = mine;
-                mine = p;
-            } else {
-                pp = &(*pp)->next;
-            }
-        }
-    e->fin_q_tail = NULL;
-    for (epart *p = e->fin_q; p; p = p->next)
-        e->fin_q_tail = p;
-    pthread_cond_broadcast(&e->room_cv);
-    pthread_cond_broadcast(&e->dispatch_cv);
-    while (mine) {
-        epart *next = mine->next;
-        part_finish(e, mine);
-        mine = next;
-    }
 }
 
 static void part_fail(cuzk_engine *e, epart *p, cuzk_status st, const char *msg)
@@ -155,7 +47,7 @@ static void part_fail(cuzk_engine *e, epart *p, cuzk_status st, const char *msg)
         engine_job_finish(e, j, st == CUZK_ERR_CANCELLED ? CUZK_JOB_CANCELLED : CUZK_JOB_FAILED,
                           st, m);
     }
-    part_finish(e, p);
+    engine_sched_part_end(e, p);
 }
 
 /* Into the device queue, or failed when no device is left in service. */
@@ -166,9 +58,7 @@ static void dev_q_put(cuzk_engine *e, epart *p)
                                               "rotation; see the log)");
         return;
     }
-    q_insert(&e->dev_q, p);
-    e->dev_q_len++;
-    pthread_cond_broadcast(&e->dev_cv);
+    engine_sched_dev_put(e, p);
 }
 
 /* A device error or a proof that failed its check: once more (elsewhere when possible). */
@@ -190,16 +80,6 @@ static void part_retry_or_fail(cuzk_engine *e, epart *p, int dev, cuzk_status st
 }
 
 /* ---- dispatcher ------------------------------------------------------------------------- */
-
-static ejob *pick_job(cuzk_engine *e)
-{
-    ejob *best = NULL;
-    for (ejob *j = e->jobs; j; j = j->next)
-        if (!engine_job_over(j) && !j->spooling && j->next_part < j->plan.partitions &&
-            (!best || j->prio > best->prio || (j->prio == best->prio && j->seq < best->seq)))
-            best = j;
-    return best;
-}
 
 static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu, unsigned ms)
 {
@@ -225,8 +105,7 @@ void *engine_dispatcher_main(void *arg)
             pthread_mutex_lock(&e->mu);
             continue;
         }
-        ejob *j = !e->paused && e->synth_q_len + e->synth_busy < e->cfg.synthesis_workers
-                      ? pick_job(e) : NULL;
+        ejob *j = engine_sched_pick(e);
         if (!j) {
             pthread_cond_wait(&e->dispatch_cv, &e->mu);
             continue;
@@ -249,7 +128,8 @@ void *engine_dispatcher_main(void *arg)
             engine_job_finish(e, j, CUZK_JOB_FAILED, CUZK_ERR_NOMEM, m);
             continue;
         }
-        if (!engine_budget_try(e, part + key)) {
+        bool latency = engine_sched_latency(j);
+        if (!engine_sched_reserve(e, part + key, latency)) {
             /* wait for memory (or for an idle key to age past eviction_min_idle) */
             timed_wait(&e->dispatch_cv, &e->mu, 500);
             continue;
@@ -271,14 +151,12 @@ void *engine_dispatcher_main(void *arg)
         p->t_admit = engine_now_ms();
         e->working_bytes += part;
         j->in_flight++;
+        engine_sched_admitted(e, p);
         if (j->state == CUZK_JOB_QUEUED) {
             j->state = CUZK_JOB_RUNNING;
             j->t_first_admit = p->t_admit;
             ehist_observe(&e->metrics.h[EH_QUEUE_WAIT], (p->t_admit - j->t_submit) / 1e3);
         }
-        q_insert(&e->synth_q, p);
-        e->synth_q_len++;
-        pthread_cond_signal(&e->synth_cv);
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
@@ -286,41 +164,17 @@ void *engine_dispatcher_main(void *arg)
 
 /* ---- synthesis ---------------------------------------------------------------------------- */
 
-/* Resizes p's reservation to what its partition really takes. Growing waits for memory
- * while other partitions can still give some back; alone, it fails the partition. */
-static bool reserve_actual(cuzk_engine *e, epart *p, uint64_t actual)
-{
-    if (actual <= p->bytes_held) {
-        uint64_t d = p->bytes_held - actual;
-        p->bytes_held = actual;
-        e->working_bytes -= d;
-        engine_budget_release(e, d);
-        return true;
-    }
-    uint64_t d = actual - p->bytes_held;
-    while (!engine_budget_try(e, d)) {
-        if (e->working_bytes == p->bytes_held || e->stopping || engine_job_over(p->job))
-            return false;
-        timed_wait(&e->dispatch_cv, &e->mu, 500);
-    }
-    p->bytes_held = actual;
-    e->working_bytes += d;
-    return true;
-}
-
 void *engine_synth_main(void *arg)
 {
     worker_arg *wa = arg;
     cuzk_engine *e = wa->e;
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        while (!e->stopping && !e->synth_q)
+        epart *p = NULL;
+        while (!e->stopping && !(p = engine_sched_synth_take(e, wa->latency_only)))
             pthread_cond_wait(&e->synth_cv, &e->mu);
         if (e->stopping)
             break;
-        epart *p = e->synth_q;
-        e->synth_q = p->next;
-        e->synth_q_len--;
         e->synth_busy++;
         ejob *j = p->job;
         cuzk_error err = {0};
@@ -329,17 +183,17 @@ void *engine_synth_main(void *arg)
             /* partitions of one job wait for its key side by side: the job waited as long
              * as its longest wait, not their sum */
             uint64_t wait = 0;
-            st = engine_srs_ensure(e, p->srs, j, &wait, &err);
+            st = engine_srs_ensure(e, p->srs, &j->cancel, j->req, &wait, &err);
             if (wait > j->srs_ms)
                 j->srs_ms = wait;
         }
         if (engine_job_over(j) || st != CUZK_OK) {
             e->synth_busy--;
-            pthread_cond_broadcast(&e->dispatch_cv);
+            engine_sched_synth_done(e, p);
             if (st != CUZK_OK)
                 part_fail(e, p, st, err.msg);
             else
-                part_finish(e, p);
+                engine_sched_part_end(e, p);
             continue;
         }
         const srs_key *key = &p->srs->key;
@@ -368,19 +222,20 @@ void *engine_synth_main(void *arg)
         j->synth_ms += (uint64_t)(p->t_synth1 - p->t_synth0);
         ehist_observe(&e->metrics.h[EH_SYNTHESIS], (p->t_synth1 - p->t_synth0) / 1e3);
         if (st == CUZK_OK && !engine_job_over(j) &&
-            !reserve_actual(e, p, p->syn.bytes + scratch + (1u << 20)))
+            !engine_sched_resize(e, p, p->syn.bytes + scratch + (1u << 20)))
             st = cuzk_error_set(&err, CUZK_ERR_NOMEM,
                                 "the partition takes %.1f MiB, more than the budget allows",
                                 (p->syn.bytes + scratch) / 1048576.0);
-        while (st == CUZK_OK && !engine_job_over(j) && !e->stopping &&
-               e->dev_q_len >= e->cfg.device_queue_depth)
+        /* a bulk partition waits for room holding its synthesis slot (the look-ahead is
+         * bounded); a latency one never waits */
+        while (st == CUZK_OK && !engine_job_over(j) && !e->stopping && !engine_sched_room(e, p))
             pthread_cond_wait(&e->room_cv, &e->mu);
         e->synth_busy--;
-        pthread_cond_broadcast(&e->dispatch_cv);
+        engine_sched_synth_done(e, p);
         if (st != CUZK_OK) {
             part_fail(e, p, st, err.msg);
         } else if (engine_job_over(j) || e->stopping) {
-            part_finish(e, p);
+            engine_sched_part_end(e, p);
         } else {
             dev_q_put(e, p);
         }
@@ -390,19 +245,6 @@ void *engine_synth_main(void *arg)
 }
 
 /* ---- devices ------------------------------------------------------------------------------ */
-
-static epart *dev_take(cuzk_engine *e, unsigned dev)
-{
-    for (epart **pp = &e->dev_q; *pp; pp = &(*pp)->next)
-        /* a partition that failed here goes elsewhere, while there is an elsewhere */
-        if ((*pp)->exclude_device != (int)dev || e->devs_in_service <= 1) {
-            epart *p = *pp;
-            *pp = p->next;
-            e->dev_q_len--;
-            return p;
-        }
-    return NULL;
-}
 
 /* A device whose prover is out of service stops taking work for good (mu held); when it
  * was the last one, what waits for a device fails instead of waiting forever. */
@@ -414,13 +256,9 @@ static void take_out_of_rotation(cuzk_engine *e, edevice *d, const char *why)
     engine_log(e, CUZK_LOG_ERROR, "device %s taken out of rotation (%u of %u left): %s", d->name,
                e->devs_in_service, e->n_devs, why);
     if (e->devs_in_service == 0)
-        while (e->dev_q) {
-            epart *p = e->dev_q;
-            e->dev_q = p->next;
-            e->dev_q_len--;
+        for (epart *p; (p = engine_sched_dev_pop(e));)
             part_fail(e, p, CUZK_ERR_UNAVAILABLE,
                       "no device is in service (all were taken out of rotation; see the log)");
-        }
     pthread_cond_broadcast(&e->dev_cv);
     pthread_cond_broadcast(&e->room_cv);
 }
@@ -433,7 +271,8 @@ void *engine_device_main(void *arg)
     pthread_mutex_lock(&e->mu);
     for (;;) {
         epart *p = NULL;
-        while (!e->stopping && !d->out_of_service && !(p = dev_take(e, wa->dev)))
+        while (!e->stopping && !d->out_of_service &&
+               (e->hold_devices || !(p = engine_sched_dev_take(e, wa->dev, wa->latency_only))))
             pthread_cond_wait(&e->dev_cv, &e->mu);
         if (d->out_of_service && !e->stopping) {
             if (p)
@@ -441,16 +280,13 @@ void *engine_device_main(void *arg)
             break; /* this worker is done: its device is out of rotation */
         }
         if (e->stopping) {
-            if (p) {
-                q_insert(&e->dev_q, p);
-                e->dev_q_len++;
-            }
+            if (p)
+                engine_sched_dev_put(e, p);
             break;
         }
-        pthread_cond_broadcast(&e->room_cv);
         ejob *j = p->job;
         if (engine_job_over(j)) {
-            part_finish(e, p);
+            engine_sched_part_end(e, p);
             continue;
         }
         e->dev_busy++;
@@ -465,9 +301,12 @@ void *engine_device_main(void *arg)
 
         cuzk_error err = {0};
         p->t_dev0 = engine_now_ms();
-        cuzk_status st = cuzk_prover_start(d->prover, &key->pk, circuit, &p->syn.w, 1, &j->cancel,
-                                           &p->pj, &err);
+        /* the device mutex goes to the waiter of the highest priority (prio_gate.h) */
+        cuzk_prove_opts po = {.cancel = &j->cancel, .priority = (int)j->prio};
+        cuzk_status st = cuzk_prover_start_opts(d->prover, &key->pk, circuit, &p->syn.w, 1, &po,
+                                                &p->pj, &err);
         p->t_dev1 = engine_now_ms();
+        double t_gate = p->pj ? cuzk_prove_job_timings(p->pj)->device_begin_ms : p->t_dev0;
         if (fault) {
             cuzk_prove_job_free(p->pj);
             p->pj = NULL;
@@ -482,23 +321,17 @@ void *engine_device_main(void *arg)
             d->current_job[0] = 0;
         j->dev_ms += (uint64_t)(p->t_dev1 - p->t_dev0);
         ehist_observe(&e->metrics.h[EH_DEVICE], (p->t_dev1 - p->t_dev0) / 1e3);
+        engine_sched_event(e, p, ENGINE_EV_DEVICE, (int)wa->dev, t_gate);
         if (st == CUZK_OK) {
             p->device = (int)wa->dev;
-            p->next = NULL;
-            if (e->fin_q_tail)
-                e->fin_q_tail->next = p;
-            else
-                e->fin_q = p;
-            e->fin_q_tail = p;
-            e->fin_q_len++;
-            pthread_cond_signal(&e->fin_cv);
+            engine_sched_fin_put(e, p);
         } else {
             d->failed++;
             char why[CUZK_ERROR_MSG_MAX - 64];
             if (!d->out_of_service && !cuzk_prover_in_service(d->prover, why, sizeof why))
                 take_out_of_rotation(e, d, why);
             if (engine_job_over(j))
-                part_finish(e, p);
+                engine_sched_part_end(e, p);
             else if (d->out_of_service)
                 dev_q_put(e, p); /* not the partition's fault: no attempt counted */
             else
@@ -517,18 +350,14 @@ void *engine_finalizer_main(void *arg)
     cuzk_engine *e = wa->e;
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        while (!e->stopping && !e->fin_q)
+        epart *p = NULL;
+        while (!e->stopping && !(p = engine_sched_fin_take(e, wa->latency_only)))
             pthread_cond_wait(&e->fin_cv, &e->mu);
         if (e->stopping)
             break;
-        epart *p = e->fin_q;
-        e->fin_q = p->next;
-        if (!e->fin_q)
-            e->fin_q_tail = NULL;
-        e->fin_q_len--;
         ejob *j = p->job;
         if (engine_job_over(j)) {
-            part_finish(e, p);
+            engine_sched_part_end(e, p);
             continue;
         }
         e->fin_busy++;
@@ -567,7 +396,7 @@ void *engine_finalizer_main(void *arg)
         if (st != CUZK_OK) {
             d->failed++;
             if (engine_job_over(j))
-                part_finish(e, p);
+                engine_sched_part_end(e, p);
             else
                 part_retry_or_fail(e, p, p->device, st, err.msg);
             continue;
@@ -584,7 +413,7 @@ void *engine_finalizer_main(void *arg)
         }
         /* the memory goes back before the job is reported done, so a client that sees
          * it complete finds the budget free (j stays: an unfinished job is never reaped) */
-        part_finish(e, p);
+        engine_sched_part_end(e, p);
         if (complete)
             engine_job_finish(e, j, CUZK_JOB_COMPLETED, CUZK_OK, "");
     }

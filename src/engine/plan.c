@@ -21,7 +21,7 @@
 #include "engine/sizes.h"
 
 #define GIB 1073741824.0
-/* What a partition is charged beyond its data (the pipeline's reserve_actual): the job
+/* What a partition is charged beyond its data (the scheduler's engine_sched_resize): the job
  * record, the MSM results, the proof. */
 #define PART_MARGIN ((uint64_t)1 << 20)
 
@@ -215,7 +215,7 @@ cuzk_status cuzk_plan_make(cuzk_proof_kind kind, uint64_t sector_size,
     out->host_fits = stage_fits && need <= out->budget;
     unsigned wpd = m->workers_per_device ? m->workers_per_device : 2;
     unsigned stages = (m->synthesis_workers ? m->synthesis_workers : 2) +
-                      (m->device_queue_depth ? m->device_queue_depth : 2 * wpd) + wpd +
+                      (m->device_queue_depth ? m->device_queue_depth : wpd) + wpd +
                       (m->finalizers ? m->finalizers : 2);
     if (out->host_fits)
         out->partitions_in_flight = (uint32_t)min64(

@@ -3,7 +3,8 @@
  * the budget), WARM (the key's file mapped, pages in the page cache, not charged), COLD
  * (known, nothing in memory). Loaded on demand by the first partition (or a preload) that
  * needs it, reference-counted from admission to the partition's end, evicted least
- * recently used when idle and the budget is short. Keys that belong to one job (given as
+ * recently used when idle and the budget is short (a latency job's key is pinned: the
+ * scheduler, sched.h, says when it may go). Keys that belong to one job (given as
  * bytes) are dropped when their last partition leaves.
  *
  * Keys from files remember the identity of the file they were decoded from (the mapping's
@@ -28,7 +29,6 @@
 #include <sys/stat.h>
 
 #include "engine/budget.h"
-#include "engine/jobs.h"
 #include "engine/log.h"
 #include "engine/srs.h"
 #include "engine/state.h"
@@ -159,13 +159,13 @@ uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s)
     return freed;
 }
 
-bool engine_srs_evict_one(cuzk_engine *e, uint64_t need)
+bool engine_srs_evict_one(cuzk_engine *e, uint64_t need, bool pinned_too)
 {
     (void)need;
     double now = engine_now_ms();
     srs_entry *best = NULL;
     for (srs_entry *s = e->srs; s; s = s->next)
-        if (s->tier == CUZK_SRS_HOT && !s->refs && !s->loading &&
+        if (s->tier == CUZK_SRS_HOT && !s->refs && !s->loading && (pinned_too || !s->pinned) &&
             now - s->last_used_ms >= (double)e->cfg.eviction_min_idle_s * 1e3 &&
             (!best || s->last_used_ms < best->last_used_ms))
             best = s;
@@ -193,15 +193,25 @@ void engine_srs_bury(cuzk_engine *e)
     }
 }
 
-cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint64_t *wait_ms,
-                              cuzk_error *err)
+/* n bytes of the budget for a key, evicting idle unpinned keys for them (a preload, or a
+ * load that came out bigger than its estimate). */
+static bool srs_reserve(cuzk_engine *e, uint64_t n)
+{
+    while (!engine_budget_try(e, n))
+        if (!engine_srs_evict_one(e, n, false))
+            return false;
+    return true;
+}
+
+cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
+                              const ereq *jreq, uint64_t *wait_ms, cuzk_error *err)
 {
     double t0 = engine_now_ms();
     uint64_t gen = s->load_gen;
     while (s->loading) {
         /* another thread loads it (a 32 GiB PoRep key takes a minute): a cancelled job or
          * a stopping engine does not wait for that (the cancel and stop broadcast srs_cv) */
-        if (e->stopping || (j && engine_job_over(j))) {
+        if (e->stopping || (cancel && *cancel)) {
             if (wait_ms)
                 *wait_ms += (uint64_t)(engine_now_ms() - t0);
             return cuzk_error_set(err, CUZK_ERR_CANCELLED, e->stopping ? "the engine is stopping"
@@ -212,7 +222,7 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
          * it loads it (the loop ends unless another user started first) */
         if (s->tier != CUZK_SRS_HOT && s->load_gen != gen &&
             s->load_status == CUZK_ERR_CANCELLED && !e->stopping &&
-            (!j || !engine_job_over(j))) {
+            !(cancel && *cancel)) {
             gen = s->load_gen;
             continue;
         }
@@ -231,7 +241,7 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     uint64_t charge = s->pending_charge;
     s->pending_charge = 0;
     if (charge == 0) {
-        if (!engine_budget_try(e, s->est_bytes))
+        if (!srs_reserve(e, s->est_bytes))
             return cuzk_error_set(err, CUZK_ERR_NOMEM,
                                   "key %s needs %.1f MiB; the budget has %.1f MiB free and "
                                   "nothing idle to evict",
@@ -240,7 +250,7 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
         charge = s->est_bytes;
     }
     s->loading = true;
-    s->load_for_preload = j == NULL;
+    s->load_for_preload = cancel == NULL; /* only a preload asks with no job's flag */
     s->load_cancel = e->stopping;
     s->refs++; /* not evictable while we work on it unlocked */
     /* engine_testing.h: a test holds loads here to stand for a slow one (others wait) */
@@ -256,7 +266,6 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
     s->map = NULL;
     s->map_len = 0;
     /* the job that asks holds the key file open since submit: read that, not the path */
-    const ereq *jreq = j ? j->req : NULL;
     ereq_input kin = EREQ_ZKEY;
     bool via_req = has_file && jreq && k->key_input && k->key_input(id, jreq, &kin);
     pthread_mutex_unlock(&e->mu);
@@ -317,7 +326,7 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint6
             e->graveyard = g;
         }
     }
-    if (st == CUZK_OK && key.bytes > charge && !engine_budget_try(e, key.bytes - charge)) {
+    if (st == CUZK_OK && key.bytes > charge && !srs_reserve(e, key.bytes - charge)) {
         st = s->load_status =
             cuzk_error_set(err, CUZK_ERR_NOMEM, "key %s takes %.1f MiB, more than the budget allows",
                            id, key.bytes / 1048576.0);
@@ -371,22 +380,6 @@ void engine_srs_unref(cuzk_engine *e, srs_entry *s)
         unmap(s);
         unlink_entry(e, s);
         free(s);
-    }
-}
-
-void engine_srs_cancel_unwanted(cuzk_engine *e)
-{
-    for (srs_entry *s = e->srs; s; s = s->next) {
-        if (!s->loading || s->load_for_preload || s->load_cancel)
-            continue;
-        bool wanted = false;
-        for (ejob *j = e->jobs; j && !wanted; j = j->next)
-            wanted = !engine_job_over(j) && strcmp(j->plan.circuit_id, s->id) == 0;
-        if (!wanted) {
-            s->load_cancel = 1;
-            engine_log(e, CUZK_LOG_INFO, "srs: %s: no job wants it any more: its load stops",
-                       s->id);
-        }
     }
 }
 

@@ -28,7 +28,7 @@ struct srs_entry {
     bool loading;          /* a thread is loading it (others wait on srs_cv) */
     bool load_for_preload; /* that load is a preload's: only a stopping engine cancels it */
     /* Stops the load (ekind.load_key's cancel), set under mu: the engine stops, or every
-     * job that wanted the key is over (engine_srs_cancel_unwanted). */
+     * job that wanted the key is over (engine_sched_cancel_unwanted_loads, sched.c). */
     volatile int load_cancel;
     cuzk_status load_status; /* the last load's outcome (failures are reported to users) */
     char load_error[CUZK_ERROR_MSG_MAX];
@@ -47,6 +47,7 @@ struct srs_entry {
     bool detached;         /* left the table (its file changed) while in use: freed by the
                             * last unref; the table has a fresh entry for the id */
     uint32_t refs;         /* partitions admitted that use it */
+    bool pinned;           /* a latency job's key: only the scheduler's rule evicts it */
     double last_used_ms;
     uint64_t load_ms_last;
     srs_entry *next;
@@ -59,20 +60,20 @@ struct srs_entry {
  * old key) and a fresh entry takes its place (NULL when !create). Costs one stat of the key's path. */
 srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const ereq *req,
                           bool create);
-bool engine_srs_evict_one(cuzk_engine *e, uint64_t need); /* LRU idle HOT key */
+/* Evicts the least recently used idle HOT key, pinned ones only when pinned_too (the
+ * scheduler's key rule, sched.h); false when none could go. */
+bool engine_srs_evict_one(cuzk_engine *e, uint64_t need, bool pinned_too);
 uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s); /* -> bytes freed */
 /* Makes s HOT, loading it if needed with mu released during the load; the budget comes
  * from s->pending_charge (reserved at admission) or is reserved here. *wait_ms (optional)
- * += the time spent. j: the job whose partition needs the key (NULL for a preload): while
- * another thread loads the key, the wait ends with CUZK_ERR_CANCELLED as soon as j is
- * over or the engine stops, so a cancelled job never holds a worker behind a slow load. */
-cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const ejob *j, uint64_t *wait_ms,
-                              cuzk_error *err);
+ * += the time spent. cancel: the cancel flag of the job whose partition needs the key
+ * (NULL for a preload): while another thread loads the key, the wait ends with
+ * CUZK_ERR_CANCELLED as soon as it is set or the engine stops, so a cancelled job never
+ * holds a worker behind a slow load. jreq: the asking job's request, whose key file was
+ * opened at submit and is read through that descriptor (NULL for a preload: by path). */
+cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
+                              const ereq *jreq, uint64_t *wait_ms, cuzk_error *err);
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
-/* After a job ended without completing: a key load (not a preload's) that no unfinished
- * job wants any more is told to stop (load_cancel), so a cancelled job's dev setup does
- * not run on for minutes. Waiters that still want it load it again. */
-void engine_srs_cancel_unwanted(cuzk_engine *e);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
 /* What key id of kind k is expected to take once loaded: the kind's number, else a guess

@@ -35,7 +35,7 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already_lo
     bool was = s->tier == CUZK_SRS_HOT;
     double t0 = engine_now_ms();
     s->refs++;
-    cuzk_status st = engine_srs_ensure(e, s, NULL, NULL, err);
+    cuzk_status st = engine_srs_ensure(e, s, NULL, NULL, NULL, err);
     engine_srs_unref(e, s);
     pthread_mutex_unlock(&e->mu);
     engine_srs_bury(e);

@@ -49,6 +49,7 @@ typedef struct worker_arg {
     cuzk_engine *e;
     unsigned dev, idx;
     int track;
+    bool latency_only;         /* the scheduler's extra worker of a stage (sched.h) */
 } worker_arg;
 
 struct cuzk_engine {
@@ -83,9 +84,13 @@ struct cuzk_engine {
     unsigned synth_q_len, synth_busy;
     epart *dev_q;              /* synthesized, waiting for a device (sorted) */
     unsigned dev_q_len, dev_busy;
-    epart *fin_q;              /* started, waiting for a finalizer (FIFO) */
-    epart *fin_q_tail;
+    epart *fin_q;              /* started, waiting for a finalizer (sorted) */
     unsigned fin_q_len, fin_busy;
+    /* the scheduler's (sched.h): admitted partitions not yet in the device queue, by
+     * class; bulk partitions in the device queue; the latency reserve and what latency
+     * partitions hold of the budget */
+    unsigned synth_bulk, synth_lat, dev_q_bulk;
+    uint64_t lat_reserve, lat_held;
 
     /* memory budget */
     uint64_t budget, used, peak;
@@ -109,6 +114,10 @@ struct cuzk_engine {
     int fault_device;
     bool paused;               /* engine_testing.h: the dispatcher admits nothing */
     bool hold_loads;           /* engine_testing.h: key loads wait before they start */
+    bool hold_devices;         /* engine_testing.h: device workers take nothing */
+    bool record_events;        /* engine_testing.h: the scheduler's event log */
+    struct cuzk_engine_event *events;
+    size_t n_events, cap_events;
 
     pthread_t dispatcher, reaper;
     pthread_t *threads;

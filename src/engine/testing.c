@@ -1,10 +1,12 @@
 /*
  * testing.c — the test hooks of engine_testing.h: fault injection, pausing admission,
  * holding key loads, the background releaser's threshold and drain, and the dispatcher's
- * admission rule asked for a Filecoin kind and size without running anything.
+ * admission rule asked for a Filecoin kind and size without running anything, the
+ * scheduler's event log and counts.
  * Threading: each takes engine->mu (the releaser's drain waits on the releaser's lock).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "engine/budget.h"
 #include "engine/devices.h"
@@ -39,6 +41,45 @@ void cuzk_engine_hold_loads(cuzk_engine *e, bool hold)
     pthread_mutex_lock(&e->mu);
     e->hold_loads = hold;
     pthread_cond_broadcast(&e->srs_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cuzk_engine_hold_devices(cuzk_engine *e, bool hold)
+{
+    pthread_mutex_lock(&e->mu);
+    e->hold_devices = hold;
+    pthread_cond_broadcast(&e->dev_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cuzk_engine_events_record(cuzk_engine *e, bool on)
+{
+    pthread_mutex_lock(&e->mu);
+    e->record_events = on;
+    if (on)
+        e->n_events = 0;
+    pthread_mutex_unlock(&e->mu);
+}
+
+size_t cuzk_engine_events(cuzk_engine *e, cuzk_engine_event *out, size_t cap)
+{
+    pthread_mutex_lock(&e->mu);
+    size_t n = e->n_events;
+    if (out)
+        memcpy(out, e->events, (n < cap ? n : cap) * sizeof *out);
+    pthread_mutex_unlock(&e->mu);
+    return n;
+}
+
+void cuzk_engine_sched_counts_get(cuzk_engine *e, cuzk_engine_sched_counts *out)
+{
+    pthread_mutex_lock(&e->mu);
+    out->synth_bulk = e->synth_bulk;
+    out->synth_latency = e->synth_lat;
+    out->dev_q_bulk = e->dev_q_bulk;
+    out->dev_q_len = e->dev_q_len;
+    out->dev_busy = e->dev_busy;
+    out->bulk_room = e->cfg.device_queue_depth;
     pthread_mutex_unlock(&e->mu);
 }
 

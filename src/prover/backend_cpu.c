@@ -3,16 +3,19 @@
  * the satisfaction check, evaluation, H and the G1 MSMs; prove_finalize for the B_G2 MSM
  * and assembly) behind the backend interface, with its scratch owned by the job.
  * Threading: the pool is shared by every job of this prover; concurrent jobs on one
- * prover take turns on it (cuzk/pool.h), so the CPU backend serialises them here.
+ * prover take turns on it (cuzk/pool.h), so the CPU backend serialises them here, with a
+ * gate handed over by the job's priority (prio_gate.h): start and finalize of a CRITICAL
+ * job go before those of a waiting LOW one.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "prover/prio_gate.h"
 #include "prover/prover_internal.h"
 
 typedef struct cpu_prover {
-    pthread_mutex_t mu; /* one job at a time drives the pool */
+    prio_gate gate; /* one job at a time drives the pool; the highest priority next */
 } cpu_prover;
 
 typedef struct cpu_job {
@@ -45,11 +48,11 @@ static cuzk_status cpu_assemble(cuzk_prove_job *job, size_t i, const cuzk_fr *r,
 {
     cpu_job *cj = job->impl;
     cpu_prover *cp = job->p->impl;
-    pthread_mutex_lock(&cp->mu);
+    prio_gate_acquire(&cp->gate, job->priority);
     double t0 = cuzk_prover_now_ms();
     cuzk_status st = cuzk_groth16_prove_finalize(&cj->st[i], r, s, proof, err);
     job->t.ms[CUZK_STAGE_MSM_B_G2] += cuzk_prover_now_ms() - t0;
-    pthread_mutex_unlock(&cp->mu);
+    prio_gate_release(&cp->gate);
     free(cj->scratch[i]); /* finalize was the last user of this partition's scratch */
     cj->scratch[i] = NULL;
     return st;
@@ -97,11 +100,11 @@ static cuzk_status cpu_start(cuzk_prover *p, cuzk_prove_job *job, const volatile
             return cuzk_error_set(err, CUZK_ERR_NOMEM,
                                   "cpu prover: cannot allocate %zu bytes of scratch", need);
         double t0 = cuzk_prover_now_ms();
-        pthread_mutex_lock(&cp->mu);
+        prio_gate_acquire(&cp->gate, job->priority);
         double t1 = cuzk_prover_now_ms();
         st = cuzk_groth16_prove_start(&cj->st[i], job->pk, job->r1cs, &cj->dense[i],
                                       cj->scratch[i], need, p->pool, err);
-        pthread_mutex_unlock(&cp->mu);
+        prio_gate_release(&cp->gate);
         double t2 = cuzk_prover_now_ms();
         job->t.ms[CUZK_STAGE_LOCK_WAIT] += t1 - t0;
         job->t.ms[CUZK_STAGE_DEVICE] += t2 - t1;
@@ -117,7 +120,7 @@ static void cpu_close(cuzk_prover *p)
     cpu_prover *cp = p->impl;
     if (!cp)
         return;
-    pthread_mutex_destroy(&cp->mu);
+    prio_gate_destroy(&cp->gate);
     free(cp);
     p->impl = NULL;
 }
@@ -129,7 +132,7 @@ cuzk_status cuzk_prover_cpu_init(cuzk_prover *p, cuzk_error *err)
     cpu_prover *cp = calloc(1, sizeof *cp);
     if (!cp)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "cpu prover: out of memory");
-    pthread_mutex_init(&cp->mu, NULL);
+    prio_gate_init(&cp->gate);
     p->impl = cp;
     p->ops = &k_cpu_ops;
     snprintf(p->desc, sizeof p->desc, "cpu (%u threads)", cuzk_pool_nthreads(p->pool));

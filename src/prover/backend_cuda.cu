@@ -1,7 +1,8 @@
 /*
  * backend_cuda.cu — the CUDA prover backend: one device, the protocol of DESIGN.md §4.
  *
- * Per device (cuda_prover): a device mutex held only around kernel work, a cache of
+ * Per device (cuda_prover): a device mutex (a gate handed over by the partition's priority,
+ * prio_gate.h) held only around kernel work, a cache of
  * device-resident proving keys and constraint systems (uploaded once, on first use, under
  * the cache lock; CSR matrices with 4-byte coefficient indices into a table of distinct
  * values, the density index lists of bellperson keys, and the NTT domains).
@@ -33,7 +34,8 @@
  * that point (a simulated OOM, or an invalid launch), to test the cleanup paths.
  *
  * Threading: any number of threads may call start on one prover; the cache lock and the
- * device mutex serialise what must be.
+ * device mutex serialise what must be; the waiter of the highest priority takes the
+ * device next (cuzk_prove_opts.priority), so a prepared LOW partition yields to a CRITICAL one.
  */
 #include <cuda_runtime.h>
 #include <pthread.h>
@@ -562,7 +564,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
 
     /* ---- under the mutex: kernels only */
     t_lock = cuzk_prover_now_ms();
-    pthread_mutex_lock(&cp->device_mu);
+    prio_gate_acquire(&cp->device_gate, job->priority);
     locked = true;
     job->t.ms[CUZK_STAGE_LOCK_WAIT] += cuzk_prover_now_ms() - t_lock;
     t_lock = cuzk_prover_now_ms();
@@ -590,7 +592,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                            cudaMemcpyDeviceToHost, R.compute));
     }
     CUZK_CUDA_TRY(err, cudaStreamSynchronize(R.compute));
-    pthread_mutex_unlock(&cp->device_mu);
+    prio_gate_release(&cp->device_gate);
     locked = false;
     t_unlock = cuzk_prover_now_ms();
     job->t.device_end_ms = t_unlock;
@@ -634,7 +636,7 @@ fail:
     unuse(cp, k, c, &R, admitted, need);
     run_release(cp, &R);
     if (locked)
-        pthread_mutex_unlock(&cp->device_mu);
+        prio_gate_release(&cp->device_gate);
     (void)t_unlock;
     return st;
 }
@@ -668,7 +670,7 @@ static void cuda_close(cuzk_prover *p)
         cuzk_gpu_domain_destroy(cp->domains[i].gd);
     }
     host_stage_destroy(&cp->stage);
-    pthread_mutex_destroy(&cp->device_mu);
+    prio_gate_destroy(&cp->device_gate);
     pthread_mutex_destroy(&cp->cache_mu);
     pthread_cond_destroy(&cp->released);
     free(cp);
@@ -763,7 +765,7 @@ extern "C" cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_er
         return st;
     }
     host_stage_init(&cp->stage, cp->stage.limit);
-    pthread_mutex_init(&cp->device_mu, NULL);
+    prio_gate_init(&cp->device_gate);
     pthread_mutex_init(&cp->cache_mu, NULL);
     pthread_cond_init(&cp->released, NULL);
     p->impl = cp;

@@ -16,6 +16,7 @@
 #include "cuzk/prover.h"
 #include "cuzk/r1cs.h"
 #include "prover/host_stage.h"
+#include "prover/prio_gate.h"
 #include "prover/prover_internal.h"
 
 #define MAX_RESIDENT 4
@@ -94,7 +95,9 @@ typedef struct cuda_prover {
      * (host_stage.h; CUZK_GPU_STAGE) */
     host_stage stage;
     unsigned stage_refused_logged;
-    pthread_mutex_t device_mu; /* kernel work */
+    /* kernel work: a gate handed over by priority (prio_gate.h), so a prepared LOW
+     * partition waiting for the device yields to a CRITICAL one */
+    prio_gate device_gate;
     pthread_mutex_t cache_mu;  /* the resident caches below, and the admission state */
     pthread_cond_t released;   /* a job's working set went back (admission waits on it) */
     int admitted;              /* jobs holding a working set now */

@@ -11,7 +11,7 @@
  * point chunks) is made at the first call, after handing the stream-ordered pool's cached
  * memory back to the driver, and kept until the hook is closed: a setup makes six calls.
  * A sticky CUDA error takes the prover out of service, as a failed proof would. Lock order
- * as in backend_cuda.cu: device_mu, then cache_mu (the pool trim); closing wakes proofs
+ * as in backend_cuda.cu: device_gate, then cache_mu (the pool trim); closing wakes proofs
  * that wait in admission for device memory.
  *
  * Threading: one setup at a time per hook (the setup calls it from its own thread); any
@@ -31,7 +31,7 @@ typedef struct cuda_fb_hook {
     cuzk_gpu_fixed_base *fb;
 } cuda_fb_hook;
 
-/* With device_mu held: the context, made on first use. */
+/* With device_gate held: the context, made on first use. */
 static cuzk_status hook_ready(cuda_fb_hook *h, cuzk_error *err)
 {
     cuda_prover *cp = h->cp;
@@ -56,13 +56,13 @@ static cuzk_status hook_g1s(void *ctx, cuzk_g1_affine *r, const cuzk_fr *k, size
                             cuzk_error *err)
 {
     cuda_fb_hook *h = (cuda_fb_hook *)ctx;
-    pthread_mutex_lock(&h->cp->device_mu);
+    prio_gate_acquire(&h->cp->device_gate, 0);
     cuzk_status st = hook_ready(h, err);
     if (st == CUZK_OK)
         st = cuzk_gpu_g1s_fixed_mul(h->fb, r, NULL, k, n, err);
     if (st != CUZK_OK)
         cuda_note_sticky(h->cp, err);
-    pthread_mutex_unlock(&h->cp->device_mu);
+    prio_gate_release(&h->cp->device_gate);
     return st;
 }
 
@@ -70,13 +70,13 @@ static cuzk_status hook_g2s(void *ctx, cuzk_g2_affine *r, const cuzk_fr *k, size
                             cuzk_error *err)
 {
     cuda_fb_hook *h = (cuda_fb_hook *)ctx;
-    pthread_mutex_lock(&h->cp->device_mu);
+    prio_gate_acquire(&h->cp->device_gate, 0);
     cuzk_status st = hook_ready(h, err);
     if (st == CUZK_OK)
         st = cuzk_gpu_g2s_fixed_mul(h->fb, r, NULL, k, n, err);
     if (st != CUZK_OK)
         cuda_note_sticky(h->cp, err);
-    pthread_mutex_unlock(&h->cp->device_mu);
+    prio_gate_release(&h->cp->device_gate);
     return st;
 }
 
@@ -100,9 +100,9 @@ extern "C" void cuzk_prover_cuda_fixed_base_close(cuzk_groth16_fixed_base_hook *
 {
     cuda_fb_hook *h = (cuda_fb_hook *)hook;
     cuda_prover *cp = h->cp;
-    pthread_mutex_lock(&cp->device_mu);
+    prio_gate_acquire(&cp->device_gate, 0);
     cuzk_gpu_fixed_base_destroy(h->fb);
-    pthread_mutex_unlock(&cp->device_mu);
+    prio_gate_release(&cp->device_gate);
     /* a proof waiting for device memory in admission looks again */
     pthread_mutex_lock(&cp->cache_mu);
     pthread_cond_broadcast(&cp->released);

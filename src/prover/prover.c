@@ -223,6 +223,16 @@ cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
                               const volatile int *cancel, cuzk_prove_job **job,
                               cuzk_error *err)
 {
+    cuzk_prove_opts o = {.cancel = cancel, .priority = 0};
+    return cuzk_prover_start_opts(p, pk, r1cs, ws, n, &o, job, err);
+}
+
+cuzk_status cuzk_prover_start_opts(cuzk_prover *p, const cuzk_groth16_pk *pk,
+                                   const cuzk_r1cs *r1cs, const cuzk_witness *ws, size_t n,
+                                   const cuzk_prove_opts *opts, cuzk_prove_job **job,
+                                   cuzk_error *err)
+{
+    const volatile int *cancel = opts ? opts->cancel : NULL;
     if (!job)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "prover start: job is NULL");
     *job = NULL;
@@ -267,6 +277,7 @@ cuzk_status cuzk_prover_start(cuzk_prover *p, const cuzk_groth16_pk *pk,
     j->pk = pk;
     j->r1cs = r1cs;
     j->n = n;
+    j->priority = opts ? opts->priority : 0;
     j->ws = malloc(n * sizeof *j->ws);
     j->msm = calloc(n, sizeof *j->msm);
     if (!j->ws || !j->msm) {

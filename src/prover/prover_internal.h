@@ -48,6 +48,7 @@ struct cuzk_prove_job {
     cuzk_witness *ws;               /* n views (copied; the values are the caller's) */
     cuzk_groth16_msm_results *msm;  /* n results, filled by start */
     cuzk_prove_timings t;
+    int priority;                   /* cuzk_prove_opts.priority: the device gate's order */
     /* Optional: a backend that assembles itself (CPU) sets these; NULL means the common
      * cuzk_groth16_assemble over msm[i]. */
     cuzk_status (*assemble)(cuzk_prove_job *job, size_t i, const cuzk_fr *r,
