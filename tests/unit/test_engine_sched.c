@@ -7,6 +7,8 @@
  *     partition any device worker takes, at most one LOW partition per device worker
  *     enters the device before it, its key stays resident, and every LOW job completes
  *     with self-checked proofs;
+ *   - the latency reserve: LOW partitions stuck in synthesis never take the memory a
+ *     CRITICAL partition needs; it is admitted and completes beside them;
  *   - the key rule: with keep_latency_keys a LOW job's key load evicts the other idle LOW
  *     key, never the CRITICAL job's key (which plain least-recently-used order would
  *     pick); with the switch off it is evicted (so the assertion can fail).
@@ -78,11 +80,11 @@ static void submit(cuzk_engine *e, unsigned log2n, unsigned parts, uint64_t seed
 }
 
 /* Awaits a job and checks it completed with self-checked (not benchmark-only) proofs. */
-static void await_completed(cuzk_engine *e, const char *id, unsigned parts)
+static void await_within(cuzk_engine *e, const char *id, unsigned parts, uint64_t ms)
 {
     cuzk_job_result r;
     cuzk_error err = {0};
-    assert_int_equal(cuzk_engine_await(e, id, 600000, &r, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_await(e, id, ms, &r, &err), CUZK_OK);
     if (r.state != CUZK_JOB_COMPLETED)
         fprintf(stderr, "job %s: %s\n", id, r.error);
     assert_int_equal(r.state, CUZK_JOB_COMPLETED);
@@ -90,6 +92,11 @@ static void await_completed(cuzk_engine *e, const char *id, unsigned parts)
     assert_int_equal(r.partitions_done, parts);
     assert_int_equal(r.proof_len, (size_t)parts * 192);
     cuzk_job_result_free(&r);
+}
+
+static void await_completed(cuzk_engine *e, const char *id, unsigned parts)
+{
+    await_within(e, id, parts, 600000);
 }
 
 static cuzk_srs_tier key_tier(cuzk_engine *e, const char *id)
@@ -293,12 +300,70 @@ static void test_latency_key_stays(void **state)
     assert_false(low_load_keeps_critical_key(budget, false, key_c, key_b1, key_b2));
 }
 
+static bool one_bulk_admitted(const cuzk_engine_sched_counts *c, void *ctx)
+{
+    (void)ctx;
+    return c->synth_bulk >= 1;
+}
+
+/* The latency reserve: LOW partitions stuck in synthesis (their key's load held) hold
+ * their memory, and the budget has room for two of them only if the reserve (the CRITICAL
+ * partition's estimate, learned from a first CRITICAL job) is not kept: the second one is
+ * not admitted, and a CRITICAL job is admitted and completes while the LOW job is stuck.
+ * Without the reserve the second LOW partition takes the memory and the CRITICAL job
+ * cannot be admitted until the load goes on. */
+static void test_latency_reserve(void **state)
+{
+    (void)state;
+    char key_c[64], key_b[64];
+    snprintf(key_c, sizeof key_c, "synthetic-8-%llu", (unsigned long long)(g_seed + 1));
+    snprintf(key_b, sizeof key_b, "synthetic-9-%llu", (unsigned long long)(g_seed + 4));
+    cuzk_engine *e = make(1ull << 30, true);
+    char id[CUZK_JOB_ID_SIZE];
+    submit(e, 8, 1, g_seed + 1, CUZK_PRIORITY_CRITICAL, id);
+    await_completed(e, id, 1);
+    submit(e, 9, 1, g_seed + 4, CUZK_PRIORITY_LOW, id);
+    await_completed(e, id, 1);
+    uint64_t sc = key_bytes(e, key_c), sb = key_bytes(e, key_b);
+    cuzk_engine_destroy(e);
+
+    uint64_t part9 = 900 * 512 + (64ull << 20), key9 = 600 * 512 + (4ull << 20);
+    uint64_t part8 = 900 * 256 + (64ull << 20);
+    uint64_t kb = sb > key9 ? sb : key9;
+    /* the key C, key B, two LOW partitions' estimates and 1 MiB: a CRITICAL partition's
+     * estimate (64 MiB) fits beside one LOW partition, not beside two */
+    uint64_t budget = sc + kb + 2 * part9 + (1ull << 20);
+    assert_true(part8 > (1ull << 20) + kb - key9);
+    e = make(budget, true);
+    submit(e, 8, 1, g_seed + 1, CUZK_PRIORITY_CRITICAL, id);
+    await_completed(e, id, 1); /* key C loaded and pinned, the reserve learned */
+    cuzk_engine_hold_loads(e, true);
+    cuzk_engine_events_record(e, true);
+    char low[CUZK_JOB_ID_SIZE];
+    submit(e, 9, 4, g_seed + 4, CUZK_PRIORITY_LOW, low);
+    assert_true(wait_counts(e, one_bulk_admitted, NULL));
+    char crit[CUZK_JOB_ID_SIZE];
+    submit(e, 8, 1, g_seed + 1, CUZK_PRIORITY_CRITICAL, crit);
+    /* while the LOW job's key load is still held (a liveness bound, not a timing one: a
+     * 2^8 job takes well under a second; without the reserve it never completes here) */
+    await_within(e, crit, 1, 120000);
+    cuzk_engine_sched_counts c;
+    cuzk_engine_sched_counts_get(e, &c);
+    assert_int_equal(c.synth_bulk, 1); /* the second LOW partition was kept out */
+    assert_false(has_event(e, low, ENGINE_EV_READY));
+    cuzk_engine_hold_loads(e, false);
+    await_completed(e, low, 4);
+    assert_int_equal(key_tier(e, key_c), CUZK_SRS_HOT);
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     g_seed = test_rng_init("test_engine_sched") % 1000000 + 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_critical_through_saturation),
         cmocka_unit_test(test_latency_key_stays),
+        cmocka_unit_test(test_latency_reserve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
