@@ -341,9 +341,12 @@ wait_labels() { # label... : until each has its row (the awaits return)
     done
   done
 }
-one() { # phase label kind: submit, wait for the answer
-  submit "$1" "$2" "$3" >/dev/null
-  wait_labels "$2"
+one() { # phase label kind: submit, wait for the answer; 1 unless COMPLETED (the run stops
+  # at the first failed job: a failing self-check's diagnosis takes minutes on a CPU)
+  submit "$1" "$2" "$3" >/dev/null || { bad "$2: not submitted: $(head -c 300 "$JOBS/$2.err")"; return 1; }
+  wait_labels "$2" || return 1
+  [ "$(cut -f8 "$JOBS/$2")" = COMPLETED ] ||
+    { bad "$2 ($3): $(cut -f8 "$JOBS/$2"): $(grep -h -m1 . "$JOBS/$2.out" 2>/dev/null)"; return 1; }
 }
 # collect PHASE: every row of the phase's jobs, each proof verified, into $REC
 collect() {
@@ -398,7 +401,7 @@ warm() { # kind phase
   [ -n "${WARM[$1]:-}" ] && return 0
   log "warm-up: $1"
   local t0=$SECONDS
-  one "warm-$2" "warm-$1" "$1" || return 1
+  one "warm-$2" "warm-$1" "$1" || { collect "$2"; return 1; }
   WARM[$1]=1
   log "warm-up $1: $((SECONDS - t0)) s: $(grep -h 'timings' "$JOBS/warm-$1.out" 2>/dev/null)"
 }
@@ -432,7 +435,7 @@ stage_alone() {
     case $k in winning) n=$WIN_ALONE ;; wpost) n=$WPOST_ALONE ;; snap) n=$SNAP_ALONE ;; porep) n=1 ;; esac
     for i in $(seq 1 "$n"); do
       log "alone: $k $i/$n"
-      one alone "alone-$k-$i" "$k" || return 1
+      one alone "alone-$k-$i" "$k" || { collect alone; return 1; }
     done
   done
   log "alone: the stream, $K x $STREAM back to back"
