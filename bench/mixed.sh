@@ -67,6 +67,12 @@
 #          MIXED_KINDS      the other kinds of the day (default "winning wpost snap")
 #          MIXED_THREADS    cuzkd's [synthesis] threads (cpu 2, h200 0 = every CPU)
 #          MIXED_WORKERS    cuzkd's gpu_workers_per_device (cpu 1, h200 2)
+#          MIXED_EVICTION_MIN_IDLE  cuzkd's [memory] eviction_min_idle (default: cuzkd's, 5m).
+#                           When the four kinds' keys do not fit the memory budget together
+#                           (a 128 GiB host: PoRep 32 GiB alone is 44 GiB of key), a key
+#                           used less than this ago is not evicted and the job needing room
+#                           waits: up to 5 minutes, more than a stage's 10. "0s" shows the
+#                           evictions instead (the report counts them).
 set -uo pipefail
 export LC_ALL=C
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -243,6 +249,8 @@ listen = "$ADDR"
 state_dir = "$WORK/mixed-state"
 timeline = "$TIMELINE"
 timeline_rotate = "4GiB"
+${MIXED_EVICTION_MIN_IDLE:+[memory]
+eviction_min_idle = \"$MIXED_EVICTION_MIN_IDLE\"}
 [gpus]
 devices = ["$DEVICES"]
 gpu_workers_per_device = $WORKERS
