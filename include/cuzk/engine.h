@@ -417,6 +417,12 @@ void cuzk_engine_unwatch(cuzk_engine *e, uint64_t watch_id);
  * CUZK_ERR_NOMEM when it cannot fit the budget even after evicting idle keys. */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already_loaded,
                                 uint64_t *load_ms, cuzk_error *err);
+/* The same for a "zkey:<path>" / "params:<path>" id whose file the caller opened (as the
+ * client it serves, say): a load reads fd (a duplicate of it; the caller keeps and closes
+ * its own), never what the path names by then. fd -1: cuzk_engine_preload. A key already
+ * HOT or WARM from that path (the same file) is used as it is. */
+cuzk_status cuzk_engine_preload_fd(cuzk_engine *e, const char *circuit_id, int fd,
+                                   bool *already_loaded, uint64_t *load_ms, cuzk_error *err);
 
 /* Drops a key from memory unless a partition is using it (then CUZK_ERR_UNAVAILABLE,
  * nothing evicted). *was_loaded / *freed_bytes: what was released. An unknown or cold key:

@@ -183,7 +183,7 @@ void *engine_synth_main(void *arg)
             /* partitions of one job wait for its key side by side: the job waited as long
              * as its longest wait, not their sum */
             uint64_t wait = 0;
-            st = engine_srs_ensure(e, p->srs, &j->cancel, j->req, &wait, &err);
+            st = engine_srs_ensure(e, p->srs, &j->cancel, j->req, -1, &wait, &err);
             if (wait > j->srs_ms)
                 j->srs_ms = wait;
         }

@@ -204,7 +204,8 @@ static bool srs_reserve(cuzk_engine *e, uint64_t n)
 }
 
 cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
-                              const ereq *jreq, uint64_t *wait_ms, cuzk_error *err)
+                              const ereq *jreq, int key_fd, uint64_t *wait_ms,
+                              cuzk_error *err)
 {
     double t0 = engine_now_ms();
     uint64_t gen = s->load_gen;
@@ -268,6 +269,8 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *
     /* the job that asks holds the key file open since submit: read that, not the path */
     ereq_input kin = EREQ_ZKEY;
     bool via_req = has_file && jreq && k->key_input && k->key_input(id, jreq, &kin);
+    /* a preload's caller opened the file likewise (the gRPC service, as its client) */
+    bool via_fd = has_file && !via_req && key_fd >= 0;
     pthread_mutex_unlock(&e->mu);
 
     cuzk_status st = CUZK_OK;
@@ -283,8 +286,9 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *
     if (has_file && !map) {
         if (!(map = malloc(sizeof *map)))
             st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
-        else if ((st = (via_req ? ereq_input_map(jreq, kin, map, err)
-                                   : mapped_file_open(map, path, err))) != CUZK_OK) {
+        else if ((st = (via_req  ? ereq_input_map(jreq, kin, map, err)
+                        : via_fd ? mapped_file_open_fd(map, key_fd, path, err)
+                                 : mapped_file_open(map, path, err))) != CUZK_OK) {
             free(map);
             map = NULL;
         }

@@ -70,9 +70,12 @@ uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s); /* -> bytes freed
  * (NULL for a preload): while another thread loads the key, the wait ends with
  * CUZK_ERR_CANCELLED as soon as it is set or the engine stops, so a cancelled job never
  * holds a worker behind a slow load. jreq: the asking job's request, whose key file was
- * opened at submit and is read through that descriptor (NULL for a preload: by path). */
+ * opened at submit and is read through that descriptor (NULL for a preload). key_fd: for
+ * a preload, the key file as its caller opened it (cuzk_engine_preload_fd), read instead
+ * of the path (-1: by path, a name the engine resolves itself). */
 cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
-                              const ereq *jreq, uint64_t *wait_ms, cuzk_error *err);
+                              const ereq *jreq, int key_fd, uint64_t *wait_ms,
+                              cuzk_error *err);
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */

@@ -12,6 +12,12 @@
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already_loaded,
                                 uint64_t *load_ms, cuzk_error *err)
 {
+    return cuzk_engine_preload_fd(e, id, -1, already_loaded, load_ms, err);
+}
+
+cuzk_status cuzk_engine_preload_fd(cuzk_engine *e, const char *id, int fd,
+                                   bool *already_loaded, uint64_t *load_ms, cuzk_error *err)
+{
     if (!e || !id)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "preload: NULL argument");
     pthread_mutex_lock(&e->mu);
@@ -35,7 +41,7 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already_lo
     bool was = s->tier == CUZK_SRS_HOT;
     double t0 = engine_now_ms();
     s->refs++;
-    cuzk_status st = engine_srs_ensure(e, s, NULL, NULL, NULL, err);
+    cuzk_status st = engine_srs_ensure(e, s, NULL, NULL, fd, NULL, err);
     engine_srs_unref(e, s);
     pthread_mutex_unlock(&e->mu);
     engine_srs_bury(e);

@@ -21,9 +21,9 @@
  *   directory or of the file) is followed. The engine receives that descriptor with the
  *   canonical path (its name, and the key of the SRS table) and reads the file through
  *   the descriptor only; it records the file's identity (device, inode, size, times) from
- *   it, so a later stage or a restart from the journal can tell a changed file. Only a
- *   PreloadSRS "zkey:<path>" (peer_files_check) is still loaded by path later, as the
- *   daemon: the input directories are what close that.
+ *   it, so a later stage or a restart from the journal can tell a changed file. A
+ *   PreloadSRS "zkey:<path>" / "params:<path>" is loaded likewise, through the descriptor
+ *   (cuzk_engine_preload_fd).
  *
  *   A refused path gets one message whatever the reason (no such file, not readable,
  *   not a regular file, outside the input directories), so a client cannot probe which
@@ -74,8 +74,7 @@ bool peer_files_may_name(const peer_files *pf, const rpc_peer *peer);
 cuzk_status peer_files_open(const peer_files *pf, const rpc_peer *peer, const char *field,
                             const char *path, char **canon, int *fd, cuzk_error *err);
 
-/* peer_files_open, closing the descriptor: for a name the engine resolves itself later (a
- * PreloadSRS "zkey:<path>"). */
+/* peer_files_open, closing the descriptor: only the answer (and the canonical path). */
 cuzk_status peer_files_check(const peer_files *pf, const rpc_peer *peer, const char *field,
                              const char *path, char **canon, cuzk_error *err);
 

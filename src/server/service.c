@@ -174,8 +174,7 @@ static int request_from_pb(const Cuzk__V1__SubmitProofRequest *m, cuzk_job_reque
 }
 
 /* Opens a path the client names, as the client (peer_files.h); *canon (malloc'd) replaces
- * the path and *fd is the file (fd NULL: closed again, for a name the engine resolves
- * itself). -1 with r filled. */
+ * the path and *fd is the file (fd NULL: closed again). -1 with r filled. */
 static int open_path(cuzk_service *svc, rpc_call *call, const char *field, const char *path,
                      char **canon, int *fd, rpc_reply *r)
 {
@@ -440,9 +439,12 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
     /* "zkey:<path>" and "params:<path>" name a key file the engine would load */
     const char *colon = strchr(m->circuit_id, ':');
     char *canon = NULL, *id = NULL;
+    /* the key file is opened here, as the client, and the engine loads it through that
+     * descriptor: a path swapped after this open reaches nothing the client could not */
+    int fd = -1;
     if (colon && (strncmp(m->circuit_id, "zkey:", 5) == 0 ||
                   strncmp(m->circuit_id, "params:", 7) == 0)) {
-        if (open_path(svc, call, "circuit_id", colon + 1, &canon, NULL, r) != 0) {
+        if (open_path(svc, call, "circuit_id", colon + 1, &canon, &fd, r) != 0) {
             cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
             return;
         }
@@ -453,6 +455,7 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         }
         free(canon);
         if (!id) {
+            close(fd);
             reply_error(r, GRPC_RESOURCE_EXHAUSTED, "out of memory");
             cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
             return;
@@ -460,8 +463,8 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
     }
     if (!m->circuit_id[0])
         reply_error(r, GRPC_INVALID_ARGUMENT, "PreloadSrsRequest without circuit_id");
-    else if ((st = cuzk_engine_preload(svc->engine, id ? id : m->circuit_id, &already, &ms,
-                                       &e)) != CUZK_OK)
+    else if ((st = cuzk_engine_preload_fd(svc->engine, id ? id : m->circuit_id, fd, &already,
+                                          &ms, &e)) != CUZK_OK)
         reply_status(r, st, &e);
     else {
         Cuzk__V1__PreloadSrsResponse out = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
@@ -469,6 +472,8 @@ static void h_preload(void *ctx, rpc_call *call, const uint8_t *req, size_t len,
         out.load_time_ms = ms;
         reply_message(r, &out.base);
     }
+    if (fd >= 0)
+        close(fd);
     free(id);
     cuzk__v1__preload_srs_request__free_unpacked(m, NULL);
 }

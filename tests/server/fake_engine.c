@@ -38,6 +38,7 @@ struct cuzk_engine {
     uint64_t completed, failed, cancelled_n;
     char last_wtns_path[4096];
     char last_wtns_head[64]; /* the first bytes read through the descriptor given */
+    char last_key_head[64];  /* the same for the last preload's key file */
     int64_t created_ms;
 };
 
@@ -332,12 +333,29 @@ void fake_engine_last_wtns_path(cuzk_engine *e, char *out, size_t n)
     pthread_mutex_unlock(&e->mu);
 }
 
+void fake_engine_last_key_head(cuzk_engine *e, char *out, size_t n)
+{
+    pthread_mutex_lock(&e->mu);
+    snprintf(out, n, "%s", e->last_key_head);
+    pthread_mutex_unlock(&e->mu);
+}
+
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *id, bool *already, uint64_t *ms,
                                 cuzk_error *err)
+{
+    return cuzk_engine_preload_fd(e, id, -1, already, ms, err);
+}
+
+cuzk_status cuzk_engine_preload_fd(cuzk_engine *e, const char *id, int fd, bool *already,
+                                   uint64_t *ms, cuzk_error *err)
 {
     if ((strncmp(id, "synthetic-", 10) != 0 && strncmp(id, "zkey:/", 6) != 0) || !key_size(id))
         return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "unknown circuit '%s'", id);
     pthread_mutex_lock(&e->mu);
+    /* what the real engine would load: the file behind the descriptor, never the path */
+    memset(e->last_key_head, 0, sizeof e->last_key_head);
+    if (fd >= 0 && pread(fd, e->last_key_head, sizeof e->last_key_head - 1, 0) < 0)
+        e->last_key_head[0] = 0;
     *already = key_index(e, id) >= 0;
     if (!*already && e->nkeys < FAKE_MAX_KEYS)
         snprintf(e->keys[e->nkeys++], sizeof e->keys[0], "%s", id);

@@ -35,5 +35,7 @@ void fake_engine_last_wtns_path(cuzk_engine *e, char *out, size_t n);
 /* The first bytes (up to 63, as a string) of the last GROTH16 witness, read through the
  * descriptor the server handed over ("" when none was). */
 void fake_engine_last_wtns_head(cuzk_engine *e, char *out, size_t n);
+/* The same for the key file of the last PreloadSRS "zkey:<path>" ("" when no descriptor). */
+void fake_engine_last_key_head(cuzk_engine *e, char *out, size_t n);
 
 #endif

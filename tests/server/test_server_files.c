@@ -158,6 +158,9 @@ static void test_as_root_client(void **state)
     free(msg);
     snprintf(id, sizeof id, "zkey:%s/sub/../public.bin", g_dir);
     assert_int_equal(call_pb(c, "PreloadSRS", &pr.base, NULL, 0, NULL, NULL), 0);
+    /* the engine loads the key through the descriptor opened as the client, not the path */
+    fake_engine_last_key_head(h.engine, got, sizeof got);
+    assert_string_equal(got, "not really a witness\n");
     Cuzk__V1__GetStatusRequest g = CUZK__V1__GET_STATUS_REQUEST__INIT;
     Cuzk__V1__GetStatusResponse *st;
     assert_int_equal(call_pb(c, "GetStatus", &g.base, &cuzk__v1__get_status_response__descriptor,

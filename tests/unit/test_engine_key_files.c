@@ -9,7 +9,10 @@
  *   - a key truncated while HOT, or while WARM (evicted, its mapping kept), fails the next
  *     job cleanly and the engine goes on; restored, it proves again;
  *   - a key or a witness truncated after it is mapped and before it is parsed (the mapping
- *     test hook) fails its job with "changed while it was read", and the engine goes on.
+ *     test hook) fails its job with "changed while it was read", and the engine goes on;
+ *   - a preload given the key file's descriptor (cuzk_engine_preload_fd, as the gRPC
+ *     service passes the file it opened as its client) loads that file, even when the
+ *     path names another by then.
  * Threading: the engine's threads; the test thread submits and awaits.
  */
 #define _DEFAULT_SOURCE /* mkdtemp, utimensat */
@@ -273,6 +276,46 @@ static void test_key_truncated_resident(void **state)
     cuzk_engine_destroy(e);
 }
 
+/* The file behind the descriptor, not what the path names at load time: the service opened
+ * it as its client, and a path swapped since must reach nothing else. */
+static void test_preload_through_fd(void **state)
+{
+    (void)state;
+    char zk[128], id[192];
+    path_of(zk, "p.zkey");
+    snprintf(id, sizeof id, "zkey:%s", zk);
+    put(zk, &g_k1);
+    int fd = open(zk, O_RDONLY);
+    assert_true(fd >= 0);
+    struct stat fsb;
+    assert_int_equal(fstat(fd, &fsb), 0);
+    static uint8_t junk[] = "not a key at all";
+    sw_buf garbage = {junk, sizeof junk, sizeof junk};
+    put_renamed(zk, &garbage);
+    cuzk_engine *e = make();
+    bool already = true;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_preload_fd(e, id, fd, &already, NULL, &err), CUZK_OK);
+    assert_false(already);
+    pthread_mutex_lock(&e->mu);
+    const srs_entry *s = e->srs;
+    while (s && strcmp(s->id, id) != 0)
+        s = s->next;
+    assert_non_null(s);
+    assert_int_equal(s->tier, CUZK_SRS_HOT);
+    assert_non_null(s->map);
+    assert_int_equal(s->map->id.ino, (uint64_t)fsb.st_ino); /* the descriptor's file */
+    pthread_mutex_unlock(&e->mu);
+    /* the descriptor stays the caller's: the engine read a duplicate */
+    assert_int_equal(fcntl(fd, F_GETFD), 0);
+    assert_int_equal(close(fd), 0);
+    /* by path, the same id reads what the path names now (the junk) and fails */
+    bool was;
+    assert_int_equal(cuzk_engine_evict(e, id, &was, NULL, NULL), CUZK_OK);
+    assert_int_not_equal(cuzk_engine_preload(e, id, NULL, NULL, &err), CUZK_OK);
+    cuzk_engine_destroy(e);
+}
+
 typedef struct trunc_ctx {
     const char *path;
     int skip; /* mappings of path to let through first */
@@ -373,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_failed_load_then_fixed),
         cmocka_unit_test(test_key_truncated_resident),
         cmocka_unit_test(test_truncated_during_read),
+        cmocka_unit_test(test_preload_through_fd),
     };
     int rc = cmocka_run_group_tests(tests, setup, teardown);
     char cmd[128];
