@@ -291,7 +291,11 @@ client() {
         verdict=BAD_SIZE
       elif [ "$kind" = groth16 ]; then
         if "$CUZK" verify --vk "$WORK/fx/b.vk" --public "$WORK/fx/pub.json" --proof "$proof" \
-          --threads 1 >/dev/null 2>&1; then verdict=VERIFIED; else verdict=INVALID; fi
+          --threads 1 >"$WORK/c/v.$c" 2>&1; then verdict=VERIFIED; else
+          verdict=INVALID
+          echo "verify $rid $id: $(head -c 300 "$WORK/c/v.$c" | tr '\n' ' ')" >>"$err"
+          cp "$proof" "$WORK/c/invalid-$rid.bin" 2>/dev/null
+        fi
       else
         verdict=SELF_CHECKED
       fi
@@ -339,6 +343,7 @@ victim() { # n
     # refused at submit (a clear error) or the daemon was being killed: both end the victim
     st=REFUSED
   else
+    echo "$id" >>"$WORK/v/ids" # its completion in the log is not an unacknowledged job's
     local t0=$SECONDS
     while :; do
       rm -f "$d/proof"
@@ -500,7 +505,9 @@ n_dup_rid=$(awk '{ print $2 }' "$A/journal" | sort | uniq -d | wc -l)
 n_journal_unacked=$(awk '{ print $1 }' "$A/journal" | sort -u | comm -23 - "$A/acked_ids_u" | wc -l)
 n_journal_missing=$(awk '{ print $1 }' "$A/journal" | sort -u | comm -13 - "$A/acked_ids_u" | wc -l)
 sort -u "$A/completed" >"$A/completed_u"
-n_log_unacked=$(comm -23 "$A/completed_u" "$A/acked_ids_u" | wc -l)
+touch "$WORK/v/ids"
+sort -u "$A/acked_ids_u" "$WORK/v/ids" >"$A/known_ids"
+n_log_unacked=$(comm -23 "$A/completed_u" "$A/known_ids" | wc -l)
 n_log_missing=$(comm -13 "$A/completed_u" "$A/acked_ids_u" | wc -l)
 n_reproved=$(uniq -d "$A/completed" | wc -l)                # proved again after a kill
 # ... which is right only when the kill came before the job's outcome was journaled: a job
