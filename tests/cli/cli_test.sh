@@ -525,7 +525,7 @@ group_plan() {
   local f
   for f in '"fits": true' '"reason": "host: key 44.12 GiB' '"key_host_bytes": ' \
     '"key_device_bytes": ' '"circuit_host_bytes": ' '"partition_host_bytes": ' \
-    '"partition_device_bytes": ' '"partitions_in_flight": 10' '"constraints": 130278541' \
+    '"partition_device_bytes": ' '"partitions_in_flight": 8' '"constraints": 130278541' \
     '"inputs": 328' '"aux": 130169893' '"log2n": 27' '"devices": "gpu"' \
     '"stage_host_bytes": 12884901888'; do
     stdout_has "$f"
