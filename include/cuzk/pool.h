@@ -30,6 +30,20 @@
  *   cuzk_pool_destroy must not run while any call is in progress.
  *   Different pools are independent.
  *   pool == NULL means "no pool": cuzk_pool_for runs inline, cuzk_pool_nthreads returns 1.
+ *
+ * Scope: priority and stopping
+ *   A shared pool serves a daemon's jobs of every priority, and a WinningPoSt synthesis
+ *   must not get only a fair share of the cores beside a PoRep one. So each thread has a
+ *   scope (cuzk_pool_scope_enter), and every call it makes carries it: idle workers take
+ *   the open job of the highest priority first (then the fewest helpers), and a worker
+ *   leaves a job after its chunk when a job has been added since it joined, so a job of
+ *   higher priority has every worker after at most one chunk each. Nothing interrupts a
+ *   chunk. A worker running a job's chunk runs under that job's scope, so nested calls
+ *   inherit it.
+ *   The scope's cancel flag stops a long stage (a 32 GiB circuit's recording, a 44 GiB
+ *   key's decoding) at its next chunk when its job or the daemon is stopped: only calls
+ *   made with cuzk_pool_for_stoppable honour it, as only their callers are written to
+ *   find the work partly done; cuzk_pool_for under the same scope runs to the end.
  */
 #ifndef CUZK_POOL_H
 #define CUZK_POOL_H
@@ -72,6 +86,28 @@ unsigned cuzk_pool_nthreads(const cuzk_pool *pool);
  */
 cuzk_status cuzk_pool_for(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
                           size_t grain);
+
+/* A thread's pool scope (see the model): the priority its calls' jobs get workers by
+ * (higher first; 0 by default) and the flag that stops its stoppable calls (NULL: none). */
+typedef struct cuzk_pool_scope {
+    int priority;
+    const volatile int *cancel;
+} cuzk_pool_scope;
+
+/* Makes s the calling thread's scope; returns the one it replaces, for the caller to put
+ * back (scopes nest like a stack). */
+cuzk_pool_scope cuzk_pool_scope_enter(cuzk_pool_scope s);
+/* The calling thread's scope (inside a chunk: the scope of the job it belongs to). */
+cuzk_pool_scope cuzk_pool_scope_get(void);
+
+/*
+ * cuzk_pool_for that stops handing out chunks once the scope's cancel flag is nonzero:
+ * chunks already running finish, the rest never start, and it returns
+ * CUZK_ERR_CANCELLED (CUZK_OK when every chunk ran, even if the flag rose meanwhile).
+ * The caller must treat its output as garbage on CUZK_ERR_CANCELLED.
+ */
+cuzk_status cuzk_pool_for_stoppable(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
+                                    size_t grain);
 
 #ifdef __cplusplus
 }

@@ -183,7 +183,10 @@ void *engine_synth_main(void *arg)
             /* partitions of one job wait for its key side by side: the job waited as long
              * as its longest wait, not their sum */
             uint64_t wait = 0;
+            cuzk_pool_scope prev =
+                cuzk_pool_scope_enter((cuzk_pool_scope){.priority = (int)j->prio});
             st = engine_srs_ensure(e, p->srs, &j->cancel, j->req, -1, &wait, &err);
+            cuzk_pool_scope_enter(prev);
             if (wait > j->srs_ms)
                 j->srs_ms = wait;
         }
@@ -201,8 +204,13 @@ void *engine_synth_main(void *arg)
         pthread_mutex_unlock(&e->mu);
 
         p->t_synth0 = engine_now_ms();
+        /* the shared pool gives its workers to the job of the highest priority first, so a
+         * WinningPoSt's synthesis has every core after one chunk of a PoRep's (pool.h) */
+        cuzk_pool_scope prev = cuzk_pool_scope_enter(
+            (cuzk_pool_scope){.priority = (int)j->prio, .cancel = &j->cancel});
         st = fault ? cuzk_error_set(&err, CUZK_ERR_INTERNAL, "injected synthesis fault")
                    : j->kind->synthesize(e, j->req, &j->plan, key, p->idx, e->pool, &p->syn, &err);
+        cuzk_pool_scope_enter(prev);
         p->t_synth1 = engine_now_ms();
         const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
         /* on the CPU backend a partition also holds the prover's scratch and, for a
@@ -303,8 +311,11 @@ void *engine_device_main(void *arg)
         p->t_dev0 = engine_now_ms();
         /* the device mutex goes to the waiter of the highest priority (prio_gate.h) */
         cuzk_prove_opts po = {.cancel = &j->cancel, .priority = (int)j->prio};
+        /* the CPU backend's NTTs and MSMs run on the shared pool: by priority too */
+        cuzk_pool_scope prev = cuzk_pool_scope_enter((cuzk_pool_scope){.priority = (int)j->prio});
         cuzk_status st = cuzk_prover_start_opts(d->prover, &key->pk, circuit, &p->syn.w, 1, &po,
                                                 &p->pj, &err);
+        cuzk_pool_scope_enter(prev);
         p->t_dev1 = engine_now_ms();
         double t_gate = p->pj ? cuzk_prove_job_timings(p->pj)->device_begin_ms : p->t_dev0;
         if (fault) {
@@ -369,7 +380,9 @@ void *engine_finalizer_main(void *arg)
         cuzk_groth16_proof proof;
         cuzk_prove_timings pt = {0};
         double t0 = engine_now_ms();
+        cuzk_pool_scope prev = cuzk_pool_scope_enter((cuzk_pool_scope){.priority = (int)j->prio});
         cuzk_status st = cuzk_prover_finalize(p->pj, NULL, NULL, &proof, &pt, &err);
+        cuzk_pool_scope_enter(prev);
         p->pj = NULL;
         double t1 = engine_now_ms();
         if (fault && st == CUZK_OK)

@@ -296,8 +296,15 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *
     srs_key key = {0};
     bool decoded = false;
     if (st == CUZK_OK) {
+        /* the pool's stoppable stages (recording, decoding) read load_cancel too, so a
+         * stopping daemon or a key no job wants any more stops at its next chunk; the
+         * priority stays the asking thread's (a WinningPoSt's key loads as CRITICAL) */
+        cuzk_pool_scope scope = cuzk_pool_scope_get();
+        scope.cancel = &s->load_cancel;
+        cuzk_pool_scope prev = cuzk_pool_scope_enter(scope);
         st = k->load_key(e, id, req, map ? map->data : NULL, map ? map->len : 0, &key,
                          &s->load_cancel, e->pool, err);
+        cuzk_pool_scope_enter(prev);
         decoded = st == CUZK_OK;
         /* decoded from a file truncated or rewritten under the read: not this key (it goes
          * to the graveyard below), and a parse error is reported as the change it was */

@@ -135,7 +135,10 @@ static cuzk_status dec_vec(void *out, const uint8_t *data, const pvec *v,
 {
     dec_job j = {data, v, out, trust, SIZE_MAX};
     atomic_init(&j.first_bad, SIZE_MAX);
-    cuzk_status st = cuzk_pool_for(pool, v->count, dec_chunk, &j, 256);
+    /* stoppable: 44 GiB of points take tens of seconds; a stopping daemon does not wait */
+    cuzk_status st = cuzk_pool_for_stoppable(pool, v->count, dec_chunk, &j, 256);
+    if (st == CUZK_ERR_CANCELLED)
+        return cuzk_error_set(err, st, "bellperson file: decode cancelled");
     if (st != CUZK_OK)
         return cuzk_error_set(err, st, "bellperson file: parallel decode failed");
     size_t bad = atomic_load(&j.first_bad);

@@ -228,8 +228,10 @@ static cuzk_status decode_vec(void *out, const zk_file *z, uint32_t id, const ch
         size_t m = n - at < ZK_CHUNK ? n - at : ZK_CHUNK;
         vec_job part = {.out = j.out + at * ob, .in = j.in + at * ib, .g2 = g2, .trust = trust};
         atomic_init(&part.first_bad, SIZE_MAX);
-        if ((st = cuzk_pool_for(pool, m, decode_range, &part, 256)) != CUZK_OK)
-            return cuzk_error_set(err, st, "zkey reader: worker pool failed");
+        if ((st = cuzk_pool_for_stoppable(pool, m, decode_range, &part, 256)) != CUZK_OK)
+            return cuzk_error_set(err, st, st == CUZK_ERR_CANCELLED
+                                               ? "zkey reader: decode cancelled"
+                                               : "zkey reader: worker pool failed");
         size_t bad = atomic_load(&part.first_bad);
         if (bad != SIZE_MAX) {
             size_t idx = at + bad;

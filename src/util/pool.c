@@ -14,6 +14,11 @@
  * job's helper count is zero, so nobody can touch the job after the call returns. Leaving
  * a job goes through the mutex, which also publishes the helper's writes to the caller.
  *
+ * Scope: the caller's thread-local scope is copied into its job; a worker runs a chunk with
+ * its thread's scope set to the job's (nested calls inherit it) and back to none after.
+ * A stoppable job whose flag rose moves next_chunk to the end, so nobody claims more; the
+ * chunks claimed before still run and are waited for as ever.
+ *
  * worker_id: the calling thread is 0 in its own call; worker thread k (1..nthreads-1)
  * always uses k. A thread runs one chunk at a time, so ids are unique within a call at any
  * moment even when a worker leaves a job and joins it again.
@@ -39,6 +44,10 @@ typedef struct pool_job {
     void *ctx;
     size_t n, chunk, nchunks;
     atomic_size_t next_chunk;
+    int prio;
+    const volatile int *cancel;       /* stoppable jobs only */
+    const volatile int *scope_cancel; /* the caller's scope's, for nested calls */
+    atomic_bool stopped;        /* the flag rose with chunks unclaimed */
     unsigned helpers; /* workers inside run_chunks for this job (under mu) */
     bool closed;      /* unlinked: the caller waits for helpers == 0 (under mu) */
 } pool_job;
@@ -62,6 +71,17 @@ struct cuzk_pool {
     atomic_uint_fast64_t jobs_added; /* bumped (under mu) whenever a job is linked */
 };
 
+static _Thread_local cuzk_pool_scope tl_scope;
+
+cuzk_pool_scope cuzk_pool_scope_enter(cuzk_pool_scope s)
+{
+    cuzk_pool_scope prev = tl_scope;
+    tl_scope = s;
+    return prev;
+}
+
+cuzk_pool_scope cuzk_pool_scope_get(void) { return tl_scope; }
+
 static bool job_has_work(pool_job *j)
 {
     return atomic_load_explicit(&j->next_chunk, memory_order_relaxed) < j->nchunks;
@@ -73,6 +93,18 @@ static bool run_chunks(pool_job *j, unsigned id, const atomic_uint_fast64_t *wat
                        uint64_t seen)
 {
     for (;;) {
+        if (j->cancel && *j->cancel) {
+            /* exact: stopped only when some chunk is left unrun (a CAS from below the end) */
+            size_t c = atomic_load_explicit(&j->next_chunk, memory_order_relaxed);
+            while (c < j->nchunks &&
+                   !atomic_compare_exchange_weak_explicit(&j->next_chunk, &c, j->nchunks,
+                                                          memory_order_relaxed,
+                                                          memory_order_relaxed))
+                ;
+            if (c < j->nchunks)
+                atomic_store_explicit(&j->stopped, true, memory_order_relaxed);
+            return false;
+        }
         size_t c = atomic_fetch_add_explicit(&j->next_chunk, 1, memory_order_relaxed);
         if (c >= j->nchunks)
             return false;
@@ -84,12 +116,15 @@ static bool run_chunks(pool_job *j, unsigned id, const atomic_uint_fast64_t *wat
     }
 }
 
-/* The open job with work left and the fewest helpers (the oldest on ties), or NULL. */
+/* The open job with work left of the highest priority, then the fewest helpers (the
+ * oldest on ties), or NULL. */
 static pool_job *pick_job(struct cuzk_pool *p)
 {
     pool_job *best = NULL;
     for (pool_job *j = p->jobs; j; j = j->next)
-        if (job_has_work(j) && (!best || j->helpers < best->helpers))
+        if (job_has_work(j) &&
+            (!best || j->prio > best->prio ||
+             (j->prio == best->prio && j->helpers < best->helpers)))
             best = j;
     return best;
 }
@@ -109,7 +144,9 @@ static void *worker_main(void *argp)
         uint64_t seen = atomic_load_explicit(&p->jobs_added, memory_order_relaxed);
         pthread_mutex_unlock(&p->mu);
 
+        tl_scope = (cuzk_pool_scope){.priority = j->prio, .cancel = j->scope_cancel};
         run_chunks(j, arg->id, &p->jobs_added, seen);
+        tl_scope = (cuzk_pool_scope){0};
 
         pthread_mutex_lock(&p->mu);
         if (--j->helpers == 0 && j->closed)
@@ -207,9 +244,10 @@ void cuzk_pool_destroy(cuzk_pool *pool)
 
 unsigned cuzk_pool_nthreads(const cuzk_pool *pool) { return pool ? pool->nthreads : 1u; }
 
-cuzk_status cuzk_pool_for(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
-                          size_t grain)
+static cuzk_status pool_for(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
+                           size_t grain, bool stoppable)
 {
+    const volatile int *cancel = stoppable ? tl_scope.cancel : NULL;
     if (!fn)
         return CUZK_ERR_INVALID_ARG;
     if (n == 0)
@@ -225,13 +263,18 @@ cuzk_status cuzk_pool_for(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
 
     /* Inline: no pool, or nothing to share. */
     if (nt == 1 || pool->nstarted == 0 || nchunks == 1) {
+        if (cancel && *cancel)
+            return CUZK_ERR_CANCELLED;
         fn(ctx, 0, n, 0);
         return CUZK_OK;
     }
 
     pool_job job = {.next = NULL, .fn = fn, .ctx = ctx, .n = n, .chunk = chunk,
-                    .nchunks = nchunks, .helpers = 0, .closed = false};
+                    .nchunks = nchunks, .prio = tl_scope.priority, .cancel = cancel,
+                    .scope_cancel = tl_scope.cancel,
+                    .helpers = 0, .closed = false};
     atomic_init(&job.next_chunk, 0);
+    atomic_init(&job.stopped, false);
     pthread_mutex_lock(&pool->mu);
     pool_job **tail = &pool->jobs;
     while (*tail)
@@ -253,5 +296,18 @@ cuzk_status cuzk_pool_for(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
     while (job.helpers != 0)
         pthread_cond_wait(&pool->done, &pool->mu);
     pthread_mutex_unlock(&pool->mu);
-    return CUZK_OK;
+    return atomic_load_explicit(&job.stopped, memory_order_relaxed) ? CUZK_ERR_CANCELLED
+                                                                    : CUZK_OK;
+}
+
+cuzk_status cuzk_pool_for(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
+                          size_t grain)
+{
+    return pool_for(pool, n, fn, ctx, grain, false);
+}
+
+cuzk_status cuzk_pool_for_stoppable(cuzk_pool *pool, size_t n, cuzk_pool_fn fn, void *ctx,
+                                    size_t grain)
+{
+    return pool_for(pool, n, fn, ctx, grain, true);
 }

@@ -2,7 +2,8 @@
  * test_bellperson_files.c — bellperson .vk / .params / proof bytes: write -> read round
  * trips (buffer and file), every truncation length of a .params, flipped bits (an error,
  * or for unchecked vectors a proof that fails verification, never a crash), off-curve and
- * identity points, and a key read back from bytes still proving and verifying.
+ * identity points, a key read back from bytes still proving and verifying, and a decode
+ * stopped by its pool scope's flag.
  * Independent checks: point equality against the in-memory key, and the pairing check.
  */
 #define _DEFAULT_SOURCE /* mkstemp */
@@ -20,6 +21,7 @@
 
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
+#include "cuzk/pool.h"
 #include "test_groth16_circuits.h"
 #include "test_rng.h"
 
@@ -112,6 +114,34 @@ static void test_roundtrip(void **st)
     assert_int_equal(cuzk_groth16_vk_from_bellperson(&vk, g_params, g_len, NULL, NULL),
                      CUZK_ERR_FORMAT); /* trailing bytes */
     free(vb);
+}
+
+/* A decode under a pool scope whose flag is up stops (a stopping daemon does not wait for
+ * 44 GiB of points) and leaves nothing to free; with the flag down it decodes as ever. */
+static void test_cancel(void **st)
+{
+    (void)st;
+    cuzk_pool *pool = NULL;
+    assert_int_equal(cuzk_pool_create(&pool, 3), CUZK_OK);
+    volatile int flag = 1;
+    cuzk_pool_scope prev = cuzk_pool_scope_enter((cuzk_pool_scope){.cancel = &flag});
+    cuzk_groth16_pk pk;
+    cuzk_error err = {0};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(cuzk_groth16_pk_from_bellperson(&pk, g_params, g_len,
+                                                         CUZK_PARAMS_TRUSTED_ONCURVE,
+                                                         k ? NULL : pool, &err),
+                         CUZK_ERR_CANCELLED);
+        assert_non_null(strstr(err.msg, "cancelled"));
+    }
+    flag = 0;
+    assert_int_equal(cuzk_groth16_pk_from_bellperson(&pk, g_params, g_len,
+                                                     CUZK_PARAMS_TRUSTED_ONCURVE, pool, &err),
+                     CUZK_OK);
+    assert_true(cuzk_groth16_pk_eq(&pk, &g_pk));
+    cuzk_groth16_pk_free(&pk);
+    cuzk_pool_scope_enter(prev);
+    cuzk_pool_destroy(pool);
 }
 
 static void test_files(void **st)
@@ -366,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip),  cmocka_unit_test(test_files),
         cmocka_unit_test(test_truncation), cmocka_unit_test(test_flips),
         cmocka_unit_test(test_bad_points), cmocka_unit_test(test_proof_bytes),
+        cmocka_unit_test(test_cancel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

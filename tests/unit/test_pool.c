@@ -4,7 +4,9 @@
  * one pool shared by several concurrent callers (each call covered exactly once, ids
  * unique within a call, every caller helped by workers, nested calls under contention).
  * Mostly one test thread driving pools of 1, 2 and 7 threads; the sharing tests start
- * 2-4 caller threads of their own (cmocka asserts stay on the main thread).
+ * 2-4 caller threads of their own (cmocka asserts stay on the main thread); the scope:
+ * a job of higher priority gets the workers after one chunk each (counted in tickets, not
+ * time), and a stoppable call stops at its next chunk when its flag rises.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -317,6 +319,173 @@ static void test_shared_nested(void **state)
     cuzk_pool_destroy(s.pool);
 }
 
+/* ---- scope: priority ------------------------------------------------------------------- */
+
+/* A LOW caller keeps the pool busy with job after job; a HIGH caller (scope priority 1)
+ * arrives. Every chunk start takes a ticket; between the first and the last start of a
+ * HIGH chunk, a worker thread (id != 0) may start at most one LOW chunk (the one it
+ * claimed before it saw the HIGH job): with the fair share of the workers (no priority)
+ * it would start dozens. Tickets, not clocks: the bound holds on a loaded machine. */
+typedef struct prio_run {
+    cuzk_pool *pool;
+    atomic_uint ticket;
+    atomic_int stop_low;
+    atomic_uint low_chunks;
+    unsigned low_worker_ticket[4096];
+    atomic_uint n_low_worker;
+    unsigned high_first, high_last;
+    atomic_uint high_seen;
+    atomic_int bad_scope;
+} prio_run;
+
+static void low_fn(void *vctx, size_t begin, size_t end, unsigned worker_id)
+{
+    prio_run *r = vctx;
+    (void)begin;
+    (void)end;
+    unsigned t = atomic_fetch_add(&r->ticket, 1);
+    atomic_fetch_add(&r->low_chunks, 1);
+    if (cuzk_pool_scope_get().priority != 0)
+        atomic_store(&r->bad_scope, 1);
+    if (worker_id != 0) {
+        unsigned k = atomic_fetch_add(&r->n_low_worker, 1);
+        if (k < 4096)
+            r->low_worker_ticket[k] = t;
+    }
+    sleep_us(2000);
+}
+
+static void high_fn(void *vctx, size_t begin, size_t end, unsigned worker_id)
+{
+    prio_run *r = vctx;
+    (void)begin;
+    (void)end;
+    (void)worker_id;
+    unsigned t = atomic_fetch_add(&r->ticket, 1);
+    if (atomic_fetch_add(&r->high_seen, 1) == 0)
+        r->high_first = t;
+    r->high_last = t; /* the last start wins; read after the call returns */
+    if (cuzk_pool_scope_get().priority != 1)
+        atomic_store(&r->bad_scope, 1);
+    sleep_us(5000);
+}
+
+static void *low_caller(void *arg)
+{
+    prio_run *r = arg;
+    while (!atomic_load(&r->stop_low))
+        cuzk_pool_for(r->pool, 32, low_fn, r, 1);
+    return NULL;
+}
+
+static void test_priority(void **state)
+{
+    (void)state;
+    prio_run *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(cuzk_pool_create(&r->pool, 4), CUZK_OK);
+    pthread_t low;
+    assert_int_equal(pthread_create(&low, NULL, low_caller, r), 0);
+    while (atomic_load(&r->low_chunks) < 40) /* the workers are on LOW jobs */
+        sleep_us(1000);
+    cuzk_pool_scope prev = cuzk_pool_scope_enter((cuzk_pool_scope){.priority = 1});
+    assert_int_equal(cuzk_pool_for(r->pool, 32, high_fn, r, 1), CUZK_OK);
+    cuzk_pool_scope_enter(prev);
+    atomic_store(&r->stop_low, 1);
+    assert_int_equal(pthread_join(low, NULL), 0);
+
+    assert_int_equal(atomic_load(&r->high_seen), 32);
+    unsigned in_window = 0, n = atomic_load(&r->n_low_worker);
+    for (unsigned k = 0; k < n && k < 4096; k++)
+        if (r->low_worker_ticket[k] > r->high_first && r->low_worker_ticket[k] < r->high_last)
+            in_window++;
+    /* 3 workers: at most one LOW chunk each, claimed before they saw the HIGH job */
+    assert_true(in_window <= 3);
+    assert_int_equal(atomic_load(&r->bad_scope), 0);
+    cuzk_pool_destroy(r->pool);
+    free(r);
+}
+
+/* ---- scope: stopping ------------------------------------------------------------------- */
+
+typedef struct stop_run {
+    volatile int flag;
+    int raise_at; /* the item whose chunk raises the flag (-1: none) */
+    atomic_uint ran;
+    atomic_uint ran_item[64];
+    atomic_int bad_scope;
+    cuzk_pool *pool;
+} stop_run;
+
+static void stop_fn(void *vctx, size_t begin, size_t end, unsigned worker_id)
+{
+    stop_run *r = vctx;
+    (void)worker_id;
+    if (cuzk_pool_scope_get().cancel != &r->flag)
+        atomic_store(&r->bad_scope, 1);
+    for (size_t i = begin; i < end; i++) {
+        atomic_fetch_add(&r->ran, 1);
+        atomic_store(&r->ran_item[i], 1);
+        if ((int)i == r->raise_at)
+            r->flag = 1;
+    }
+    sleep_us(1000);
+}
+
+static void stop_reset(stop_run *r, int raise_at, int flag)
+{
+    r->flag = flag;
+    r->raise_at = raise_at;
+    atomic_store(&r->ran, 0);
+    for (int i = 0; i < 64; i++)
+        atomic_store(&r->ran_item[i], 0);
+}
+
+static void test_stoppable(void **state)
+{
+    (void)state;
+    stop_run *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(cuzk_pool_create(&r->pool, 4), CUZK_OK);
+    cuzk_pool_scope prev = cuzk_pool_scope_enter((cuzk_pool_scope){.cancel = &r->flag});
+
+    /* the flag rises at item 5 of 32 one-item chunks: the rest never start */
+    stop_reset(r, 5, 0);
+    assert_int_equal(cuzk_pool_for_stoppable(r->pool, 32, stop_fn, r, 1), CUZK_ERR_CANCELLED);
+    assert_int_equal(atomic_load(&r->ran_item[5]), 1);
+    /* items are claimed in order: past 5, only the 3 other participants' claims in flight */
+    assert_true(atomic_load(&r->ran) <= 6 + 3);
+    assert_int_equal(atomic_load(&r->ran_item[31]), 0);
+
+    /* already raised: nothing runs; cuzk_pool_for under the same scope runs it all */
+    stop_reset(r, -1, 1);
+    assert_int_equal(cuzk_pool_for_stoppable(r->pool, 32, stop_fn, r, 1), CUZK_ERR_CANCELLED);
+    assert_int_equal(atomic_load(&r->ran), 0);
+    assert_int_equal(cuzk_pool_for(r->pool, 32, stop_fn, r, 1), CUZK_OK);
+    assert_int_equal(atomic_load(&r->ran), 32);
+
+    /* raised by the last item: every chunk ran, so the call succeeded */
+    stop_reset(r, 31, 0);
+    assert_int_equal(cuzk_pool_for_stoppable(r->pool, 32, stop_fn, r, 1), CUZK_OK);
+    assert_int_equal(atomic_load(&r->ran), 32);
+
+    /* inline (one chunk, no pool): checked before it starts */
+    stop_reset(r, -1, 1);
+    assert_int_equal(cuzk_pool_for_stoppable(NULL, 8, stop_fn, r, 1), CUZK_ERR_CANCELLED);
+    assert_int_equal(cuzk_pool_for_stoppable(r->pool, 8, stop_fn, r, 8), CUZK_ERR_CANCELLED);
+    assert_int_equal(atomic_load(&r->ran), 0);
+    stop_reset(r, -1, 0);
+    assert_int_equal(cuzk_pool_for_stoppable(NULL, 8, stop_fn, r, 1), CUZK_OK);
+    assert_int_equal(atomic_load(&r->ran), 8);
+
+    assert_int_equal(atomic_load(&r->bad_scope), 0); /* workers ran under the job's scope */
+    cuzk_pool_scope back = cuzk_pool_scope_enter(prev);
+    assert_ptr_equal(back.cancel, &r->flag);
+    assert_null(cuzk_pool_scope_get().cancel);
+    cuzk_pool_destroy(r->pool);
+    free(r);
+}
+
 int main(void)
 {
     test_rng_init("pool");
@@ -324,7 +493,8 @@ int main(void)
         cmocka_unit_test(test_sum_threads), cmocka_unit_test(test_random_sizes),
         cmocka_unit_test(test_nested),      cmocka_unit_test(test_args),
         cmocka_unit_test(test_many_calls), cmocka_unit_test(test_shared_callers),
-        cmocka_unit_test(test_shared_nested),
+        cmocka_unit_test(test_shared_nested), cmocka_unit_test(test_priority),
+        cmocka_unit_test(test_stoppable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

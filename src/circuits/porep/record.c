@@ -65,7 +65,11 @@ static cuzk_status run_phases(rjob *j, const cuzk_porep_shape *s, unsigned nch, 
                 if (ph == phase)
                     j->task[t++] = i * j->nseg + seg;
             }
-        cuzk_status st = cuzk_pool_for(pool, t, record_fn, j, 1);
+        /* stoppable: a daemon stopping, or the jobs that wanted this key gone, ends a
+         * recording of minutes at its next segment (the scope's flag, cuzk/pool.h) */
+        cuzk_status st = cuzk_pool_for_stoppable(pool, t, record_fn, j, 1);
+        if (st == CUZK_ERR_CANCELLED)
+            return cuzk_error_set(err, st, "porep record: cancelled");
         if (st)
             return cuzk_error_set(err, st, "porep record: the worker pool failed");
     }

@@ -250,8 +250,9 @@ cuzk_status cuzk_post_record(const cuzk_post_partition *p, cuzk_pool *pool, cuzk
     cuzk_cs **pieces = malloc(n * sizeof *pieces);
     if (!j.cs || !pieces) {
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "PoSt record: out of memory");
-    } else if ((st = cuzk_pool_for(pool, n, post_record_job, &j, 1)) != CUZK_OK) {
-        cuzk_error_set(err, st, "PoSt record: the worker pool failed");
+    } else if ((st = cuzk_pool_for_stoppable(pool, n, post_record_job, &j, 1)) != CUZK_OK) {
+        cuzk_error_set(err, st, st == CUZK_ERR_CANCELLED ? "PoSt record: cancelled"
+                                                         : "PoSt record: the worker pool failed");
     } else {
         for (uint32_t s = 0; s < n; s++)
             pieces[s] = &j.cs[s];

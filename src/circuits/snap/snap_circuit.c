@@ -302,8 +302,10 @@ cuzk_status cuzk_snap_record(const cuzk_snap_partition *p, cuzk_pool *pool, cuzk
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "SnapDeals record: out of memory");
         goto out;
     }
-    if ((st = cuzk_pool_for(pool, n, snap_record_job, &j, 1)) != CUZK_OK) {
-        cuzk_error_set(err, st, "SnapDeals record: the worker pool failed");
+    if ((st = cuzk_pool_for_stoppable(pool, n, snap_record_job, &j, 1)) != CUZK_OK) {
+        cuzk_error_set(err, st, st == CUZK_ERR_CANCELLED
+                                    ? "SnapDeals record: cancelled"
+                                    : "SnapDeals record: the worker pool failed");
         goto out;
     }
     pieces[0] = main_cs;
