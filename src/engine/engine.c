@@ -171,6 +171,12 @@ static void engine_free(cuzk_engine *e, bool threads_started)
     }
     for (unsigned i = 0; i < e->n_threads; i++)
         pthread_join(e->threads[i], NULL);
+    /* key loads on their own threads (srs.c) were told to stop above: they end at their
+     * next check; their partitions' workers are gone, so nothing waits for them but this */
+    pthread_mutex_lock(&e->mu);
+    while (e->loaders)
+        pthread_cond_wait(&e->srs_cv, &e->mu);
+    pthread_mutex_unlock(&e->mu);
     fil_bg_stop(e); /* before the keys go: a failed digest evicts through the key table */
     ereleaser_stop(e->releaser); /* its callbacks account into the SRS entries and jobs */
     e->releaser = NULL;

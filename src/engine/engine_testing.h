@@ -31,6 +31,12 @@ void cuzk_engine_pause(cuzk_engine *e, bool paused);
  * other jobs that need the key wait for it); releasing lets them go on. */
 void cuzk_engine_hold_loads(cuzk_engine *e, bool hold);
 
+/* While held, a key load whose circuit is out (srs_early, srs.h) waits before its points,
+ * as a slow .params decode or dev setup would; its jobs' partitions synthesize meanwhile and
+ * wait for the key before their device stage. A cancelled load or a stopping engine ends
+ * the hold. */
+void cuzk_engine_hold_points(cuzk_engine *e, bool hold);
+
 /* Partitions holding at least `bytes` are freed by the background releaser (default
  * 256 MiB; 0 sends every partition there). */
 void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes);

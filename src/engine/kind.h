@@ -62,6 +62,14 @@ typedef struct esynth {
     uint64_t bytes;            /* what the above occupy */
 } esynth;
 
+/* How a loader hands out its circuit before the key's points (ekind.load_key): the SRS
+ * manager's, so that partitions synthesize while a 44 GiB .params decodes or a dev key is
+ * made (synthesis needs the circuit and its witness map, never the points). */
+typedef struct srs_publish {
+    void (*circuit)(void *ctx, cuzk_r1cs *r1cs, cuzk_witness_map *wmap);
+    void *ctx;
+} srs_publish;
+
 struct ekind {
     cuzk_proof_kind kind;
     const char *name;
@@ -75,10 +83,15 @@ struct ekind {
      * map/map_len: the file mapping to decode from when the kind keys by file (the SRS
      * manager maps it and keeps it as the WARM tier), else NULL. cancel: set (any thread)
      * when nobody wants the key any more or the engine stops; a loader that makes a key
-     * (a dev setup) passes it on and then returns CUZK_ERR_CANCELLED, leaving no file. */
+     * (a dev setup) passes it on and then returns CUZK_ERR_CANCELLED, leaving no file.
+     * publish (NULL: not wanted): a kind whose synthesize reads only key->r1cs and
+     * key->wmap may call publish->circuit once, as soon as both are ready; they then
+     * belong to the SRS manager: on success the kind puts the same two in key, on failure
+     * it frees neither. */
     cuzk_status (*load_key)(const cuzk_engine *e, const char *circuit_id, const ereq *req,
                             const uint8_t *map, size_t map_len, srs_key *key,
-                            const volatile int *cancel, cuzk_pool *pool, cuzk_error *err);
+                            const volatile int *cancel, const srs_publish *publish,
+                            cuzk_pool *pool, cuzk_error *err);
     /* The file a key is decoded from (written into path), or false if generated. */
     bool (*key_file)(const cuzk_engine *e, const char *circuit_id, char *path, size_t cap);
     /* Whether req names that key file as its input *in: the SRS manager then maps it

@@ -52,7 +52,8 @@ void fil_bg_stop(cuzk_engine *e);
 bool fil_official_base(const char *id, char *out, size_t cap);
 cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                          const uint8_t *map, size_t map_len, srs_key *key,
-                         const volatile int *cancel, cuzk_pool *pool, cuzk_error *err);
+                         const volatile int *cancel, const srs_publish *publish,
+                         cuzk_pool *pool, cuzk_error *err);
 
 /* The recorded circuit of id: mapped from its CSR cache file when that is sound, else
  * rec(ctx, ...) records it and the cache is (re)written (kind_fil_cache.c). map is as in

@@ -357,7 +357,8 @@ static cuzk_status record_cb(void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,
 
 cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                          const uint8_t *map, size_t map_len, srs_key *key,
-                         const volatile int *cancel, cuzk_pool *pool, cuzk_error *err)
+                         const volatile int *cancel, const srs_publish *publish,
+                         cuzk_pool *pool, cuzk_error *err)
 {
     (void)req;
     fil_circuit c;
@@ -381,6 +382,11 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
     st = fil_circuit_cached(e, id, record_cb, &ra, &r1cs, wm, pool, err);
     if (st == CUZK_OK && cancel && *cancel)
         st = cuzk_error_set(err, CUZK_ERR_CANCELLED, "%s: key load cancelled", id);
+    /* synthesis needs only the circuit and its map: the jobs' partitions are synthesized
+     * while the points decode (or a dev key is made); from here the SRS manager owns them */
+    bool published = st == CUZK_OK && publish;
+    if (published)
+        publish->circuit(publish->ctx, r1cs, wm);
     if (st == CUZK_OK && map) {
         st = cuzk_groth16_pk_from_bellperson(&key->pk, map, map_len,
                                              CUZK_PARAMS_TRUSTED_ONCURVE, pool, err);
@@ -396,9 +402,11 @@ cuzk_status fil_load_key(const cuzk_engine *e, const char *id, const ereq *req,
         st = fil_dev_key(e, id, cached ? path : NULL, r1cs, &key->pk, cancel, pool, err);
     }
     if (st != CUZK_OK) {
-        cuzk_r1cs_destroy(r1cs);
-        cuzk_witness_map_free(wm);
-        free(wm);
+        if (!published) {
+            cuzk_r1cs_destroy(r1cs);
+            cuzk_witness_map_free(wm);
+            free(wm);
+        }
         return st;
     }
     if (defer)

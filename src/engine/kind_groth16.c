@@ -163,9 +163,11 @@ static bool g16_key_input(const char *id, const ereq *req, ereq_input *in)
 
 static cuzk_status g16_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                                 const uint8_t *map, size_t map_len, srs_key *key,
-                                const volatile int *cancel, cuzk_pool *pool, cuzk_error *err)
+                                const volatile int *cancel, const srs_publish *publish,
+                                cuzk_pool *pool, cuzk_error *err)
 {
     (void)e;
+    (void)publish; /* its synthesis may read the key's own circuit only once loaded */
     (void)cancel; /* decoding only: bounded by the file, makes nothing */
     bool zkey;
     const uint8_t *d = map;

@@ -97,9 +97,11 @@ static cuzk_status synthetic_plan(const cuzk_engine *e, const ereq *q, ekind_pla
 
 static cuzk_status synthetic_load_key(const cuzk_engine *e, const char *id, const ereq *req,
                                       const uint8_t *map, size_t map_len, srs_key *key,
-                                      const volatile int *cancel, cuzk_pool *pool,
+                                      const volatile int *cancel,
+                                      const srs_publish *publish, cuzk_pool *pool,
                                       cuzk_error *err)
 {
+    (void)publish; /* its partitions are views of the witness made with the key */
     (void)req;
     (void)map;
     (void)map_len;
@@ -226,7 +228,7 @@ static cuzk_status synthetic_verify_result(const cuzk_engine *e, const ereq *req
                                            cuzk_error *err)
 {
     srs_key key;
-    cuzk_status st = synthetic_load_key(e, plan->circuit_id, req, NULL, 0, &key, NULL,
+    cuzk_status st = synthetic_load_key(e, plan->circuit_id, req, NULL, 0, &key, NULL, NULL,
                                           pool, err);
     if (st != CUZK_OK)
         return st;

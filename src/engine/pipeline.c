@@ -164,6 +164,21 @@ void *engine_dispatcher_main(void *arg)
 
 /* ---- synthesis ---------------------------------------------------------------------------- */
 
+/* On the CPU backend a partition also holds the prover's scratch and, for a compact
+ * witness, its dense expansion (backend_cpu.c); on a GPU they are device memory, not the
+ * budget's (an engine with both is charged as the CPU). */
+static uint64_t cpu_scratch(const cuzk_engine *e, const epart *p, const srs_key *key)
+{
+    const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
+    if (!circuit || !engine_has_cpu_device(e))
+        return 0;
+    uint64_t scratch =
+        cuzk_groth16_prove_scratch_size(&key->pk, circuit, cuzk_pool_nthreads(e->pool));
+    if (p->syn.w.kind == CUZK_WITNESS_COMPACT)
+        scratch += (uint64_t)circuit->n_vars * sizeof(cuzk_fr);
+    return scratch;
+}
+
 void *engine_synth_main(void *arg)
 {
     worker_arg *wa = arg;
@@ -185,7 +200,8 @@ void *engine_synth_main(void *arg)
             uint64_t wait = 0;
             cuzk_pool_scope prev =
                 cuzk_pool_scope_enter((cuzk_pool_scope){.priority = (int)j->prio});
-            st = engine_srs_ensure(e, p->srs, &j->cancel, j->req, -1, &wait, &err);
+            /* a key still loading whose circuit is out: synthesize from that now */
+            st = engine_srs_ensure(e, p->srs, &j->cancel, j->req, -1, &wait, &p->early, &err);
             cuzk_pool_scope_enter(prev);
             if (wait > j->srs_ms)
                 j->srs_ms = wait;
@@ -199,7 +215,14 @@ void *engine_synth_main(void *arg)
                 engine_sched_part_end(e, p);
             continue;
         }
+        srs_key view;
         const srs_key *key = &p->srs->key;
+        if (p->early) {
+            memset(&view, 0, sizeof view);
+            view.r1cs = p->early->r1cs;
+            view.wmap = p->early->wmap;
+            key = &view;
+        }
         bool fault = take_fault(e, ENGINE_FAULT_SYNTH, -1);
         pthread_mutex_unlock(&e->mu);
 
@@ -212,17 +235,12 @@ void *engine_synth_main(void *arg)
                    : j->kind->synthesize(e, j->req, &j->plan, key, p->idx, e->pool, &p->syn, &err);
         cuzk_pool_scope_enter(prev);
         p->t_synth1 = engine_now_ms();
-        const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
-        /* on the CPU backend a partition also holds the prover's scratch and, for a
-         * compact witness, its dense expansion (backend_cpu.c); on a GPU they are device
-         * memory, not the budget's (an engine with both is charged as the CPU) */
+        /* the CPU prover's scratch is sized from the key's points: from an early circuit,
+         * charged at the device stage once the key is loaded */
         uint64_t scratch = 0;
-        if (st == CUZK_OK && circuit && engine_has_cpu_device(e)) {
-            scratch = cuzk_groth16_prove_scratch_size(&key->pk, circuit,
-                                                      cuzk_pool_nthreads(e->pool));
-            if (p->syn.w.kind == CUZK_WITNESS_COMPACT)
-                scratch += (uint64_t)circuit->n_vars * sizeof(cuzk_fr);
-        }
+        p->scratch_later = st == CUZK_OK && p->early && engine_has_cpu_device(e);
+        if (st == CUZK_OK && !p->early)
+            scratch = cpu_scratch(e, p, key);
         etimeline_event(e->timeline, wa->track, "synthesize", p->t_synth0, p->t_synth1, j->id,
                         (int)p->idx);
 
@@ -271,6 +289,42 @@ static void take_out_of_rotation(cuzk_engine *e, edevice *d, const char *why)
     pthread_cond_broadcast(&e->room_cv);
 }
 
+/* A partition synthesized while its key was loading (p->early) waits here for the whole
+ * key, then is charged its CPU scratch if that waited for the key (mu held, released while
+ * waiting). false: p is not to be proved now: failed or ended, or (the engine stopping or
+ * d out of rotation meanwhile) put back in the device queue. */
+static bool key_ready(cuzk_engine *e, edevice *d, epart *p)
+{
+    ejob *j = p->job;
+    cuzk_error err = {0};
+    cuzk_status st = engine_srs_await(e, p->srs, &j->cancel, &err);
+    if (st == CUZK_OK && p->scratch_later) {
+        uint64_t scratch = cpu_scratch(e, p, &p->srs->key);
+        p->scratch_later = false;
+        if (!engine_sched_resize(e, p, p->syn.bytes + scratch + (1u << 20)))
+            st = cuzk_error_set(&err, CUZK_ERR_NOMEM,
+                                "the partition takes %.1f MiB, more than the budget allows",
+                                (p->syn.bytes + scratch) / 1048576.0);
+    }
+    if (e->stopping) {
+        engine_sched_dev_put(e, p);
+        return false;
+    }
+    if (engine_job_over(j)) {
+        engine_sched_part_end(e, p);
+        return false;
+    }
+    if (st != CUZK_OK) {
+        part_fail(e, p, st, err.msg);
+        return false;
+    }
+    if (d->out_of_service) {
+        dev_q_put(e, p);
+        return false;
+    }
+    return true;
+}
+
 void *engine_device_main(void *arg)
 {
     worker_arg *wa = arg;
@@ -295,6 +349,11 @@ void *engine_device_main(void *arg)
         ejob *j = p->job;
         if (engine_job_over(j)) {
             engine_sched_part_end(e, p);
+            continue;
+        }
+        if (p->early && !key_ready(e, d, p)) {
+            if (e->stopping || d->out_of_service)
+                break; /* p went back to the queue */
             continue;
         }
         e->dev_busy++;

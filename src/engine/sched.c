@@ -301,6 +301,7 @@ void engine_parts_free(cuzk_engine *e, epart *list)
     while (list) {
         epart *next = list->next;
         part_free_data(e, list);
+        engine_srs_early_drop(e, list->early); /* at destroy: no other thread is left */
         free(list);
         list = next;
     }
@@ -312,6 +313,7 @@ static void part_account(cuzk_engine *e, epart *p)
     ejob *j = p->job;
     engine_budget_release(e, p->bytes_held);
     held_add(e, p, p->bytes_held, false);
+    engine_srs_early_drop(e, p->early);
     engine_srs_unref(e, p->srs);
     j->in_flight--;
     pthread_cond_broadcast(&e->done_cv);

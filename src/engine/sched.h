@@ -71,6 +71,7 @@
 typedef struct ejob ejob;
 typedef struct epart epart;
 typedef struct srs_entry srs_entry;
+typedef struct srs_early srs_early;
 
 /* A partition on its road. Threading: guarded by engine->mu while it sits in a queue and
  * owned by the one stage working on it otherwise. */
@@ -82,6 +83,10 @@ struct epart {
     uint64_t bytes_held;       /* budget reserved for the working set */
     bool latency;              /* of the latency class (sched.h) */
     esynth syn;
+    srs_early *early;          /* synthesized from its key's early circuit (srs.h): the key
+                                * is awaited before the device stage; dropped at the end */
+    bool scratch_later;        /* CPU devices, early: the prover's scratch is charged once
+                                * the key is loaded (it is sized from the key) */
     cuzk_prove_job *pj;
     int device;                /* the device that ran start (-1 before) */
     int exclude_device;        /* after a failure: prefer another device (-1 none) */

@@ -203,13 +203,219 @@ static bool srs_reserve(cuzk_engine *e, uint64_t n)
     return true;
 }
 
+/* The graveyard frees an early circuit that no key adopted, off the lock (mu held). */
+static void early_free(cuzk_engine *e, srs_early *o)
+{
+    if (!o->adopted && (o->r1cs || o->wmap)) {
+        srs_grave *g = calloc(1, sizeof *g);
+        if (g) { /* else leaked: better than freed under a user */
+            g->key.r1cs = o->r1cs;
+            g->key.wmap = o->wmap;
+            g->next = e->graveyard;
+            e->graveyard = g;
+            pthread_cond_broadcast(&e->dispatch_cv); /* the dispatcher buries it */
+        }
+    }
+    free(o);
+}
+
+void engine_srs_early_drop(cuzk_engine *e, srs_early *o)
+{
+    if (o && --o->users == 0 && o->detached)
+        early_free(e, o);
+}
+
+cuzk_status engine_srs_await(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
+                             cuzk_error *err)
+{
+    while (s->loading) {
+        if (e->stopping || (cancel && *cancel))
+            return cuzk_error_set(err, CUZK_ERR_CANCELLED, e->stopping ? "the engine is stopping"
+                                                                       : "cancelled");
+        pthread_cond_wait(&e->srs_cv, &e->mu);
+    }
+    if (s->tier == CUZK_SRS_HOT)
+        return CUZK_OK;
+    return cuzk_error_set(err, s->load_status != CUZK_OK ? s->load_status : CUZK_ERR_INTERNAL,
+                          "%s", s->load_error[0] ? s->load_error : "the key was not loaded");
+}
+
+typedef struct publish_ctx {
+    cuzk_engine *e;
+    srs_entry *s;
+    srs_early *o; /* allocated before the load, so publishing cannot fail */
+    bool out;     /* published */
+} publish_ctx;
+
+/* The loader's srs_publish (mu NOT held): the circuit goes out to the synthesis workers
+ * waiting in engine_srs_ensure. */
+static void publish_circuit(void *ctx, cuzk_r1cs *r1cs, cuzk_witness_map *wmap)
+{
+    publish_ctx *x = ctx;
+    cuzk_engine *e = x->e;
+    pthread_mutex_lock(&e->mu);
+    x->o->r1cs = r1cs;
+    x->o->wmap = wmap;
+    x->s->early = x->o;
+    x->out = true;
+    pthread_cond_broadcast(&e->srs_cv);
+    /* engine_testing.h: a test holds the points here, as a slow decode or setup would */
+    while (e->hold_points && !e->stopping && !x->s->load_cancel)
+        pthread_cond_wait(&e->srs_cv, &e->mu);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* What a load carries from its start (engine_srs_ensure, mu held) to its end. */
+typedef struct load_args {
+    cuzk_engine *e;
+    srs_entry *s;
+    const ekind *k;
+    const ereq *req;     /* s->req: a job-own key's bytes (alive while s is referenced) */
+    char id[256];
+    mapped_file *map;    /* the key file, mapped (NULL: none) */
+    uint64_t charge;
+    double tl;           /* when the load started */
+    publish_ctx pub;
+    cuzk_pool_scope scope; /* the asking thread's (its priority) */
+    cuzk_error err;      /* a load on its own thread: its error */
+} load_args;
+
+/* The load proper: decode (mu NOT held), then the key into the table or the failure into
+ * the entry (returns with mu held). st: the mapping's outcome. */
+static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
+{
+    cuzk_engine *e = a->e;
+    srs_entry *s = a->s;
+    const ekind *k = a->k;
+    const char *id = a->id;
+    mapped_file *map = a->map;
+    uint64_t charge = a->charge;
+    double tl = a->tl;
+    publish_ctx pub = a->pub;
+    srs_publish publish = {publish_circuit, &pub};
+    srs_key key = {0};
+    bool decoded = false;
+    if (st == CUZK_OK) {
+        /* the pool's stoppable stages (recording, decoding) read load_cancel too, so a
+         * stopping daemon or a key no job wants any more stops at its next chunk; the
+         * priority stays the asking thread's (a WinningPoSt's key loads as CRITICAL) */
+        cuzk_pool_scope scope = a->scope;
+        scope.cancel = &s->load_cancel;
+        cuzk_pool_scope prev = cuzk_pool_scope_enter(scope);
+        st = k->load_key(e, id, a->req, map ? map->data : NULL, map ? map->len : 0, &key,
+                         &s->load_cancel, pub.o ? &publish : NULL, e->pool, err);
+        cuzk_pool_scope_enter(prev);
+        decoded = st == CUZK_OK;
+        /* decoded from a file truncated or rewritten under the read: not this key (it goes
+         * to the graveyard below), and a parse error is reported as the change it was */
+        if (map)
+            st = mapped_file_check(map, st, err);
+    }
+    if (st != CUZK_OK && map) {
+        /* a failed load keeps no mapping: the next user maps the file afresh */
+        mapped_file_close(map);
+        free(map);
+        map = NULL;
+    }
+    uint64_t load_ms = (uint64_t)(engine_now_ms() - tl);
+
+    pthread_mutex_lock(&e->mu);
+    s->map = map;
+    s->map_len = map ? map->len : 0;
+    if (map)
+        s->file_size = map->id.size;
+    s->refs--;
+    s->loading = false;
+    s->load_gen++;
+    s->load_status = st;
+    if (st == CUZK_OK && key.bytes > charge && !srs_reserve(e, key.bytes - charge))
+        st = s->load_status =
+            cuzk_error_set(err, CUZK_ERR_NOMEM, "key %s takes %.1f MiB, more than the budget allows",
+                           id, key.bytes / 1048576.0);
+    srs_early *o = pub.out ? pub.o : NULL;
+    if (!pub.out)
+        free(pub.o);
+    s->early = NULL;
+    if (o) {
+        /* a key that is served adopts its circuit; otherwise the circuit stays with the
+         * partitions synthesized from it, and the last of them frees it */
+        o->adopted = st == CUZK_OK;
+        o->detached = true;
+        if (decoded && !o->adopted) {
+            key.r1cs = NULL; /* the early circuit's, freed with it (below or later) */
+            key.wmap = NULL;
+        }
+        if (o->users == 0)
+            early_free(e, o);
+    }
+    if (st != CUZK_OK && decoded) {
+        /* decoded, then found changed or too big: its memory is freed with the graveyard's */
+        srs_grave *g = calloc(1, sizeof *g);
+        if (g) {
+            g->key = key;
+            g->next = e->graveyard;
+            e->graveyard = g;
+        }
+    } else if (st == CUZK_OK) {
+        if (key.bytes < charge)
+            engine_budget_release(e, charge - key.bytes);
+        charge = key.bytes;
+    }
+    if (st == CUZK_OK) {
+        s->key = key;
+        s->charged = charge;
+        e->hot_bytes += charge;
+        s->tier = CUZK_SRS_HOT;
+        s->est_bytes = charge; /* the next load knows better */
+        s->load_ms_last = load_ms;
+        s->last_used_ms = engine_now_ms();
+        e->metrics.srs_loads++;
+        ehist_observe(&e->metrics.h[EH_SRS_LOAD], load_ms / 1e3);
+        engine_log(e, CUZK_LOG_INFO, "srs: loaded %s (%.1f MiB) in %llu ms%s", id,
+                   charge / 1048576.0, (unsigned long long)load_ms,
+                   key.benchmark_only ? " [random key: benchmark only]" : "");
+    } else {
+        engine_budget_release(e, charge);
+        snprintf(s->load_error, sizeof s->load_error, "%s", err ? err->msg : "key load failed");
+        engine_log(e, CUZK_LOG_WARN, "srs: cannot load %s: %s", id, s->load_error);
+    }
+    pthread_cond_broadcast(&e->srs_cv);
+    return st;
+}
+
+/* A load on its own thread (a synthesis's: the worker goes back to synthesizing from the
+ * circuit once it is out); the engine waits for these at destroy (loaders). */
+static void *load_thread(void *arg)
+{
+    load_args *a = arg;
+    cuzk_engine *e = a->e;
+    (void)load_run(a, CUZK_OK, &a->err); /* returns with mu held */
+    e->loaders--;
+    pthread_cond_broadcast(&e->srs_cv);
+    pthread_mutex_unlock(&e->mu);
+    free(a);
+    return NULL;
+}
+
 cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
                               const ereq *jreq, int key_fd, uint64_t *wait_ms,
-                              cuzk_error *err)
+                              srs_early **early, cuzk_error *err)
 {
     double t0 = engine_now_ms();
     uint64_t gen = s->load_gen;
+    if (early)
+        *early = NULL;
+wait:
     while (s->loading) {
+        if (early && s->early) {
+            /* its circuit is out: synthesize now, wait for the points before the device */
+            s->early->users++;
+            *early = s->early;
+            s->last_used_ms = engine_now_ms();
+            if (wait_ms)
+                *wait_ms += (uint64_t)(engine_now_ms() - t0);
+            return CUZK_OK;
+        }
         /* another thread loads it (a 32 GiB PoRep key takes a minute): a cancelled job or
          * a stopping engine does not wait for that (the cancel and stop broadcast srs_cv) */
         if (e->stopping || (cancel && *cancel)) {
@@ -262,6 +468,8 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *
     char id[256], path[4096];
     strcpy(id, s->id);
     bool has_file = k->key_file(e, id, path, sizeof path);
+    /* the circuit may go out before the points (srs_early); no room for it: it does not */
+    publish_ctx pub = {.e = e, .s = s, .o = calloc(1, sizeof(srs_early))};
     /* the loader owns the mapping until it is done (WARM's, or a new one) */
     mapped_file *map = s->map;
     s->map = NULL;
@@ -293,84 +501,46 @@ cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *
             map = NULL;
         }
     }
-    srs_key key = {0};
-    bool decoded = false;
-    if (st == CUZK_OK) {
-        /* the pool's stoppable stages (recording, decoding) read load_cancel too, so a
-         * stopping daemon or a key no job wants any more stops at its next chunk; the
-         * priority stays the asking thread's (a WinningPoSt's key loads as CRITICAL) */
-        cuzk_pool_scope scope = cuzk_pool_scope_get();
-        scope.cancel = &s->load_cancel;
-        cuzk_pool_scope prev = cuzk_pool_scope_enter(scope);
-        st = k->load_key(e, id, req, map ? map->data : NULL, map ? map->len : 0, &key,
-                         &s->load_cancel, e->pool, err);
-        cuzk_pool_scope_enter(prev);
-        decoded = st == CUZK_OK;
-        /* decoded from a file truncated or rewritten under the read: not this key (it goes
-         * to the graveyard below), and a parse error is reported as the change it was */
-        if (map)
-            st = mapped_file_check(map, st, err);
-    }
-    if (st != CUZK_OK && map) {
-        /* a failed load keeps no mapping: the next user maps the file afresh */
-        mapped_file_close(map);
-        free(map);
-        map = NULL;
-    }
-    uint64_t load_ms = (uint64_t)(engine_now_ms() - tl);
-
-    pthread_mutex_lock(&e->mu);
-    s->map = map;
-    s->map_len = map ? map->len : 0;
-    if (map)
-        s->file_size = map->id.size;
-    s->refs--;
-    s->loading = false;
-    s->load_gen++;
-    s->load_status = st;
-    if (st != CUZK_OK && decoded) {
-        /* decoded, then found changed: its memory is freed with the graveyard's */
-        srs_grave *g = calloc(1, sizeof *g);
-        if (g) {
-            g->key = key;
-            g->next = e->graveyard;
-            e->graveyard = g;
+    load_args *la = calloc(1, sizeof *la);
+    if (!la) {
+        if (map) {
+            mapped_file_close(map);
+            free(map);
         }
-    }
-    if (st == CUZK_OK && key.bytes > charge && !srs_reserve(e, key.bytes - charge)) {
-        st = s->load_status =
-            cuzk_error_set(err, CUZK_ERR_NOMEM, "key %s takes %.1f MiB, more than the budget allows",
-                           id, key.bytes / 1048576.0);
-        srs_grave *g = calloc(1, sizeof *g);
-        if (g) {
-            g->key = key;
-            g->next = e->graveyard;
-            e->graveyard = g;
-        }
-    } else if (st == CUZK_OK) {
-        if (key.bytes < charge)
-            engine_budget_release(e, charge - key.bytes);
-        charge = key.bytes;
-    }
-    if (st == CUZK_OK) {
-        s->key = key;
-        s->charged = charge;
-        e->hot_bytes += charge;
-        s->tier = CUZK_SRS_HOT;
-        s->est_bytes = charge; /* the next load knows better */
-        s->load_ms_last = load_ms;
-        s->last_used_ms = engine_now_ms();
-        e->metrics.srs_loads++;
-        ehist_observe(&e->metrics.h[EH_SRS_LOAD], load_ms / 1e3);
-        engine_log(e, CUZK_LOG_INFO, "srs: loaded %s (%.1f MiB) in %llu ms%s", id,
-                   charge / 1048576.0, (unsigned long long)load_ms,
-                   key.benchmark_only ? " [random key: benchmark only]" : "");
-    } else {
+        free(pub.o);
+        pthread_mutex_lock(&e->mu);
+        s->refs--;
+        s->loading = false;
+        s->load_gen++;
+        s->load_status = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
+        snprintf(s->load_error, sizeof s->load_error, "out of memory");
         engine_budget_release(e, charge);
-        snprintf(s->load_error, sizeof s->load_error, "%s", err ? err->msg : "key load failed");
-        engine_log(e, CUZK_LOG_WARN, "srs: cannot load %s: %s", id, s->load_error);
+        pthread_cond_broadcast(&e->srs_cv);
+        return CUZK_ERR_NOMEM;
     }
-    pthread_cond_broadcast(&e->srs_cv);
+    *la = (load_args){.e = e, .s = s, .k = k, .req = req, .map = map, .charge = charge,
+                      .tl = tl, .pub = pub, .scope = cuzk_pool_scope_get()};
+    strcpy(la->id, id);
+    /* a synthesis's load runs on its own thread, so the worker synthesizes from the circuit
+     * as soon as the load hands it out (srs_early); a failed mapping needs no thread */
+    if (st == CUZK_OK && early) {
+        pthread_t th;
+        pthread_attr_t at;
+        bool started = false;
+        pthread_mutex_lock(&e->mu);
+        e->loaders++;
+        if (pthread_attr_init(&at) == 0) {
+            pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+            started = pthread_create(&th, &at, load_thread, la) == 0;
+            pthread_attr_destroy(&at);
+        }
+        if (started)
+            goto wait; /* mu held, as the loop wants */
+        e->loaders--;
+        pthread_mutex_unlock(&e->mu);
+    }
+    st = load_run(la, st, err);
+    free(la);
     if (wait_ms)
         *wait_ms += (uint64_t)(engine_now_ms() - t0);
     return st;

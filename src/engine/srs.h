@@ -19,6 +19,21 @@
 typedef struct ejob ejob;
 typedef struct srs_entry srs_entry;
 
+/* The circuit of a key being loaded, handed out before its points (srs_publish, kind.h):
+ * partitions of the key's jobs synthesize from it while the points decode (a cold 32 GiB
+ * .params reads at ~1.5 GB/s, 30 s; a WindowPoSt dev key is made in 20 s) and wait for the
+ * whole key only before the device (engine_srs_await). Owned by the SRS manager: when the
+ * load succeeds the key adopts the circuit (the same pointers); when it fails, the
+ * circuit is freed once the last partition synthesized from it has ended (users). */
+typedef struct srs_early {
+    cuzk_r1cs *r1cs;
+    cuzk_witness_map *wmap;
+    uint32_t users; /* partitions synthesized from it, not yet ended */
+    bool detached;  /* its load is over: freed by the last user (with the circuit unless
+                     * adopted) */
+    bool adopted;   /* the loaded key owns r1cs and wmap */
+} srs_early;
+
 struct srs_entry {
     char id[256];
     cuzk_srs_tier tier;
@@ -30,6 +45,7 @@ struct srs_entry {
     /* Stops the load (ekind.load_key's cancel), set under mu: the engine stops, or every
      * job that wanted the key is over (engine_sched_cancel_unwanted_loads, sched.c). */
     volatile int load_cancel;
+    srs_early *early;      /* while loading: its circuit, once out (NULL before) */
     cuzk_status load_status; /* the last load's outcome (failures are reported to users) */
     char load_error[CUZK_ERROR_MSG_MAX];
     srs_key key;           /* valid when tier == HOT */
@@ -64,7 +80,8 @@ srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const 
  * scheduler's key rule, sched.h); false when none could go. */
 bool engine_srs_evict_one(cuzk_engine *e, uint64_t need, bool pinned_too);
 uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s); /* -> bytes freed */
-/* Makes s HOT, loading it if needed with mu released during the load; the budget comes
+/* Makes s HOT, loading it if needed with mu released during the load (early == NULL; see
+ * below for a synthesis's call); the budget comes
  * from s->pending_charge (reserved at admission) or is reserved here. *wait_ms (optional)
  * += the time spent. cancel: the cancel flag of the job whose partition needs the key
  * (NULL for a preload): while another thread loads the key, the wait ends with
@@ -72,10 +89,21 @@ uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s); /* -> bytes freed
  * holds a worker behind a slow load. jreq: the asking job's request, whose key file was
  * opened at submit and is read through that descriptor (NULL for a preload). key_fd: for
  * a preload, the key file as its caller opened it (cuzk_engine_preload_fd), read instead
- * of the path (-1: by path, a name the engine resolves itself). */
+ * of the path (-1: by path, a name the engine resolves itself).
+ * early (a synthesis's call): when another thread is loading s and its circuit is out,
+ * returns CUZK_OK at once with *early = that circuit, counted as one more user (the
+ * partition keeps it, synthesizes from it, calls engine_srs_await before its device
+ * stage and engine_srs_early_drop at its end); otherwise *early = NULL as before. */
 cuzk_status engine_srs_ensure(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
                               const ereq *jreq, int key_fd, uint64_t *wait_ms,
-                              cuzk_error *err);
+                              srs_early **early, cuzk_error *err);
+/* For a partition synthesized from s's early circuit: waits for the load to end (ending
+ * the wait with CUZK_ERR_CANCELLED when cancel is set or the engine stops); CUZK_OK when
+ * s is HOT, else the load's failure. */
+cuzk_status engine_srs_await(cuzk_engine *e, srs_entry *s, const volatile int *cancel,
+                             cuzk_error *err);
+/* A partition synthesized from o has ended (mu held, or no other thread left). */
+void engine_srs_early_drop(cuzk_engine *e, srs_early *o);
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */

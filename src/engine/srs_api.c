@@ -41,7 +41,7 @@ cuzk_status cuzk_engine_preload_fd(cuzk_engine *e, const char *id, int fd,
     bool was = s->tier == CUZK_SRS_HOT;
     double t0 = engine_now_ms();
     s->refs++;
-    cuzk_status st = engine_srs_ensure(e, s, NULL, NULL, fd, NULL, err);
+    cuzk_status st = engine_srs_ensure(e, s, NULL, NULL, fd, NULL, NULL, err);
     engine_srs_unref(e, s);
     pthread_mutex_unlock(&e->mu);
     engine_srs_bury(e);

@@ -114,6 +114,9 @@ struct cuzk_engine {
     int fault_device;
     bool paused;               /* engine_testing.h: the dispatcher admits nothing */
     bool hold_loads;           /* engine_testing.h: key loads wait before they start */
+    bool hold_points;          /* engine_testing.h: loads wait after their circuit is out */
+    unsigned loaders;          /* key loads running on their own threads (srs.c): waited
+                                * for at destroy */
     bool hold_devices;         /* engine_testing.h: device workers take nothing */
     bool record_events;        /* engine_testing.h: the scheduler's event log */
     struct cuzk_engine_event *events;

@@ -44,6 +44,14 @@ void cuzk_engine_hold_loads(cuzk_engine *e, bool hold)
     pthread_mutex_unlock(&e->mu);
 }
 
+void cuzk_engine_hold_points(cuzk_engine *e, bool hold)
+{
+    pthread_mutex_lock(&e->mu);
+    e->hold_points = hold;
+    pthread_cond_broadcast(&e->srs_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
 void cuzk_engine_hold_devices(cuzk_engine *e, bool hold)
 {
     pthread_mutex_lock(&e->mu);

@@ -24,6 +24,11 @@
  *                 bytes, verifying against cuzk_porep_public_inputs. The 2 KiB PoRep dev
  *                 setup takes minutes on 2 cores (a 2^22 domain; cached in the key dir
  *                 afterwards): CUZK_POREP_PROVE=0 skips this test;
+ *   circuit_first  with a key's points held back (the test hook standing for a slow
+ *                 .params decode or dev setup), its jobs are synthesized from the circuit
+ *                 the load handed out, none enters a device, and once the points come they
+ *                 complete and verify; a load that fails after handing its circuit out (its
+ *                 only job cancelled) frees it, and the next job loads the key again;
  *   post_restart  a WindowPoSt result in a journal survives a restart once its proof
  *                 verifies against the dev key's verifying key and the job's public inputs
  *                 (kind_fil_verify.c): served byte for byte; a forged proof (A and C
@@ -32,6 +37,7 @@
  */
 #define _GNU_SOURCE
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -489,6 +495,139 @@ static void test_dev_dir_missing(void **state)
     assert_int_equal(system(path), 0);
 }
 
+/* ---- the circuit before the points ---------------------------------------------------- */
+
+/* INFO lines of the engines of circuit_first (the engine's threads log: under a lock). */
+static pthread_mutex_t g_info_mu = PTHREAD_MUTEX_INITIALIZER;
+static char g_info[1 << 16];
+
+static void info_log(void *ctx, cuzk_log_level l, const char *m)
+{
+    efx_quiet(ctx, l, m);
+    pthread_mutex_lock(&g_info_mu);
+    size_t n = strlen(g_info);
+    if (n + strlen(m) + 2 < sizeof g_info)
+        snprintf(g_info + n, sizeof g_info - n, "%s\n", m);
+    pthread_mutex_unlock(&g_info_mu);
+}
+
+static bool info_has(const char *what)
+{
+    pthread_mutex_lock(&g_info_mu);
+    bool has = strstr(g_info, what) != NULL;
+    pthread_mutex_unlock(&g_info_mu);
+    return has;
+}
+
+static cuzk_job_ticket submit_window(cuzk_engine *e, const cuzk_post_job *s)
+{
+    json_t *doc;
+    cuzk_bytes vps[2];
+    cuzk_job_request r = fields_req(s, &doc, vps);
+    cuzk_job_ticket t;
+    cuzk_error err = {0};
+    if (cuzk_engine_submit(e, &r, &t, &err) != CUZK_OK)
+        fail_msg("submit: %s", err.msg);
+    free_fields(doc, vps, s->n_sectors);
+    return t;
+}
+
+/* Whether the event log holds stage for job id; *device: whether any DEVICE event is in. */
+static bool has_event(cuzk_engine *e, const char *id, int stage, bool *device)
+{
+    static cuzk_engine_event ev[256];
+    size_t n = cuzk_engine_events(e, ev, 256);
+    bool found = false;
+    for (size_t i = 0; i < n && i < 256; i++) {
+        if (ev[i].stage == ENGINE_EV_DEVICE)
+            *device = true;
+        if (ev[i].stage == stage && strcmp(ev[i].job, id) == 0)
+            found = true;
+    }
+    return found;
+}
+
+static void wait_ready(cuzk_engine *e, const char *id, bool *device)
+{
+    for (int i = 0; i < 6000 && !has_event(e, id, ENGINE_EV_READY, device); i++)
+        usleep(50 * 1000);
+    if (!has_event(e, id, ENGINE_EV_READY, device))
+        fail_msg("job %s: not synthesized in 300 s while its key's points were held", id);
+}
+
+/* A key load hands its circuit out before its points (srs_early): with the points held,
+ * the jobs that want the key are synthesized into the device queue while the key is not
+ * loaded, none enters a device, and once the points come they complete and verify. A
+ * load that ends without its key (its only job cancelled while the points are held)
+ * frees the circuit it handed out once that job's partition is gone (the sanitizer build
+ * sees a use after free or a leak), and the next job loads the key again and verifies. */
+static void test_circuit_first(void **state)
+{
+    (void)state;
+    g_info[0] = 0;
+    cuzk_engine *e = efx_make(NULL, g_keys, info_log);
+    cuzk_engine_events_record(e, true);
+    cuzk_engine_hold_points(e, true);
+    cuzk_post_job *s = window_set();
+    cuzk_job_ticket a = submit_window(e, s), b = submit_window(e, s);
+    bool device = false;
+    wait_ready(e, a.job_id, &device);
+    wait_ready(e, b.job_id, &device);
+    assert_false(device);                      /* no partition proved without its key */
+    assert_false(info_has("srs: loaded wpost-2k")); /* and the key is still loading */
+    cuzk_engine_hold_points(e, false);
+
+    cuzk_post_partition p = cuzk_post_job_partition(s);
+    size_t n = cuzk_post_info_n_inputs(&s->info);
+    cuzk_fr *x = calloc(n, sizeof *x);
+    assert_int_equal(cuzk_post_public_inputs(&p, s->randomness, x, n, NULL), CUZK_OK);
+    cuzk_groth16_vk vk;
+    cuzk_groth16_pvk pvk;
+    efx_dev_vk(g_keys, "wpost-2k", &vk, &pvk);
+    const char *ids[2] = {a.job_id, b.job_id};
+    for (int k = 0; k < 2; k++) {
+        cuzk_job_result res;
+        cuzk_error err = {0};
+        assert_int_equal(cuzk_engine_await(e, ids[k], 0, &res, &err), CUZK_OK);
+        if (res.state != CUZK_JOB_COMPLETED)
+            fail_msg("job %s: %s", ids[k], res.error);
+        verify(&pvk, &res, x, n, CUZK_OK);
+        cuzk_job_result_free(&res);
+    }
+    assert_true(info_has("srs: loaded wpost-2k"));
+    cuzk_engine_destroy(e);
+
+    /* the load fails after its circuit went out: its only job is cancelled meanwhile */
+    g_info[0] = 0;
+    e = efx_make(NULL, g_keys, info_log);
+    cuzk_engine_events_record(e, true);
+    cuzk_engine_hold_points(e, true);
+    cuzk_job_ticket c = submit_window(e, s);
+    wait_ready(e, c.job_id, &device);
+    bool running = false;
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_engine_cancel(e, c.job_id, &running, &err), CUZK_OK);
+    cuzk_job_result res;
+    assert_int_equal(cuzk_engine_await(e, c.job_id, 0, &res, &err), CUZK_OK);
+    assert_int_equal(res.state, CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&res);
+    for (int i = 0; i < 2400 && !info_has("srs: cannot load wpost-2k"); i++)
+        usleep(50 * 1000);
+    assert_true(info_has("srs: cannot load wpost-2k"));
+    cuzk_engine_hold_points(e, false);
+    cuzk_job_ticket d = submit_window(e, s);
+    assert_int_equal(cuzk_engine_await(e, d.job_id, 0, &res, &err), CUZK_OK);
+    if (res.state != CUZK_JOB_COMPLETED)
+        fail_msg("job after the failed load: %s", res.error);
+    verify(&pvk, &res, x, n, CUZK_OK);
+    cuzk_job_result_free(&res);
+    cuzk_engine_destroy(e);
+
+    cuzk_groth16_vk_free(&vk);
+    free(x);
+    cuzk_post_job_free(s);
+}
+
 int main(void)
 {
     test_rng_init("test_engine_filecoin");
@@ -509,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_window_post),
         cmocka_unit_test(test_post_restart),
         cmocka_unit_test(test_dev_dir_missing),
+        cmocka_unit_test(test_circuit_first),
         cmocka_unit_test(test_porep_prove),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
