@@ -151,7 +151,9 @@ static size_t events(cuzk_engine *e, cuzk_engine_event **out)
     size_t n = cuzk_engine_events(e, NULL, 0);
     *out = calloc(n ? n : 1, sizeof **out);
     assert_non_null(*out);
-    return cuzk_engine_events(e, *out, n);
+    /* the count is of all recorded so far: events made since the first call are not copied */
+    size_t all = cuzk_engine_events(e, *out, n);
+    return all < n ? all : n;
 }
 
 static bool has_event(cuzk_engine *e, const char *job, int stage)
