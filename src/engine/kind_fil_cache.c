@@ -65,6 +65,8 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
             engine_log(e, CUZK_LOG_WARN, "srs: %s: ignoring the circuit cache: %s; recording "
                        "again", id, ce.msg);
     }
+    /* minutes at 32 GiB: said before, so an operator (and cuzkd_state.sh) can tell */
+    engine_log(e, CUZK_LOG_INFO, "srs: %s: recording its circuit", id);
     cuzk_status st = rec(ctx, r1cs, map, err);
     if (st != CUZK_OK)
         return st;

@@ -8,6 +8,8 @@
 #     a clean stop the state directory takes a new daemon;
 #   - cancelling the only job that wants the 2 KiB PoRep dev key while it is being made
 #     stops the setup (logged; no key made, no file left);
+#   - SIGTERM while the 512 MiB PoRep circuit is being recorded: cuzkd exits 0, the load
+#     is logged cancelled and the circuit never recorded;
 #   - SIGTERM while the 2 KiB PoRep dev key is being made (a dev_key_dir that did not exist,
 #     made at start with mode 0700): cuzkd exits 0 without finishing the setup (the log says
 #     the load was cancelled, no key was made), no key file or temporary is left in the key
@@ -128,4 +130,29 @@ grep -q "dev key .* made" d.log && fail "the dev key was made after SIGTERM"
 left=$(ls -A keys/new | grep -v '^porep-2k\.csr')  # the circuit's cache (and its mark) stays
 [ -z "$left" ] || fail "files left in the key directory: $left"
 [ -e cuzk.sock ] && fail "the socket was not removed at exit"
+
+# ---- SIGTERM while a circuit is being recorded -------------------------------------------
+# The 512 MiB PoRep circuit takes seconds to record here (no cache yet): the stop ends the
+# recording at its next segment, so the log never says it was recorded.
+"$cuzk" gen-c1 --sector-size 512MiB --seed "$seed" --out c1-512m.json || fail "gen-c1 512MiB"
+n0=$(grep -c "cuzkd serving on" d.log)
+cuzkd_start "$n0"
+n0=$(grep -c "srs: cannot load porep-512m" d.log)
+"$cuzk" submit --addr "$addr" --kind porep --vanilla "$work/c1-512m.json" >/dev/null 2>&1 ||
+    fail "submit 512MiB"
+cuzkd_wait "srs: porep-512m: recording its circuit" 3000
+kill -TERM "$pid"
+t0=$SECONDS
+while kill -0 "$pid" 2>/dev/null; do
+    [ $((SECONDS - t0)) -le 120 ] ||
+        fail "cuzkd still running 120 s after SIGTERM (during the recording)"
+    sleep 0.05
+done
+wait "$pid"; rc=$?
+pid=
+[ $rc -eq 0 ] || fail "exit $rc after SIGTERM during the recording"
+[ "$(grep -c "srs: cannot load porep-512m: .*cancelled" d.log)" -gt "$n0" ] ||
+    fail "the recording was not cancelled by SIGTERM"
+grep -q "porep-512m circuit recorded" d.log && fail "the circuit was recorded after SIGTERM"
+echo "cuzkd_state: stopped $((SECONDS - t0)) s after SIGTERM during the recording"
 echo "cuzkd_state: all passed"
