@@ -73,7 +73,7 @@ size_t cuzk_engine_events(cuzk_engine *e, cuzk_engine_event *out, size_t cap)
 {
     pthread_mutex_lock(&e->mu);
     size_t n = e->n_events;
-    if (out)
+    if (out && n && cap) /* none recorded yet: events may be NULL */
         memcpy(out, e->events, (n < cap ? n : cap) * sizeof *out);
     pthread_mutex_unlock(&e->mu);
     return n;
