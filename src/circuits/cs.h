@@ -80,7 +80,8 @@ struct cuzk_cs {
     } mat[CUZK_R1CS_MATRICES];
     uint64_t *row_ptr[CUZK_R1CS_MATRICES];
     uint64_t row_cap;
-    cs_bits aux_is_bit; /* RECORD: aux j is a bit (bit j - aux_base) */
+    cs_bits aux_is_bit; /* RECORD: aux j is a bit (bit j - aux_base); grown only as far as
+                         * its highest set bit, so it may hold fewer words than n_aux needs */
     /* RECORD of one piece of a circuit (cs_init_at): the numbers of the inputs and aux
      * the earlier pieces allocate, so this piece's variables get their final numbers */
     uint64_t pub_base, aux_base;

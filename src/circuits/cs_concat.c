@@ -18,17 +18,19 @@ typedef struct merge {
     uint64_t n_bits;
 } merge;
 
-/* 64 bits of src (nb bits) starting at bit s (may be negative: zeros below 0). */
-static uint64_t get64(const uint64_t *src, uint64_t nb, int64_t s)
+/* 64 bits of src (nb bits, held in nw words) starting at bit s (may be negative: zeros
+ * below 0). A bitmap grows only as far as its highest set bit (the recorder's aux_is_bit),
+ * so nw may be less than ceil(nb/64): the words it lacks are zeros, never read. */
+static uint64_t get64(const uint64_t *src, size_t nw, uint64_t nb, int64_t s)
 {
     uint64_t v = 0;
     if (s >= 0) {
         uint64_t w = (uint64_t)s >> 6, sh = (uint64_t)s & 63;
-        if ((uint64_t)s < nb)
+        if ((uint64_t)s < nb && w < nw)
             v = src[w] >> sh;
-        if (sh && (uint64_t)s + 64 - sh < nb)
+        if (sh && (uint64_t)s + 64 - sh < nb && w + 1 < nw)
             v |= src[w + 1] << (64 - sh);
-    } else if (s > -64) {
+    } else if (s > -64 && nw) {
         v = src[0] << (unsigned)(-s);
     }
     if ((int64_t)nb - s < 64) /* bits past the end are zero in src, but be explicit */
@@ -36,13 +38,13 @@ static uint64_t get64(const uint64_t *src, uint64_t nb, int64_t s)
     return v;
 }
 
-static void put_bits(uint64_t *dst, uint64_t off, const uint64_t *src, uint64_t nb)
+static void put_bits(uint64_t *dst, uint64_t off, const cs_bits *src, uint64_t nb)
 {
     if (!nb)
         return;
     uint64_t d0 = off >> 6, d1 = (off + nb - 1) >> 6;
     for (uint64_t d = d0; d <= d1; d++) {
-        uint64_t v = get64(src, nb, (int64_t)(d * 64) - (int64_t)off);
+        uint64_t v = get64(src->w, src->cap, nb, (int64_t)(d * 64) - (int64_t)off);
         if (d == d0 || d == d1) /* shared with the neighbouring segment */
             __atomic_fetch_or(&dst[d], v, __ATOMIC_RELAXED);
         else
@@ -62,7 +64,7 @@ static void merge_fn(void *ctx, size_t begin, size_t end, unsigned worker)
             memcpy(m->dense + 1 + m->n_public + m->aux[s], cs->aux_val,
                    cs->aux_len * sizeof(cuzk_fr));
         if (m->bits)
-            put_bits(m->bits, m->bit[s], cs->aux_bits.w, cs->n_bits);
+            put_bits(m->bits, m->bit[s], &cs->aux_bits, cs->n_bits);
         cs_release(cs); /* early: the pieces and the result together are the peak */
     }
 }
@@ -167,7 +169,7 @@ static void rmerge_fn(void *ctx, size_t begin, size_t end, unsigned worker)
                 memcpy(M->coeff + t0, cs->mat[k].coeff, len * sizeof(cuzk_fr));
         }
         if (r->is_bit) /* aux j of this piece is bit j - aux_base of its own map */
-            put_bits(r->is_bit, 1 + r->n_public + cs->aux_base, cs->aux_is_bit.w,
+            put_bits(r->is_bit, 1 + r->n_public + cs->aux_base, &cs->aux_is_bit,
                      cs->n_aux - cs->aux_base);
         cs_release(cs);
     }

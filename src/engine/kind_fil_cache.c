@@ -26,7 +26,7 @@
  * cache's circuit id ("porep-32g/r1"): bump it with any change to a gadget or circuit
  * that changes what is recorded (rows, order, coefficients), so caches recorded by an
  * older cuzk are refused and re-recorded instead of proving a stale circuit. */
-#define FIL_CIRCUIT_REV 1
+#define FIL_CIRCUIT_REV 2
 
 static const char *cache_dir(const cuzk_engine *e)
 {

@@ -8,6 +8,7 @@
  * bits); compute_multipacking's definition for the packed inputs.
  */
 #include "circuit_test_util.h"
+#include "circuits/cs_concat.h"
 #include "circuits/gadgets/bits.h"
 #include "test_rng.h"
 
@@ -410,6 +411,100 @@ static void test_runner_errors(void **state)
     assert_null(w);
 }
 
+/* ---------------------------------------------------------------------------------------
+ * Pieces of one circuit recorded apart and concatenated
+ * ------------------------------------------------------------------------------------- */
+typedef struct piece_shape {
+    unsigned bits_first, plain, bits_last;
+} piece_shape;
+
+static const piece_shape piece_shapes[] = {
+    {3, 300, 0}, {0, 130, 0}, {70, 0, 0}, {1, 200, 2}, {0, 0, 0}, {0, 65, 64}, {129, 1, 0},
+};
+enum { N_PIECES = sizeof piece_shapes / sizeof piece_shapes[0] };
+
+/* One input, the bits, the plain aux, each plain one tied to the input by a row. */
+static void piece_run(cuzk_cs *cs, const piece_shape *p, uint64_t salt)
+{
+    cuzk_fr v, x;
+    cuzk_fr_from_u64(&v, salt + 7);
+    cs_var in = cs_alloc_input(cs, &v);
+    for (unsigned i = 0; i < p->bits_first; i++)
+        gad_bit_alloc(cs, ((salt + i) * 0x9e3779b97f4a7c15ull) >> 63);
+    for (unsigned i = 0; i < p->plain; i++) {
+        cuzk_fr_from_u64(&x, salt * 1000 + i);
+        cs_var a = cs_alloc(cs, &x);
+        cs_lc *r = cs_row_begin(cs);
+        cs_lc_add_var(cs, &r[0], a);
+        cs_lc_add_var(cs, &r[1], CUZK_R1CS_VAR_ONE);
+        cs_lc_add_var(cs, &r[2], a);
+        cs_lc_add_var(cs, &r[2], in);
+        cs_lc_sub_var(cs, &r[2], in);
+        cs_row_end(cs);
+    }
+    for (unsigned i = 0; i < p->bits_last; i++)
+        gad_bit_alloc(cs, (salt + i) & 1);
+}
+
+static cuzk_status pieces_circuit(cuzk_cs *cs, const void *ctx, cuzk_error *err)
+{
+    (void)ctx;
+    (void)err;
+    for (unsigned s = 0; s < N_PIECES; s++)
+        piece_run(cs, &piece_shapes[s], s);
+    return CUZK_OK;
+}
+
+static void test_concat_marks(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    ct_result whole;
+    ct_run(pieces_circuit, NULL, &whole);
+    cuzk_pool *pool = NULL;
+    assert_int_equal(cuzk_pool_create(&pool, 3), CUZK_OK);
+    for (int round = 0; round < 2; round++) {
+        cuzk_cs *cs = calloc(N_PIECES, sizeof *cs), *pieces[N_PIECES];
+        assert_non_null(cs);
+        uint64_t pub = 0, aux = 0;
+        for (unsigned s = 0; s < N_PIECES; s++) {
+            const piece_shape *p = &piece_shapes[s];
+            cs_init_at(&cs[s], pub, aux);
+            piece_run(&cs[s], p, s);
+            assert_int_equal(cs[s].status, CUZK_OK);
+            pub += 1;
+            aux += p->bits_first + p->plain + p->bits_last;
+            pieces[s] = &cs[s];
+        }
+        cuzk_r1cs *r1cs = NULL;
+        cuzk_witness_map map;
+        assert_int_equal(cs_record_concat(pieces, N_PIECES, round ? pool : NULL, &r1cs, &map, &e),
+                         CUZK_OK);
+        const cuzk_r1cs *a = whole.r1cs;
+        assert_int_equal(r1cs->n_constraints, a->n_constraints);
+        assert_int_equal(r1cs->n_vars, a->n_vars);
+        assert_int_equal(map.n_vars, whole.map.n_vars);
+        assert_int_equal(map.n_bits, whole.map.n_bits);
+        for (uint32_t v = 0; v < map.n_vars; v++) {
+            bool x = (map.is_bit[v >> 6] >> (v & 63)) & 1;
+            bool y = (whole.map.is_bit[v >> 6] >> (v & 63)) & 1;
+            if (x != y)
+                fail_msg("variable %u: marked %d apart, %d whole", v, x, y);
+        }
+        for (int k = 0; k < CUZK_R1CS_MATRICES; k++) {
+            assert_int_equal(r1cs->m[k].nnz, a->m[k].nnz);
+            assert_memory_equal(r1cs->m[k].col, a->m[k].col, a->m[k].nnz * sizeof(uint32_t));
+            assert_memory_equal(r1cs->m[k].row_ptr, a->m[k].row_ptr,
+                                (a->n_constraints + 1) * sizeof(uint64_t));
+        }
+        cuzk_r1cs_destroy(r1cs);
+        cuzk_witness_map_free(&map);
+        free(cs);
+    }
+    cuzk_pool_destroy(pool);
+    ct_free(&whole);
+}
+
 int main(void)
 {
     test_rng_init("test_circuits_bits");
@@ -420,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_multieq_flush_points),
         cmocka_unit_test(test_multipack),
         cmocka_unit_test(test_runner_errors),
+        cmocka_unit_test(test_concat_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
