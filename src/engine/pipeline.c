@@ -483,8 +483,10 @@ void *engine_finalizer_main(void *arg)
                        sizeof bytes);
             complete = ++j->parts_done == j->plan.partitions;
         }
-        /* the memory goes back before the job is reported done, so a client that sees
-         * it complete finds the budget free (j stays: an unfinished job is never reaped) */
+        /* this partition's memory goes back before the job is reported done when it is
+         * freed inline; a big one goes to the releaser, and a partition finalized on
+         * another thread may still be freeing its data, so the budget may lag the report
+         * by that free (j stays: an unfinished job is never reaped) */
         engine_sched_part_end(e, p);
         if (complete)
             engine_job_finish(e, j, CUZK_JOB_COMPLETED, CUZK_OK, "");
