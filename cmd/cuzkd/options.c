@@ -98,6 +98,9 @@ static const option k_opts[] = {
     {"srs", "keep_latency_keys", O_BOOL, OFF(keep_latency_keys), "true", 0, 1,
      "keys of CRITICAL and HIGH jobs (WinningPoSt, WindowPoSt) stay resident: NORMAL/LOW work "
      "(PoRep, SnapDeals) never evicts them unless it could not fit beside them at all"},
+    {"srs", "keys_on_device_only", O_BOOL, OFF(keys_on_device_only), "true", 0, 1,
+     "with one GPU: a PoRep or SnapDeals key resident on it gives back its host copy (44 GiB "
+     "for a 32 GiB PoRep key), so a WindowPoSt key fits in host memory beside the stream"},
     {"srs", "synthetic_setup_max_log2n", O_UINT, OFF(synthetic_setup_max_log2n), "12", 2, 20,
      "synthetic jobs up to 2^N get a dev setup (verifiable); larger: random keys (bench only)"},
 };
@@ -329,6 +332,7 @@ cuzk_status cuzkd_config_engine(const cuzkd_config *c, cuzk_engine_config *e, cu
     e->finalizers = (unsigned)c->finalizers;
     e->device_queue_depth = (unsigned)c->device_queue_depth;
     e->keep_latency_keys = c->keep_latency_keys != 0;
+    e->keys_on_device_only = c->keys_on_device_only != 0;
     e->state_dir = c->state_dir[0] ? c->state_dir : NULL;
     e->param_dir = c->param_cache[0] ? c->param_cache : NULL;
     e->dev_key_dir = c->dev_key_dir[0] ? c->dev_key_dir : NULL;

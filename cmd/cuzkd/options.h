@@ -32,6 +32,7 @@ typedef struct cuzkd_config {
     char auth_token[CUZKD_STR];
     uint64_t eviction_min_idle_s, result_ttl_s, collected_ttl_s;
     uint64_t keep_latency_keys; /* 0 or 1 (a TOML boolean) */
+    uint64_t keys_on_device_only; /* 0 or 1 */
     uint64_t threads, synthesis_workers, workers_per_device, finalizers, device_queue_depth,
              synthetic_setup_max_log2n;
 } cuzkd_config;

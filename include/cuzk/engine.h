@@ -198,6 +198,12 @@ typedef struct cuzk_engine_config {
      * evicts them, unless it could not fit beside them at all. Default (config_default)
      * true. */
     bool keep_latency_keys;
+    /* With one device, a GPU: once a NORMAL/LOW job's key (PoRep, SnapDeals) is resident
+     * on it (not streamed), its points' host copy is freed and its budget given back
+     * (cuzk_prover_key_adopt); the key stays HOT with its circuit, and an eviction drops
+     * the device copy with it (the next load reads the file again). Latency keys keep
+     * their host copy: they stream from it when the device is full. Default true. */
+    bool keys_on_device_only;
 
     const char *state_dir;          /* journal; NULL or "" = jobs do not survive a restart */
     const char *param_dir;          /* Filecoin .params files (the Filecoin kinds' keys),

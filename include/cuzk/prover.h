@@ -154,6 +154,19 @@ void cuzk_prover_set_log(cuzk_prover *p, cuzk_prover_log_fn fn, void *ctx);
 void cuzk_prover_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs);
 
 /*
+ * Makes the device copy of pk the only one its owner keeps: call it after a start with pk
+ * on this prover; on CUZK_OK the caller may free pk's point vectors (h, l, a, b_g1, b_g2;
+ * set them NULL), and this prover will neither evict the copy to make room for another
+ * key (only cuzk_prover_forget drops it) nor read the host vectors again (a proof that
+ * fails its self-check is then not diagnosed point by point). Returns once no self-check
+ * still reads pk's points. Errors: CUZK_ERR_NOT_FOUND (pk is not resident here: never
+ * used, streamed from host memory, or evicted), CUZK_ERR_UNSUPPORTED (a backend without
+ * device memory: the CPU). A start with pk's points gone on a prover that has not adopted
+ * it fails with CUZK_ERR_INVALID_ARG.
+ */
+cuzk_status cuzk_prover_key_adopt(cuzk_prover *p, const cuzk_groth16_pk *pk, cuzk_error *err);
+
+/*
  * Starts n proofs (n >= 1) of r1cs under pk, one per witness ws[0..n). On success *job
  * holds the state finalize needs. Errors: those of cuzk_groth16_pk_check_circuit,
  * CUZK_ERR_INVALID_ARG (witness sizes), CUZK_ERR_CANCELLED, CUZK_ERR_CUDA / NOMEM (the

@@ -30,6 +30,7 @@ void cuzk_engine_config_default(cuzk_engine_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->log_level = CUZK_LOG_INFO;
     cfg->keep_latency_keys = true;
+    cfg->keys_on_device_only = true;
 }
 
 static char *dup_or_null(const char *s) { return s && *s ? strdup(s) : NULL; }

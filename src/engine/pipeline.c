@@ -474,6 +474,8 @@ void *engine_finalizer_main(void *arg)
             continue;
         }
         d->done++;
+        if (p->srs)
+            engine_srs_offer_device(e, p->srs, p->device, p->latency);
         bool complete = false;
         if (!engine_job_over(j)) {
             if (bench)

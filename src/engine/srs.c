@@ -148,6 +148,7 @@ uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s)
     g->next = e->graveyard;
     e->graveyard = g;
     memset(&s->key, 0, sizeof s->key);
+    s->on_device_only = false; /* the graveyard's forget drops the device copy */
     uint64_t freed = s->charged;
     e->hot_bytes -= freed;
     s->charged = 0;
@@ -374,6 +375,7 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
         engine_log(e, CUZK_LOG_INFO, "srs: loaded %s (%.1f MiB) in %llu ms%s", id,
                    charge / 1048576.0, (unsigned long long)load_ms,
                    key.benchmark_only ? " [random key: benchmark only]" : "");
+        engine_srs_device_make_way(e, s);
     } else {
         engine_budget_release(e, charge);
         snprintf(s->load_error, sizeof s->load_error, "%s", err ? err->msg : "key load failed");

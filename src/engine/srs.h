@@ -64,6 +64,11 @@ struct srs_entry {
                             * last unref; the table has a fresh entry for the id */
     uint32_t refs;         /* partitions admitted that use it */
     bool pinned;           /* a latency job's key: only the scheduler's rule evicts it */
+    /* HOT with its points only on the one GPU (srs_device.c): charged for its circuit
+     * alone; adopting: that hand-over is under way; adopt_gen: the load_gen it was last
+     * tried for (a streamed key is not tried again until it is loaded again) */
+    bool on_device_only, adopting;
+    uint64_t adopt_gen;
     double last_used_ms;
     uint64_t load_ms_last;
     srs_entry *next;
@@ -105,6 +110,14 @@ cuzk_status engine_srs_await(cuzk_engine *e, srs_entry *s, const volatile int *c
 /* A partition synthesized from o has ended (mu held, or no other thread left). */
 void engine_srs_early_drop(cuzk_engine *e, srs_early *o);
 void engine_srs_unref(cuzk_engine *e, srs_entry *s);
+/* After a partition of s proved on device d (mu held): with keys_on_device_only, one GPU,
+ * a NORMAL/LOW key (not pinned, not a job's own) resident there, hands the key's points to
+ * the device and frees their host copy in the background releaser (srs_device.c). */
+void engine_srs_offer_device(cuzk_engine *e, srs_entry *s, int d, bool latency);
+/* A bulk key s was loaded (mu held): idle keys held on the device only are evicted, so that
+ * s, the key now wanted, finds the device free instead of being streamed beside a key
+ * nobody uses (srs_device.c). */
+void engine_srs_device_make_way(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
 /* What key id of kind k is expected to take once loaded: the kind's number, else a guess

@@ -734,7 +734,26 @@ static bool cuda_in_service(const cuzk_prover *p, char *why, size_t cap)
     return false;
 }
 
-static const cuzk_prover_ops k_cuda_ops = {cuda_start, cuda_forget, cuda_close, cuda_in_service};
+static cuzk_status cuda_key_adopt(cuzk_prover *p, const cuzk_groth16_pk *pk, cuzk_error *err)
+{
+    cuda_prover *cp = (cuda_prover *)p->impl;
+    int found = 0; /* 1 resident, 2 streamed */
+    pthread_mutex_lock(&cp->cache_mu);
+    for (int i = 0; i < MAX_RESIDENT; i++)
+        if (cp->keys[i].pk == pk && cp->keys[i].slot.owner == pk) {
+            found = cp->keys[i].streamed ? 2 : 1;
+            if (found == 1)
+                cp->keys[i].sole = true;
+        }
+    pthread_mutex_unlock(&cp->cache_mu);
+    if (found == 1)
+        return CUZK_OK;
+    return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "gpu:%d: the proving key is %s", cp->dev,
+                          found ? "streamed from host memory" : "not resident on the device");
+}
+
+static const cuzk_prover_ops k_cuda_ops = {cuda_start, cuda_forget, cuda_close, cuda_in_service,
+                                           cuda_key_adopt};
 
 extern "C" cuzk_status cuzk_prover_cuda_init(cuzk_prover *p, int device, cuzk_error *err)
 {

@@ -171,8 +171,9 @@ static cuzk_status upload_long_rows(dev_circuit *c, int m, const cuzk_csr *h, ui
 }
 
 /* The entry of owner among n slots (*hit), else a free one, else the least recently used
- * idle one (the caller releases it); -1 when every entry is in use. */
-static int slot_pick(dev_slot *const *slots, int n, const void *owner, bool *hit)
+ * idle one that never() spares (the caller releases it); -1 when there is none. */
+static int slot_pick(dev_slot *const *slots, int n, const void *owner, bool *hit,
+                     bool (*never)(const dev_slot *))
 {
     int pick = -1;
     *hit = false;
@@ -186,7 +187,8 @@ static int slot_pick(dev_slot *const *slots, int n, const void *owner, bool *hit
             pick = i;
     if (pick < 0)
         for (int i = 0; i < n; i++)
-            if (!slots[i]->in_use && (pick < 0 || slots[i]->last_used < slots[pick]->last_used))
+            if (!slots[i]->in_use && !(never && never(slots[i])) &&
+                (pick < 0 || slots[i]->last_used < slots[pick]->last_used))
                 pick = i;
     return pick;
 }
@@ -198,9 +200,9 @@ static bool evict_one(cuda_prover *cp, const dev_slot *keep)
 {
     dev_slot *best = NULL;
     for (int i = 0; i < MAX_RESIDENT; i++) {
-        dev_slot *c[2] = {&cp->keys[i].slot, &cp->circuits[i].slot};
+        dev_slot *c[2] = {cp->keys[i].sole ? NULL : &cp->keys[i].slot, &cp->circuits[i].slot};
         for (int j = 0; j < 2; j++)
-            if (c[j]->owner && !c[j]->in_use && c[j] != keep &&
+            if (c[j] && c[j]->owner && !c[j]->in_use && c[j] != keep &&
                 (!best || c[j]->last_used < best->last_used))
                 best = c[j];
     }
@@ -231,7 +233,8 @@ static size_t reclaimable(const cuda_prover *cp, const dev_slot *keep)
 {
     size_t b = 0;
     for (int i = 0; i < MAX_RESIDENT; i++) {
-        if (cp->keys[i].slot.owner && !cp->keys[i].slot.in_use && &cp->keys[i].slot != keep)
+        if (cp->keys[i].slot.owner && !cp->keys[i].slot.in_use && !cp->keys[i].sole &&
+            &cp->keys[i].slot != keep)
             b += cp->keys[i].bytes;
         if (cp->circuits[i].slot.owner && !cp->circuits[i].slot.in_use)
             b += cp->circuits[i].bytes;
@@ -274,6 +277,9 @@ static void key_stream(cuda_prover *cp, dev_key *k, const cuzk_groth16_pk *pk, s
              unpinned ? "pageable (pinning refused)" : "pinned", why);
 }
 
+/* dev_slot is dev_key's first member */
+static bool key_is_sole(const dev_slot *s) { return ((const dev_key *)s)->sole; }
+
 cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, dev_key **out,
                     cuzk_error *err)
 {
@@ -281,15 +287,19 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
     for (int i = 0; i < MAX_RESIDENT; i++)
         slots[i] = &cp->keys[i].slot;
     bool hit;
-    int slot = slot_pick(slots, MAX_RESIDENT, pk, &hit);
+    int slot = slot_pick(slots, MAX_RESIDENT, pk, &hit, key_is_sole);
     if (hit) {
         *out = &cp->keys[slot];
         return CUZK_OK;
     }
     if (slot < 0)
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "gpu: %d proving keys are in use; no slot for another",
+                              "gpu: %d proving keys are in use or adopted; no slot for another",
                               MAX_RESIDENT);
+    if (!key_points_present(pk)) /* adopted elsewhere, or forgotten here: nothing to upload */
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "gpu:%d: the proving key's points are not in host memory and "
+                              "not resident on this device", cp->dev);
     key_release(&cp->keys[slot]);
     dev_key *k = &cp->keys[slot];
     size_t bytes = gpu_key_bytes(pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
@@ -356,7 +366,7 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
     for (int i = 0; i < MAX_RESIDENT; i++)
         slots[i] = &cp->circuits[i].slot;
     bool hit;
-    int slot = slot_pick(slots, MAX_RESIDENT, r1cs, &hit);
+    int slot = slot_pick(slots, MAX_RESIDENT, r1cs, &hit, NULL);
     if (hit && cp->circuits[slot].bellperson != bell) { /* other flavour: rebuild */
         if (cp->circuits[slot].slot.in_use)
             return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,

@@ -42,6 +42,9 @@ typedef struct dev_key {
     bool streamed;
     const void *pinned[5];
     int n_pinned;
+    /* Adopted (cuzk_prover_key_adopt): the host copy may be gone, so the entry is never
+     * evicted to make room; only cuzk_prover_forget drops it. */
+    bool sole;
 } dev_key;
 
 typedef struct dev_circuit {

@@ -85,6 +85,7 @@ cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *poo
     if (!p)
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "prover: out of memory");
     p->pool = pool;
+    key_sole_init(&p->sole);
     cuzk_status st;
     if (!gpu) {
         p->kind = CUZK_BACKEND_CPU;
@@ -99,6 +100,7 @@ cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *poo
 #endif
     }
     if (st != CUZK_OK) {
+        key_sole_destroy(&p->sole);
         free(p);
         return st;
     }
@@ -157,6 +159,7 @@ void cuzk_prover_close(cuzk_prover *p)
         return;
     if (p->ops && p->ops->close)
         p->ops->close(p);
+    key_sole_destroy(&p->sole);
     free(p);
 }
 
@@ -196,6 +199,8 @@ void cuzk_prover_log(cuzk_prover *p, bool warn, const char *msg)
 
 void cuzk_prover_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
 {
+    if (p && pk)
+        key_sole_forget(p, pk);
     if (p && p->ops->forget)
         p->ops->forget(p, pk, r1cs);
 }
@@ -241,6 +246,10 @@ cuzk_status cuzk_prover_start_opts(cuzk_prover *p, const cuzk_groth16_pk *pk,
     cuzk_status st = cuzk_groth16_pk_check_circuit(pk, r1cs, err);
     if (st != CUZK_OK)
         return st;
+    if (!key_points_present(pk) && !key_sole_has(p, pk))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "prover start: the key's points are not in host memory and %s "
+                              "does not hold them (adopted by another prover?)", p->desc);
     for (size_t i = 0; i < n; i++) {
         const cuzk_witness *w = &ws[i];
         bool ok = w->kind == CUZK_WITNESS_DENSE
@@ -343,9 +352,15 @@ cuzk_status cuzk_prover_finalize(cuzk_prove_job *job, const cuzk_fr *r, const cu
     cuzk_groth16_pvk pvk;
     if (st == CUZK_OK && (st = cuzk_groth16_pvk_prepare(&pvk, &job->pk->vk)) != CUZK_OK)
         st = cuzk_error_set(err, st, "self-check: cannot prepare the verifying key");
+    /* an adopted key's points are not in host memory: a failed proof is not diagnosed
+     * point by point then */
+    cuzk_groth16_pk view;
+    key_sole_reader reader;
+    const cuzk_groth16_pk *kpk = key_sole_read_begin(job->p, job->pk, &view, &reader);
     for (size_t i = 0; i < job->n && st == CUZK_OK; i++)
-        st = cuzk_groth16_proof_selfcheck(job->pk, &pvk, job->r1cs, &job->ws[i], &out[i],
+        st = cuzk_groth16_proof_selfcheck(kpk, &pvk, job->r1cs, &job->ws[i], &out[i],
                                           job->p->pool, err);
+    key_sole_read_end(job->p, &reader);
     job->t.ms[CUZK_STAGE_VERIFY] += cuzk_prover_now_ms() - t1;
     if (st == CUZK_OK)
         memcpy(proofs, out, job->n * sizeof *out);

@@ -10,6 +10,8 @@
 #ifndef CUZK_PROVER_INTERNAL_H
 #define CUZK_PROVER_INTERNAL_H
 
+#include <pthread.h>
+
 #include "cuzk/prover.h"
 
 #ifdef __cplusplus
@@ -23,7 +25,30 @@ typedef struct cuzk_prover_ops {
     void (*close)(cuzk_prover *p);
     /* NULL: always in service; else false with the reason once the device is unusable */
     bool (*in_service)(const cuzk_prover *p, char *why, size_t cap);
+    /* NULL: no device memory. Else marks pk's resident copy the only one (never evicted
+     * to make room; cuzk_prover_key_adopt), CUZK_ERR_NOT_FOUND when pk is not resident
+     * (never used here, streamed, or evicted). */
+    cuzk_status (*key_adopt)(cuzk_prover *p, const cuzk_groth16_pk *pk, cuzk_error *err);
 } cuzk_prover_ops;
+
+/* The keys whose points live only in this prover's device memory (key_sole.c). Host
+ * points are read by a start that uploads or streams them and by the self-check's
+ * diagnosis of a failed proof; an adopted key is never uploaded again, and the diagnosis
+ * of its proofs skips its points, so its owner may free them. readers counts the
+ * self-checks running on keys not (yet) adopted: adopting waits for them, since one may
+ * be scanning the very points its owner is about to free. */
+#define KEY_SOLE_MAX 8
+typedef struct key_sole_reader {
+    const cuzk_groth16_pk *pk;
+    struct key_sole_reader *next;
+} key_sole_reader;
+typedef struct key_sole {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    const cuzk_groth16_pk *pk[KEY_SOLE_MAX];
+    int n;
+    key_sole_reader *readers; /* the self-checks reading host points, on the caller's stack */
+} key_sole;
 
 struct cuzk_prover {
     cuzk_backend_kind kind;
@@ -35,7 +60,22 @@ struct cuzk_prover {
     void *log_ctx;
     int lost; /* out of service (the injected "lost" fault); __atomic builtins */
     uint64_t pinned_host; /* the most host bytes the backend keeps pinned (CUDA staging) */
+    key_sole sole;
 };
+
+void key_sole_init(key_sole *ks);
+void key_sole_destroy(key_sole *ks);
+/* Whether pk is adopted here (its host points may be gone). */
+bool key_sole_has(cuzk_prover *p, const cuzk_groth16_pk *pk);
+/* The key a self-check may read: pk, listed as reader r, or (adopted) *view, a copy of
+ * pk without its point vectors. End with key_sole_read_end(p, r). */
+const cuzk_groth16_pk *key_sole_read_begin(cuzk_prover *p, const cuzk_groth16_pk *pk,
+                                           cuzk_groth16_pk *view, key_sole_reader *r);
+void key_sole_read_end(cuzk_prover *p, key_sole_reader *r);
+/* cuzk_prover_forget's part: pk is no longer adopted. */
+void key_sole_forget(cuzk_prover *p, const cuzk_groth16_pk *pk);
+/* Whether every point vector pk counts is in host memory. */
+bool key_points_present(const cuzk_groth16_pk *pk);
 
 /* A backend's message through p's logger (cuzk_prover_set_log). */
 void cuzk_prover_log(cuzk_prover *p, bool warn, const char *msg);

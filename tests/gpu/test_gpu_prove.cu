@@ -436,6 +436,90 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* A key adopted by the device (cuzk_prover_key_adopt) proves the CPU's bytes after its
+ * host points are freed, survives more keys than the device cache holds (never evicted to
+ * make room), and is refused once forgotten; a key never started here, or streamed, is not
+ * adopted. */
+static void test_adopt(cuzk_prover *cpu, cuzk_prover *gpu)
+{
+    fixture f, g[5];
+    cuzk_error e;
+    unsigned k = cap(10);
+    if (!fixture_make(&f, k, CUZK_GROTH16_BELLPERSON)) {
+        GPU_CHECK(false, "fixture");
+        return;
+    }
+    GPU_CHECK(cuzk_prover_key_adopt(gpu, &f.pk, &e) == CUZK_ERR_NOT_FOUND,
+              "a key never started here must not be adopted");
+    cuzk_fr r[2], s[2];
+    for (int i = 0; i < 2; i++) {
+        test_rand_fr(&r[i]);
+        test_rand_fr(&s[i]);
+    }
+    cuzk_groth16_proof pc[2], pg[2];
+    GPU_CHECK(prove_n(cpu, &f, 2, r, s, pc, &e, false) == CUZK_OK, "cpu: %s", e.msg);
+    GPU_CHECK(prove_n(gpu, &f, 2, r, s, pg, &e, false) == CUZK_OK, "gpu: %s", e.msg);
+    cuzk_status st = cuzk_prover_key_adopt(gpu, &f.pk, &e);
+    GPU_CHECK(st == CUZK_OK, "adopt: %s", e.msg);
+    if (st != CUZK_OK) {
+        fixture_free(&f);
+        return;
+    }
+    free(f.pk.h), free(f.pk.l), free(f.pk.a), free(f.pk.b_g1), free(f.pk.b_g2);
+    f.pk.h = f.pk.l = f.pk.a = f.pk.b_g1 = NULL;
+    f.pk.b_g2 = NULL;
+    for (int compact = 0; compact < 2; compact++) {
+        memset(pg, 0, sizeof pg);
+        st = prove_n(gpu, &f, 2, r, s, pg, &e, compact != 0);
+        GPU_CHECK(st == CUZK_OK, "adopted key, compact %d: %s", compact, e.msg);
+        GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0,
+                  "adopted key, compact %d: the GPU's proof differs from the CPU's", compact);
+    }
+    /* more keys than the cache's slots come and go; the adopted one stays */
+    int made = 0;
+    for (int i = 0; i < 5; i++, made++)
+        if (!fixture_make(&g[i], cap(5 + (unsigned)(i % 3)), CUZK_GROTH16_BELLPERSON))
+            break;
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < made; i++) {
+            cuzk_groth16_proof p;
+            st = cuzk_prover_prove(gpu, &g[i].pk, g[i].c.r1cs, &g[i].w, &p, NULL, &e);
+            GPU_CHECK(st == CUZK_OK, "other key %d beside the adopted one: %s", i, e.msg);
+        }
+    memset(pg, 0, sizeof pg);
+    st = prove_n(gpu, &f, 2, r, s, pg, &e, false);
+    GPU_CHECK(st == CUZK_OK && memcmp(pc, pg, sizeof pc) == 0,
+              "the adopted key after other keys: %s", st == CUZK_OK ? "proof differs" : e.msg);
+    for (int i = 0; i < made; i++)
+        fixture_free(&g[i]);
+    /* forgotten: the device copy and the adoption are gone, and nothing is read through
+     * the freed vectors */
+    cuzk_prover_forget(gpu, &f.pk, NULL);
+    st = prove_n(gpu, &f, 1, r, s, pg, &e, false);
+    GPU_CHECK(st == CUZK_ERR_INVALID_ARG, "a forgotten adopted key gave %s: %s",
+              cuzk_status_name(st), e.msg);
+    fixture_free(&f);
+
+    /* a streamed key stays in host memory: not adopted */
+    cuzk_prover *sg = NULL;
+    setenv("CUZK_GPU_SRS", "stream", 1);
+    st = cuzk_prover_open(&sg, "gpu:0", g_pool, &e);
+    unsetenv("CUZK_GPU_SRS");
+    GPU_CHECK(st == CUZK_OK, "open streamed gpu: %s", e.msg);
+    if (st == CUZK_OK && fixture_make(&f, cap(6), CUZK_GROTH16_BELLPERSON)) {
+        cuzk_groth16_proof p;
+        cuzk_prover_set_log(sg, count_log, NULL);
+        GPU_CHECK(cuzk_prover_prove(sg, &f.pk, f.c.r1cs, &f.w, &p, NULL, &e) == CUZK_OK,
+                  "streamed: %s", e.msg);
+        st = cuzk_prover_key_adopt(sg, &f.pk, &e);
+        GPU_CHECK(st == CUZK_ERR_NOT_FOUND && strstr(e.msg, "streamed"),
+                  "a streamed key gave %s: %s", cuzk_status_name(st), e.msg);
+        cuzk_prover_forget(sg, &f.pk, f.c.r1cs);
+        fixture_free(&f);
+    }
+    cuzk_prover_close(sg);
+}
+
 static void test_two_workers(cuzk_prover *gpu)
 {
     fixture f;
@@ -481,6 +565,7 @@ int main(void)
         test_host_stage();
         test_two_workers(gpu);
         test_eviction(gpu);
+        test_adopt(cpu, gpu);
         test_streamed(cpu);
         test_csr_streamed(cpu);
     }

@@ -126,6 +126,22 @@ static void test_refusals(void **state)
     /* an abandoned job is released without finalize */
     assert_int_equal(cuzk_prover_start(f->p, &f->pk, f->c.r1cs, &w, 1, NULL, &job, &e), CUZK_OK);
     cuzk_prove_job_free(job);
+    /* keys on the device only: the CPU keeps none there, and a key whose points are gone
+     * is refused by a prover that has not adopted it (never read through NULL) */
+    assert_int_equal(cuzk_prover_key_adopt(f->p, &f->pk, &e), CUZK_ERR_UNSUPPORTED);
+    assert_int_equal(cuzk_prover_key_adopt(NULL, &f->pk, &e), CUZK_ERR_INVALID_ARG);
+    cuzk_groth16_pk bare = f->pk;
+    void **vec[] = {(void **)&bare.h, (void **)&bare.l, (void **)&bare.a, (void **)&bare.b_g1,
+                    (void **)&bare.b_g2};
+    for (size_t i = 0; i < sizeof vec / sizeof vec[0]; i++) {
+        bare = f->pk;
+        *vec[i] = NULL;
+        job = (cuzk_prove_job *)f;
+        assert_int_equal(cuzk_prover_start(f->p, &bare, f->c.r1cs, &w, 1, NULL, &job, &e),
+                         CUZK_ERR_INVALID_ARG);
+        assert_null(job);
+        assert_non_null(strstr(e.msg, "not in host memory"));
+    }
 }
 
 static void test_unsatisfied(void **state)

@@ -1,0 +1,137 @@
+/*
+ * test_gpu_engine_keys.cu — the engine on one GPU with keys_on_device_only
+ * (engine.h, src/engine/srs_device.c): after a NORMAL job's partitions proved on the device,
+ * its key's host points are given back (the key's charge drops to its circuit, the log
+ * says so) and later jobs with the key still prove and verify from the device copy; a
+ * CRITICAL job's key keeps its host copy; another bulk key makes the idle adopted one leave
+ * the device (and it is loaded and adopted again when wanted); with the switch off nothing
+ * is given back.
+ * Synthetic 2^10 / 2^9 jobs with dev keys (verifiable; the engine self-checks every
+ * proof). Exits 77 (skipped) without a CUDA device.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/formats.h"
+#include "cuzk/prover.h"
+#include "gpu_test.h"
+
+static int g_gave_back, g_gave_back_9, g_left;
+static void count_log(void *ctx, cuzk_log_level level, const char *msg)
+{
+    (void)ctx;
+    (void)level;
+    if (strstr(msg, "leaves the device"))
+        __atomic_add_fetch(&g_left, 1, __ATOMIC_SEQ_CST);
+    if (strstr(msg, "live on gpu:0")) {
+        __atomic_add_fetch(&g_gave_back, 1, __ATOMIC_SEQ_CST);
+        if (strstr(msg, "synthetic-9-"))
+            __atomic_add_fetch(&g_gave_back_9, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
+static bool run_job(cuzk_engine *e, unsigned k, unsigned parts, cuzk_priority prio)
+{
+    cuzk_job_request r;
+    memset(&r, 0, sizeof r);
+    r.kind = CUZK_PROOF_SYNTHETIC;
+    r.priority = prio;
+    r.synthetic.log2n = k;
+    r.synthetic.partitions = parts;
+    r.synthetic.seed = 7;
+    cuzk_job_ticket t;
+    cuzk_error err;
+    memset(&err, 0, sizeof err);
+    if (cuzk_engine_submit(e, &r, &t, &err) != CUZK_OK) {
+        GPU_CHECK(false, "submit: %s", err.msg);
+        return false;
+    }
+    cuzk_job_result res;
+    if (cuzk_engine_await(e, t.job_id, 0, &res, &err) != CUZK_OK) {
+        GPU_CHECK(false, "await: %s", err.msg);
+        return false;
+    }
+    bool ok = res.state == CUZK_JOB_COMPLETED && res.proof_len == parts * CUZK_GROTH16_PROOF_BYTES;
+    GPU_CHECK(ok, "2^%u job: %s", k, res.error);
+    cuzk_job_result_free(&res);
+    return ok;
+}
+
+static uint64_t hot_bytes(cuzk_engine *e)
+{
+    cuzk_engine_status s;
+    uint64_t b = 0;
+    if (cuzk_engine_get_status(e, &s, NULL) == CUZK_OK) {
+        b = s.memory_hot_bytes;
+        cuzk_engine_status_free(&s);
+    }
+    return b;
+}
+
+/* Waits (bounded) for the background hand-over to have been logged n times. */
+static void await_log(int n)
+{
+    for (int i = 0; i < 2000 && __atomic_load_n(&g_gave_back, __ATOMIC_SEQ_CST) < n; i++)
+        usleep(5000);
+}
+
+/* One engine; returns the hot bytes once the first job's key is settled. full: the
+ * same key's charge with the switch off (0 in that phase). */
+static uint64_t phase(bool on, uint64_t full)
+{
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    c.devices = "gpu:0";
+    c.synthetic_setup_max_log2n = 10;
+    c.keys_on_device_only = on;
+    c.log = count_log;
+    cuzk_engine *e = NULL;
+    cuzk_error err;
+    memset(&err, 0, sizeof err);
+    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK) {
+        GPU_CHECK(false, "engine: %s", err.msg);
+        return 0;
+    }
+    g_gave_back = g_gave_back_9 = g_left = 0;
+    run_job(e, 10, 4, CUZK_PRIORITY_DEFAULT);
+    await_log(on ? 1 : 0);
+    usleep(200000); /* off: time for a wrong hand-over to show; on: for its accounting */
+    uint64_t hot = hot_bytes(e);
+    GPU_CHECK(g_gave_back == (on ? 1 : 0), "switch %s: %d hand-overs logged", on ? "on" : "off",
+              g_gave_back);
+    if (on)
+        GPU_CHECK(hot > 0 && hot < full, "the key's charge did not drop: %llu bytes, %llu "
+                  "with its host points", (unsigned long long)hot, (unsigned long long)full);
+    /* the device copy proves later jobs; a CRITICAL job's key (2^9) keeps its host copy */
+    for (int i = 0; i < 2; i++)
+        run_job(e, 10, 3, CUZK_PRIORITY_DEFAULT);
+    run_job(e, 9, 2, CUZK_PRIORITY_CRITICAL);
+    run_job(e, 10, 2, CUZK_PRIORITY_DEFAULT);
+    usleep(200000);
+    GPU_CHECK(g_gave_back == (on ? 1 : 0) && g_gave_back_9 == 0,
+              "switch %s: %d hand-overs (%d of the CRITICAL key)", on ? "on" : "off",
+              g_gave_back, g_gave_back_9);
+    /* another bulk key: the idle adopted one leaves the device for it (evicted, so it is
+     * loaded again when wanted, and adopted again) */
+    run_job(e, 8, 2, CUZK_PRIORITY_DEFAULT);
+    await_log(on ? 2 : 0);
+    run_job(e, 10, 2, CUZK_PRIORITY_DEFAULT);
+    await_log(on ? 3 : 0);
+    usleep(200000);
+    GPU_CHECK(g_gave_back == (on ? 3 : 0) && g_left == (on ? 2 : 0),
+              "switch %s: %d hand-overs, %d keys left the device (want %d, %d)",
+              on ? "on" : "off", g_gave_back, g_left, on ? 3 : 0, on ? 2 : 0);
+    cuzk_engine_destroy(e);
+    return hot;
+}
+
+int main(void)
+{
+    GPU_TEST_BEGIN("gpu_engine_keys");
+    uint64_t full = phase(false, 0);
+    GPU_CHECK(full > 0, "no key charged with the switch off");
+    phase(true, full);
+    GPU_TEST_END();
+}
