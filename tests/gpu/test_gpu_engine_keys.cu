@@ -115,8 +115,10 @@ static uint64_t phase(bool on, uint64_t full)
               g_gave_back, g_gave_back_9);
     /* another bulk key: the idle adopted one leaves the device for it (evicted, so it is
      * loaded again when wanted, and adopted again) */
+    usleep(100000); /* the last partitions' references go a moment after the job ends */
     run_job(e, 8, 2, CUZK_PRIORITY_DEFAULT);
     await_log(on ? 2 : 0);
+    usleep(100000);
     run_job(e, 10, 2, CUZK_PRIORITY_DEFAULT);
     await_log(on ? 3 : 0);
     usleep(200000);
