@@ -502,6 +502,8 @@ typedef struct cuzk_engine_status {
     uint64_t memory_hot_bytes;       /* keys decoded in memory */
     uint64_t memory_warm_bytes;      /* keys mapped, not charged to the budget */
     uint64_t memory_working_bytes;   /* partition working sets */
+    uint64_t memory_device_only_bytes; /* key points held on the GPU only, their host copy
+                                        * given back (keys_on_device_only); not charged */
     uint64_t pinned_bytes;           /* host memory pinned for devices (0 on CPU) */
     uint32_t partitions_synthesizing, partitions_queued_device, partitions_on_device,
              partitions_finalizing;

@@ -104,6 +104,7 @@ cuzk_status cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s, cuzk_e
     s->memory_peak_bytes = e->peak;
     s->memory_hot_bytes = e->hot_bytes;
     s->memory_working_bytes = e->working_bytes;
+    s->memory_device_only_bytes = e->device_only_bytes;
     s->partitions_synthesizing = e->synth_busy + e->synth_q_len;
     s->partitions_queued_device = e->dev_q_len;
     s->partitions_on_device = e->dev_busy;
@@ -249,11 +250,13 @@ cuzk_status cuzk_engine_metrics_text(cuzk_engine *e, char **out, size_t *len, cu
                   "cuzk_memory_bytes{use=\"hot\"} %llu\n"
                   "cuzk_memory_bytes{use=\"warm\"} %llu\n"
                   "cuzk_memory_bytes{use=\"working\"} %llu\n"
-                  "cuzk_memory_bytes{use=\"pinned\"} %llu\n",
+                  "cuzk_memory_bytes{use=\"pinned\"} %llu\n"
+                  "cuzk_memory_bytes{use=\"device_only\"} %llu\n",
               (unsigned long long)s.memory_budget_bytes, (unsigned long long)s.memory_used_bytes,
               (unsigned long long)s.memory_peak_bytes, (unsigned long long)s.memory_hot_bytes,
               (unsigned long long)s.memory_warm_bytes,
-              (unsigned long long)s.memory_working_bytes, (unsigned long long)s.pinned_bytes);
+              (unsigned long long)s.memory_working_bytes, (unsigned long long)s.pinned_bytes,
+              (unsigned long long)s.memory_device_only_bytes);
     {
         ereleaser_stats rs = ereleaser_get_stats(e->releaser);
         sb_printf(&b, "# HELP cuzk_releaser_freed_total Partitions freed by the background "

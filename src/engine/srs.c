@@ -149,6 +149,8 @@ uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s)
     e->graveyard = g;
     memset(&s->key, 0, sizeof s->key);
     s->on_device_only = false; /* the graveyard's forget drops the device copy */
+    e->device_only_bytes -= s->device_only_bytes;
+    s->device_only_bytes = 0;
     uint64_t freed = s->charged;
     e->hot_bytes -= freed;
     s->charged = 0;

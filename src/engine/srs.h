@@ -69,6 +69,7 @@ struct srs_entry {
      * tried for (a streamed key is not tried again until it is loaded again) */
     bool on_device_only, adopting;
     uint64_t adopt_gen;
+    uint64_t device_only_bytes; /* the points' bytes given back while on_device_only */
     double last_used_ms;
     uint64_t load_ms_last;
     srs_entry *next;

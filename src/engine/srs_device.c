@@ -61,6 +61,8 @@ static void adopt_run(void *arg)
         if (freed > s->charged)
             freed = s->charged;
         s->on_device_only = true;
+        s->device_only_bytes = freed;
+        e->device_only_bytes += freed;
         s->charged -= freed;
         s->key.bytes = s->key.bytes > freed ? s->key.bytes - freed : 0;
         e->hot_bytes -= freed;

@@ -96,6 +96,7 @@ struct cuzk_engine {
     uint64_t budget, used, peak;
     uint64_t pinned; /* the devices' pinned staging, already taken off budget */
     uint64_t hot_bytes, working_bytes;
+    uint64_t device_only_bytes; /* key points held on the GPU only (srs_device.c) */
     srs_entry *srs;
     struct srs_grave *graveyard; /* evicted keys to free outside mu (srs.c) */
     struct fil_bg *fil_bg;       /* the .params digests still running behind served keys

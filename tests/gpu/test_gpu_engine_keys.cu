@@ -59,12 +59,14 @@ static bool run_job(cuzk_engine *e, unsigned k, unsigned parts, cuzk_priority pr
     return ok;
 }
 
-static uint64_t hot_bytes(cuzk_engine *e)
+static uint64_t hot_bytes(cuzk_engine *e, uint64_t *device_only)
 {
     cuzk_engine_status s;
     uint64_t b = 0;
+    *device_only = 0;
     if (cuzk_engine_get_status(e, &s, NULL) == CUZK_OK) {
         b = s.memory_hot_bytes;
+        *device_only = s.memory_device_only_bytes;
         cuzk_engine_status_free(&s);
     }
     return b;
@@ -98,12 +100,17 @@ static uint64_t phase(bool on, uint64_t full)
     run_job(e, 10, 4, CUZK_PRIORITY_DEFAULT);
     await_log(on ? 1 : 0);
     usleep(200000); /* off: time for a wrong hand-over to show; on: for its accounting */
-    uint64_t hot = hot_bytes(e);
+    uint64_t dev_only = 0, hot = hot_bytes(e, &dev_only);
     GPU_CHECK(g_gave_back == (on ? 1 : 0), "switch %s: %d hand-overs logged", on ? "on" : "off",
               g_gave_back);
     if (on)
-        GPU_CHECK(hot > 0 && hot < full, "the key's charge did not drop: %llu bytes, %llu "
-                  "with its host points", (unsigned long long)hot, (unsigned long long)full);
+        GPU_CHECK(hot > 0 && hot < full && hot + dev_only == full,
+                  "the key's charge did not drop by its points: %llu bytes + %llu on the device "
+                  "only, %llu with its host points", (unsigned long long)hot,
+                  (unsigned long long)dev_only, (unsigned long long)full);
+    else
+        GPU_CHECK(dev_only == 0, "switch off: %llu bytes on the device only",
+                  (unsigned long long)dev_only);
     /* the device copy proves later jobs; a CRITICAL job's key (2^9) keeps its host copy */
     for (int i = 0; i < 2; i++)
         run_job(e, 10, 3, CUZK_PRIORITY_DEFAULT);
