@@ -17,6 +17,7 @@
 #include "engine/budget.h"
 #include "engine/log.h"
 #include "engine/releaser.h"
+#include "engine/sizes.h"
 #include "engine/srs.h"
 #include "engine/state.h"
 
@@ -26,10 +27,11 @@ typedef struct adopt_job {
     int d;
 } adopt_job;
 
+/* The part of the key's charge (engine_pk_bytes) its point vectors are. */
 static uint64_t points_bytes(const cuzk_groth16_pk *pk)
 {
-    return (uint64_t)(pk->n_h + pk->n_l + pk->n_a + pk->n_b_g1) * sizeof(cuzk_g1_affine) +
-           (uint64_t)pk->n_b_g2 * sizeof(cuzk_g2_affine);
+    return engine_pk_bytes_of(0, pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2) -
+           engine_pk_bytes_of(0, 0, 0, 0, 0, 0);
 }
 
 /* The releaser's callback: the adoption may wait for a self-check reading the points,

@@ -34,9 +34,9 @@ typedef struct cuzk_prover_ops {
 /* The keys whose points live only in this prover's device memory (key_sole.c). Host
  * points are read by a start that uploads or streams them and by the self-check's
  * diagnosis of a failed proof; an adopted key is never uploaded again, and the diagnosis
- * of its proofs skips its points, so its owner may free them. readers counts the
- * self-checks running on keys not (yet) adopted: adopting waits for them, since one may
- * be scanning the very points its owner is about to free. */
+ * of its proofs skips its points, so its owner may free them. readers lists the
+ * self-checks running on keys not (yet) adopted: adopting a key waits for those of that
+ * key, since one may be scanning the very points its owner is about to free. */
 #define KEY_SOLE_MAX 8
 typedef struct key_sole_reader {
     const cuzk_groth16_pk *pk;
