@@ -153,6 +153,12 @@ void cuzk_prover_set_log(cuzk_prover *p, cuzk_prover_log_fn fn, void *ctx);
  * freeing a key or constraint system the prover has seen. */
 void cuzk_prover_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs);
 
+/* How many pk and r1cs objects (by address) this prover was given by starts and not yet
+ * told to forget: what its caller must still forget before freeing them. Every backend
+ * counts them, the CPU's too, so a caller's tests can check on any machine that each
+ * object it frees was forgotten by the address it was passed at. */
+size_t cuzk_prover_held(cuzk_prover *p);
+
 /*
  * Makes the device copy of pk the only one its owner keeps: call it after a start with pk
  * on this prover; on CUZK_OK the caller may free pk's point vectors (h, l, a, b_g1, b_g2;

@@ -9,9 +9,14 @@
 #define CUZK_ENGINE_TESTING_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cuzk/engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum {
     ENGINE_FAULT_NONE = 0,
@@ -42,6 +47,12 @@ void cuzk_engine_hold_points(cuzk_engine *e, bool hold);
 void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes);
 /* Waits until the background releaser has run everything handed to it so far. */
 void cuzk_engine_release_drain(cuzk_engine *e);
+
+/* The pk and r1cs objects the engine's provers were given and not yet told to forget
+ * (cuzk_prover_held, summed over the devices), once the background releaser and the
+ * graveyard of evicted keys are done: 0 once every key is evicted and every partition
+ * freed, whatever the backend. */
+size_t cuzk_engine_prover_held(cuzk_engine *e);
 
 /* While held, device workers take no partition (synthesized ones pile up to the device
  * queue's bounds); releasing lets them go on. */
@@ -94,5 +105,9 @@ extern void (*cuzk_engine_spooled_hook)(const char *request_id);
 
 bool cuzk_engine_admission_check(cuzk_engine *e, cuzk_proof_kind kind, uint64_t sector_size,
                                  int devices, char *why, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

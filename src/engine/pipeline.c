@@ -216,7 +216,7 @@ void *engine_synth_main(void *arg)
             continue;
         }
         srs_key view;
-        const srs_key *key = &p->srs->key;
+        const srs_key *key = p->srs->key;
         if (p->early) {
             memset(&view, 0, sizeof view);
             view.r1cs = p->early->r1cs;
@@ -299,7 +299,7 @@ static bool key_ready(cuzk_engine *e, edevice *d, epart *p)
     cuzk_error err = {0};
     cuzk_status st = engine_srs_await(e, p->srs, &j->cancel, &err);
     if (st == CUZK_OK && p->scratch_later) {
-        uint64_t scratch = cpu_scratch(e, p, &p->srs->key);
+        uint64_t scratch = cpu_scratch(e, p, p->srs->key);
         p->scratch_later = false;
         if (!engine_sched_resize(e, p, p->syn.bytes + scratch + (1u << 20)))
             st = cuzk_error_set(&err, CUZK_ERR_NOMEM,
@@ -361,7 +361,7 @@ void *engine_device_main(void *arg)
         snprintf(d->current_job, sizeof d->current_job, "%s", j->id);
         d->current_kind = j->kind->kind;
         engine_strcpy(j->device, sizeof j->device, d->name);
-        const srs_key *key = &p->srs->key;
+        const srs_key *key = p->srs->key;
         const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
         bool fault = take_fault(e, ENGINE_FAULT_DEVICE, (int)wa->dev);
         pthread_mutex_unlock(&e->mu);
@@ -431,7 +431,7 @@ void *engine_finalizer_main(void *arg)
             continue;
         }
         e->fin_busy++;
-        bool bench = p->srs->key.benchmark_only;
+        bool bench = p->srs->key->benchmark_only;
         bool fault = take_fault(e, ENGINE_FAULT_VERIFY, p->device);
         pthread_mutex_unlock(&e->mu);
 

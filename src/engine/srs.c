@@ -35,7 +35,7 @@
 #include "formats/formats_export.h"
 
 typedef struct srs_grave {
-    srs_key key;
+    srs_key *key; /* the object the provers saw (forgotten by &key->pk) */
     struct srs_grave *next;
 } srs_grave;
 
@@ -58,7 +58,7 @@ static bool file_changed(const cuzk_engine *e, const srs_entry *s)
 {
     if (s->job_own)
         return false;
-    if (s->tier == CUZK_SRS_HOT && s->key.r1cs && cuzk_r1cs_cache_changed(s->key.r1cs))
+    if (s->tier == CUZK_SRS_HOT && s->key && s->key->r1cs && cuzk_r1cs_cache_changed(s->key->r1cs))
         return true;
     if (!s->map)
         return false;
@@ -147,7 +147,7 @@ uint64_t engine_srs_evict_entry(cuzk_engine *e, srs_entry *s)
     g->key = s->key;
     g->next = e->graveyard;
     e->graveyard = g;
-    memset(&s->key, 0, sizeof s->key);
+    s->key = NULL;
     s->on_device_only = false; /* the graveyard's forget drops the device copy */
     e->device_only_bytes -= s->device_only_bytes;
     s->device_only_bytes = 0;
@@ -183,14 +183,16 @@ void engine_srs_bury(cuzk_engine *e)
     pthread_mutex_unlock(&e->mu);
     while (g) {
         srs_grave *next = g->next;
+        srs_key *k = g->key;
         for (unsigned d = 0; d < e->n_devs; d++)
-            cuzk_prover_forget(e->devs[d].prover, &g->key.pk, g->key.r1cs);
-        cuzk_groth16_pk_free(&g->key.pk);
-        cuzk_r1cs_destroy(g->key.r1cs);
-        cuzk_witness_map_free(g->key.wmap);
-        free(g->key.wmap);
-        free(g->key.wbits);
-        free(g->key.wdense);
+            cuzk_prover_forget(e->devs[d].prover, &k->pk, k->r1cs);
+        cuzk_groth16_pk_free(&k->pk);
+        cuzk_r1cs_destroy(k->r1cs);
+        cuzk_witness_map_free(k->wmap);
+        free(k->wmap);
+        free(k->wbits);
+        free(k->wdense);
+        free(k);
         free(g);
         g = next;
     }
@@ -211,9 +213,13 @@ static void early_free(cuzk_engine *e, srs_early *o)
 {
     if (!o->adopted && (o->r1cs || o->wmap)) {
         srs_grave *g = calloc(1, sizeof *g);
-        if (g) { /* else leaked: better than freed under a user */
-            g->key.r1cs = o->r1cs;
-            g->key.wmap = o->wmap;
+        srs_key *k = g ? calloc(1, sizeof *k) : NULL;
+        if (!k)
+            free(g);
+        else { /* else leaked: better than freed under a user */
+            k->r1cs = o->r1cs;
+            k->wmap = o->wmap;
+            g->key = k;
             g->next = e->graveyard;
             e->graveyard = g;
             pthread_cond_broadcast(&e->dispatch_cv); /* the dispatcher buries it */
@@ -296,7 +302,10 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
     double tl = a->tl;
     publish_ctx pub = a->pub;
     srs_publish publish = {publish_circuit, &pub};
-    srs_key key = {0};
+    /* its own allocation: the object the provers will know it by (srs.h) */
+    srs_key *key = st == CUZK_OK ? calloc(1, sizeof *key) : NULL;
+    if (st == CUZK_OK && !key)
+        st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory for key %s", id);
     bool decoded = false;
     if (st == CUZK_OK) {
         /* the pool's stoppable stages (recording, decoding) read load_cancel too, so a
@@ -305,7 +314,7 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
         cuzk_pool_scope scope = a->scope;
         scope.cancel = &s->load_cancel;
         cuzk_pool_scope prev = cuzk_pool_scope_enter(scope);
-        st = k->load_key(e, id, a->req, map ? map->data : NULL, map ? map->len : 0, &key,
+        st = k->load_key(e, id, a->req, map ? map->data : NULL, map ? map->len : 0, key,
                          &s->load_cancel, pub.o ? &publish : NULL, e->pool, err);
         cuzk_pool_scope_enter(prev);
         decoded = st == CUZK_OK;
@@ -331,10 +340,10 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
     s->loading = false;
     s->load_gen++;
     s->load_status = st;
-    if (st == CUZK_OK && key.bytes > charge && !srs_reserve(e, key.bytes - charge))
+    if (st == CUZK_OK && key->bytes > charge && !srs_reserve(e, key->bytes - charge))
         st = s->load_status =
             cuzk_error_set(err, CUZK_ERR_NOMEM, "key %s takes %.1f MiB, more than the budget allows",
-                           id, key.bytes / 1048576.0);
+                           id, key->bytes / 1048576.0);
     srs_early *o = pub.out ? pub.o : NULL;
     if (!pub.out)
         free(pub.o);
@@ -345,8 +354,8 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
         o->adopted = st == CUZK_OK;
         o->detached = true;
         if (decoded && !o->adopted) {
-            key.r1cs = NULL; /* the early circuit's, freed with it (below or later) */
-            key.wmap = NULL;
+            key->r1cs = NULL; /* the early circuit's, freed with it (below or later) */
+            key->wmap = NULL;
         }
         if (o->users == 0)
             early_free(e, o);
@@ -359,10 +368,13 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
             g->next = e->graveyard;
             e->graveyard = g;
         }
-    } else if (st == CUZK_OK) {
-        if (key.bytes < charge)
-            engine_budget_release(e, charge - key.bytes);
-        charge = key.bytes;
+    } else if (st != CUZK_OK) {
+        free(key); /* the loader freed what it had made; no prover saw it */
+        key = NULL;
+    } else {
+        if (key->bytes < charge)
+            engine_budget_release(e, charge - key->bytes);
+        charge = key->bytes;
     }
     if (st == CUZK_OK) {
         s->key = key;
@@ -376,7 +388,7 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
         ehist_observe(&e->metrics.h[EH_SRS_LOAD], load_ms / 1e3);
         engine_log(e, CUZK_LOG_INFO, "srs: loaded %s (%.1f MiB) in %llu ms%s", id,
                    charge / 1048576.0, (unsigned long long)load_ms,
-                   key.benchmark_only ? " [random key: benchmark only]" : "");
+                   key->benchmark_only ? " [random key: benchmark only]" : "");
         engine_srs_device_make_way(e, s);
     } else {
         engine_budget_release(e, charge);

@@ -48,7 +48,12 @@ struct srs_entry {
     srs_early *early;      /* while loading: its circuit, once out (NULL before) */
     cuzk_status load_status; /* the last load's outcome (failures are reported to users) */
     char load_error[CUZK_ERROR_MSG_MAX];
-    srs_key key;           /* valid when tier == HOT */
+    /* HOT: the loaded key, an allocation of its own (NULL otherwise). The provers know a
+     * key by its pk's address (cuzk/prover.h: device copies are reused while the same pk
+     * object is passed, and forgotten by it), so the key moves to the graveyard whole and
+     * is forgotten there by the address the devices saw; a later load of this entry is
+     * another object, never mistaken for the evicted one. */
+    srs_key *key;
     uint64_t charged;      /* bytes of the budget this entry holds while HOT */
     uint64_t est_bytes;    /* what a load is expected to take (then: what it took) */
     uint64_t pending_charge; /* budget reserved at admission for the coming load */

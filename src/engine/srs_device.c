@@ -43,12 +43,12 @@ static void adopt_run(void *arg)
     srs_entry *s = a->s;
     cuzk_error err = {0};
     /* the reference taken below keeps s HOT and its key in place (no eviction, no reload) */
-    cuzk_status st = cuzk_prover_key_adopt(e->devs[a->d].prover, &s->key.pk, &err);
+    cuzk_status st = cuzk_prover_key_adopt(e->devs[a->d].prover, &s->key->pk, &err);
     void *v[5] = {NULL, NULL, NULL, NULL, NULL};
     uint64_t freed = 0;
     pthread_mutex_lock(&e->mu);
     if (st == CUZK_OK) {
-        cuzk_groth16_pk *pk = &s->key.pk;
+        cuzk_groth16_pk *pk = &s->key->pk;
         freed = points_bytes(pk);
         v[0] = pk->h, v[1] = pk->l, v[2] = pk->a, v[3] = pk->b_g1, v[4] = pk->b_g2;
         pk->h = pk->l = pk->a = pk->b_g1 = NULL;
@@ -66,7 +66,7 @@ static void adopt_run(void *arg)
         s->device_only_bytes = freed;
         e->device_only_bytes += freed;
         s->charged -= freed;
-        s->key.bytes = s->key.bytes > freed ? s->key.bytes - freed : 0;
+        s->key->bytes = s->key->bytes > freed ? s->key->bytes - freed : 0;
         e->hot_bytes -= freed;
         engine_budget_release(e, freed);
         engine_log(e, CUZK_LOG_INFO,
@@ -89,12 +89,21 @@ static bool one_gpu(const cuzk_engine *e)
            cuzk_prover_kind(e->devs[0].prover) == CUZK_BACKEND_CUDA;
 }
 
+/* Only a key idle for eviction_min_idle gives its place: one that leaves the device is
+ * read from its file again when next wanted (15-50 s for a 32 GiB PoRep key), while a
+ * newcomer that finds no room streams from host memory (a second or two a partition) or,
+ * on a big enough device, is uploaded beside it (the H200 holds the 32 GiB PoRep and
+ * SnapDeals keys together). So a SnapDeals job arriving mid-PoRep-stream leaves the
+ * stream's key alone, and a box that has gone over from sealing to SnapDeals for good
+ * gives the PoRep key's place up once it has sat unused that long. */
 void engine_srs_device_make_way(cuzk_engine *e, srs_entry *s)
 {
     if (!one_gpu(e) || s->pinned || s->job_own)
         return;
+    double now = engine_now_ms();
     for (srs_entry *o = e->srs; o; o = o->next)
-        if (o != s && o->on_device_only && !o->refs && !o->loading && !o->adopting) {
+        if (o != s && o->on_device_only && !o->refs && !o->loading && !o->adopting &&
+            now - o->last_used_ms >= (double)e->cfg.eviction_min_idle_s * 1e3) {
             engine_log(e, CUZK_LOG_INFO, "srs: %s leaves the device for %s", o->id, s->id);
             engine_srs_evict_entry(e, o);
             pthread_cond_broadcast(&e->dispatch_cv); /* the dispatcher buries it */

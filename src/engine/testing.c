@@ -13,6 +13,7 @@
 #include "engine/engine_testing.h"
 #include "engine/kind_fil.h"
 #include "engine/releaser.h"
+#include "engine/srs.h"
 #include "engine/state.h"
 
 void cuzk_engine_inject_fault(cuzk_engine *e, int stage, unsigned count, int device)
@@ -34,6 +35,16 @@ void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes)
 void cuzk_engine_release_drain(cuzk_engine *e)
 {
     ereleaser_drain(e->releaser);
+}
+
+size_t cuzk_engine_prover_held(cuzk_engine *e)
+{
+    cuzk_engine_release_drain(e); /* partitions freed in the background forget theirs */
+    engine_srs_bury(e);
+    size_t n = 0;
+    for (unsigned d = 0; d < e->n_devs; d++)
+        n += cuzk_prover_held(e->devs[d].prover);
+    return n;
 }
 
 void cuzk_engine_hold_loads(cuzk_engine *e, bool hold)

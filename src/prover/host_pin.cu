@@ -28,6 +28,18 @@ static pin_entry *find(const void *ptr)
     return NULL;
 }
 
+/* Whether the current device takes read-only host registrations. */
+static bool read_only_ok(void)
+{
+    int dev = 0, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&v, cudaDevAttrHostRegisterReadOnlySupported, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return v != 0;
+}
+
 bool host_pin_take(const void *ptr, size_t bytes)
 {
     if (!ptr || !bytes)
@@ -59,7 +71,13 @@ bool host_pin_take(const void *ptr, size_t bytes)
         (void)cudaGetLastError();
         if (cudaHostRegister((void *)ptr, bytes, cudaHostRegisterDefault) != cudaSuccess) {
             (void)cudaGetLastError();
-            goto out;
+            /* a read-only mapping (a circuit's CSR cache, mapped PROT_READ) registers only
+             * as read-only, where the device supports it: the device only reads it */
+            if (!read_only_ok() ||
+                cudaHostRegister((void *)ptr, bytes, cudaHostRegisterReadOnly) != cudaSuccess) {
+                (void)cudaGetLastError();
+                goto out;
+            }
         }
     }
     pins[n_pins++] = (pin_entry){ptr, bytes, 1};

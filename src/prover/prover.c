@@ -86,6 +86,7 @@ cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *poo
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "prover: out of memory");
     p->pool = pool;
     key_sole_init(&p->sole);
+    prover_held_init(&p->held);
     cuzk_status st;
     if (!gpu) {
         p->kind = CUZK_BACKEND_CPU;
@@ -101,6 +102,7 @@ cuzk_status cuzk_prover_open(cuzk_prover **out, const char *spec, cuzk_pool *poo
     }
     if (st != CUZK_OK) {
         key_sole_destroy(&p->sole);
+        prover_held_destroy(&p->held);
         free(p);
         return st;
     }
@@ -160,6 +162,7 @@ void cuzk_prover_close(cuzk_prover *p)
     if (p->ops && p->ops->close)
         p->ops->close(p);
     key_sole_destroy(&p->sole);
+    prover_held_destroy(&p->held);
     free(p);
 }
 
@@ -199,10 +202,14 @@ void cuzk_prover_log(cuzk_prover *p, bool warn, const char *msg)
 
 void cuzk_prover_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
 {
-    if (p && pk)
+    if (!p)
+        return;
+    if (pk)
         key_sole_forget(p, pk);
-    if (p && p->ops->forget)
+    if (p->ops->forget)
         p->ops->forget(p, pk, r1cs);
+    prover_held_del(&p->held, pk);
+    prover_held_del(&p->held, r1cs);
 }
 
 const cuzk_prove_timings *cuzk_prove_job_timings(const cuzk_prove_job *job)
@@ -294,6 +301,9 @@ cuzk_status cuzk_prover_start_opts(cuzk_prover *p, const cuzk_groth16_pk *pk,
         return cuzk_error_set(err, CUZK_ERR_NOMEM, "prover start: out of memory");
     }
     memcpy(j->ws, ws, n * sizeof *ws);
+    /* before the start: a start that fails may still have left a device copy */
+    prover_held_add(&p->held, pk);
+    prover_held_add(&p->held, r1cs);
     st = p->ops->start(p, j, cancel, err);
     if (st != CUZK_OK) {
         cuzk_prove_job_free(j);

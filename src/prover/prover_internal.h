@@ -50,6 +50,13 @@ typedef struct key_sole {
     key_sole_reader *readers; /* the self-checks reading host points, on the caller's stack */
 } key_sole;
 
+/* The pk and r1cs objects given to starts and adopts, not yet forgotten (prover_held.c). */
+typedef struct prover_held {
+    pthread_mutex_t mu;
+    const void **v;
+    size_t n, cap;
+} prover_held;
+
 struct cuzk_prover {
     cuzk_backend_kind kind;
     const cuzk_prover_ops *ops;
@@ -61,7 +68,13 @@ struct cuzk_prover {
     int lost; /* out of service (the injected "lost" fault); __atomic builtins */
     uint64_t pinned_host; /* the most host bytes the backend keeps pinned (CUDA staging) */
     key_sole sole;
+    prover_held held;
 };
+
+void prover_held_init(prover_held *h);
+void prover_held_destroy(prover_held *h);
+void prover_held_add(prover_held *h, const void *obj);
+void prover_held_del(prover_held *h, const void *obj);
 
 void key_sole_init(key_sole *ks);
 void key_sole_destroy(key_sole *ks);

@@ -3,9 +3,10 @@
  * (engine.h, src/engine/srs_device.c): after a NORMAL job's partitions proved on the device,
  * its key's host points are given back (the key's charge drops to its circuit, the log
  * says so) and later jobs with the key still prove and verify from the device copy; a
- * CRITICAL job's key keeps its host copy; another bulk key makes the idle adopted one leave
- * the device (and it is loaded and adopted again when wanted); with the switch off nothing
- * is given back.
+ * CRITICAL job's key keeps its host copy; another bulk key makes the adopted one leave the
+ * device once it has been idle for eviction_min_idle, not before (it is loaded and adopted
+ * again when wanted); every evicted key is gone from the device (cuzk_engine_prover_held);
+ * with the switch off nothing is given back.
  * Synthetic 2^10 / 2^9 jobs with dev keys (verifiable; the engine self-checks every
  * proof). Exits 77 (skipped) without a CUDA device.
  */
@@ -16,13 +17,16 @@
 #include "cuzk/engine.h"
 #include "cuzk/formats.h"
 #include "cuzk/prover.h"
+#include "engine/engine_testing.h"
 #include "gpu_test.h"
 
-static int g_gave_back, g_gave_back_9, g_left;
+static int g_gave_back, g_gave_back_9, g_left, g_loads;
 static void count_log(void *ctx, cuzk_log_level level, const char *msg)
 {
     (void)ctx;
     (void)level;
+    if (strstr(msg, "srs: loaded "))
+        __atomic_add_fetch(&g_loads, 1, __ATOMIC_SEQ_CST);
     if (strstr(msg, "leaves the device"))
         __atomic_add_fetch(&g_left, 1, __ATOMIC_SEQ_CST);
     if (strstr(msg, "live on gpu:0")) {
@@ -88,6 +92,7 @@ static uint64_t phase(bool on, uint64_t full)
     c.devices = "gpu:0";
     c.synthetic_setup_max_log2n = 10;
     c.keys_on_device_only = on;
+    c.eviction_min_idle_s = 0; /* an idle adopted key gives its place at once */
     c.log = count_log;
     cuzk_engine *e = NULL;
     cuzk_error err;
@@ -132,8 +137,57 @@ static uint64_t phase(bool on, uint64_t full)
     GPU_CHECK(g_gave_back == (on ? 3 : 0) && g_left == (on ? 2 : 0),
               "switch %s: %d hand-overs, %d keys left the device (want %d, %d)",
               on ? "on" : "off", g_gave_back, g_left, on ? 3 : 0, on ? 2 : 0);
+    /* every key leaves the device with its eviction: the adopted one too (the device
+     * knows it by the address it was given, src/engine/srs.h) */
+    const char *ids[] = {"synthetic-10-7", "synthetic-9-7", "synthetic-8-7"};
+    for (int i = 0; i < 3; i++) { /* those still resident; the others were evicted before */
+        cuzk_status st;
+        /* in use: the last partitions' references go a moment after their job ends */
+        for (int t = 0; (st = cuzk_engine_evict(e, ids[i], NULL, NULL, &err)) ==
+                            CUZK_ERR_UNAVAILABLE && t < 400; t++)
+            usleep(5000);
+        GPU_CHECK(st == CUZK_OK, "evict %s: %s", ids[i], err.msg);
+    }
+    size_t held = cuzk_engine_prover_held(e);
+    GPU_CHECK(held == 0, "switch %s: the device still holds %zu keys or circuits after every "
+              "key was evicted", on ? "on" : "off", held);
     cuzk_engine_destroy(e);
     return hot;
+}
+
+/* With eviction_min_idle (default 5 min) an adopted key that was just used keeps its place
+ * when another bulk key loads: both are on the device (2^10 and 2^8 fit any GPU), nothing
+ * leaves, and the first key proves again without a load. */
+static void phase_keep(void)
+{
+    cuzk_engine_config c;
+    cuzk_engine_config_default(&c);
+    c.devices = "gpu:0";
+    c.synthetic_setup_max_log2n = 10;
+    c.log = count_log;
+    cuzk_engine *e = NULL;
+    cuzk_error err;
+    memset(&err, 0, sizeof err);
+    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK) {
+        GPU_CHECK(false, "engine: %s", err.msg);
+        return;
+    }
+    GPU_CHECK(c.keys_on_device_only && c.eviction_min_idle_s >= 60,
+              "defaults: keys_on_device_only %d, eviction_min_idle_s %llu",
+              c.keys_on_device_only, (unsigned long long)c.eviction_min_idle_s);
+    g_gave_back = g_gave_back_9 = g_left = g_loads = 0;
+    run_job(e, 10, 2, CUZK_PRIORITY_DEFAULT);
+    await_log(1);
+    usleep(100000);
+    run_job(e, 8, 2, CUZK_PRIORITY_DEFAULT);
+    await_log(2);
+    usleep(100000);
+    run_job(e, 10, 2, CUZK_PRIORITY_DEFAULT);
+    usleep(200000);
+    GPU_CHECK(g_left == 0 && g_loads == 2 && g_gave_back == 2,
+              "default idle rule: %d keys left the device, %d loads, %d hand-overs (want 0, 2, "
+              "2)", g_left, g_loads, g_gave_back);
+    cuzk_engine_destroy(e);
 }
 
 int main(void)
@@ -142,5 +196,6 @@ int main(void)
     uint64_t full = phase(false, 0);
     GPU_CHECK(full > 0, "no key charged with the switch off");
     phase(true, full);
+    phase_keep();
     GPU_TEST_END();
 }

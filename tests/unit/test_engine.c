@@ -600,6 +600,39 @@ static void test_keys(void **state)
     cuzk_engine_destroy(e);
 }
 
+/* Every key and circuit the provers were given is forgotten, by the address they were given
+ * at, before the engine frees it: the devices key their resident copies by that address
+ * (an evicted key that was not forgotten stays on the GPU; an adopted one for good, and a
+ * later key allocated at the same address would be taken for it). The CPU backend counts
+ * what it was given as a GPU's does (cuzk_prover_held). */
+static void test_keys_forgotten(void **state)
+{
+    (void)state;
+    /* every way a key leaves goes through one graveyard (srs.c engine_srs_evict_entry:
+     * the key API's evict, the budget's, a changed file's detached entry), which this
+     * takes through the API */
+    cuzk_engine *e = make("cpu,cpu", 0, 2, 1);
+    for (int round = 0; round < 2; round++) { /* the second: the same entry loaded again */
+        char id[CUZK_JOB_ID_SIZE];
+        cuzk_job_request r = synth_req(8, 4, CUZK_PRIORITY_DEFAULT);
+        submit(e, &r, id);
+        cuzk_job_result res = await_job(e, id, 0);
+        assert_int_equal(res.state, CUZK_JOB_COMPLETED);
+        cuzk_job_result_free(&res);
+        await_quiet(e);
+        /* the key and its circuit, on each device that proved a partition */
+        size_t held = cuzk_engine_prover_held(e);
+        assert_true(held >= 2 && held <= 4);
+        char key[64];
+        snprintf(key, sizeof key, "synthetic-8-%u", (unsigned)g_seed);
+        bool was = false;
+        assert_int_equal(cuzk_engine_evict(e, key, &was, NULL, NULL), CUZK_OK);
+        assert_true(was);
+        assert_int_equal(cuzk_engine_prover_held(e), 0);
+    }
+    cuzk_engine_destroy(e);
+}
+
 static void test_benchmark_only(void **state)
 {
     (void)state;
@@ -711,6 +744,7 @@ int main(void)
         cmocka_unit_test(test_background_release),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_keys),
+        cmocka_unit_test(test_keys_forgotten),
         cmocka_unit_test(test_benchmark_only),
         cmocka_unit_test(test_srs_wait_counted_once),
         cmocka_unit_test(test_cancel_while_key_loads),

@@ -186,7 +186,7 @@ static void test_key_replaced_in_use(void **state)
     assert_non_null(old);
     assert_int_equal(old->tier, CUZK_SRS_HOT);
     old->refs++; /* a partition of a job admitted before the change */
-    const cuzk_groth16_pk old_pk = old->key.pk;
+    const cuzk_groth16_pk old_pk = old->key->pk;
     pthread_mutex_unlock(&e->mu);
     put_renamed(zk, &g_k2);
     expect_proof(e, zk, wt, &g_vk2, &g_vk1);
@@ -198,7 +198,7 @@ static void test_key_replaced_in_use(void **state)
     for (srs_entry *x = e->srs; x; x = x->next)
         assert_ptr_not_equal(x, old); /* out of the table */
     assert_int_equal(old->tier, CUZK_SRS_HOT); /* its key intact for its holders */
-    assert_ptr_equal(old->key.pk.h, old_pk.h);
+    assert_ptr_equal(old->key->pk.h, old_pk.h);
     engine_srs_unref(e, old); /* the last holder leaves: freed (ASan checks the rest) */
     pthread_mutex_unlock(&e->mu);
     expect_proof(e, zk, wt, &g_vk2, &g_vk1);
