@@ -180,7 +180,11 @@ void engine_srs_bury(cuzk_engine *e)
     pthread_mutex_lock(&e->mu);
     srs_grave *g = e->graveyard;
     e->graveyard = NULL;
+    if (g)
+        e->burying++;
     pthread_mutex_unlock(&e->mu);
+    if (!g)
+        return;
     while (g) {
         srs_grave *next = g->next;
         srs_key *k = g->key;
@@ -196,6 +200,26 @@ void engine_srs_bury(cuzk_engine *e)
         free(g);
         g = next;
     }
+    pthread_mutex_lock(&e->mu);
+    e->burying--;
+    pthread_cond_broadcast(&e->srs_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+void engine_srs_bury_all(cuzk_engine *e)
+{
+    engine_srs_bury(e);
+    pthread_mutex_lock(&e->mu);
+    while (e->graveyard || e->burying) {
+        if (e->graveyard) { /* evicted since: this thread frees them too */
+            pthread_mutex_unlock(&e->mu);
+            engine_srs_bury(e);
+            pthread_mutex_lock(&e->mu);
+            continue;
+        }
+        pthread_cond_wait(&e->srs_cv, &e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
 }
 
 /* n bytes of the budget for a key, evicting idle unpinned keys for them (a preload, or a

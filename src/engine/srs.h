@@ -125,6 +125,9 @@ void engine_srs_offer_device(cuzk_engine *e, srs_entry *s, int d, bool latency);
  * nobody uses (srs_device.c). */
 void engine_srs_device_make_way(cuzk_engine *e, srs_entry *s);
 void engine_srs_bury(cuzk_engine *e);      /* frees evicted keys; mu NOT held */
+/* engine_srs_bury, then waits for lists other threads took before it (mu NOT held): on
+ * return every key evicted before the call is forgotten by the devices and freed. */
+void engine_srs_bury_all(cuzk_engine *e);
 void engine_srs_free_all(cuzk_engine *e);  /* destroy; mu NOT held */
 /* What key id of kind k is expected to take once loaded: the kind's number, else a guess
  * from its file's size (file_size). */

@@ -2,7 +2,7 @@
  * srs_api.c — the key manager's public calls: preload a key by circuit id (loaded HOT as a
  * partition would load it) and evict one (HOT to WARM or COLD, refused while in use).
  * Threading: both take engine->mu; a load runs with it released (engine_srs_ensure), and
- * evicted keys are freed after it is dropped (engine_srs_bury).
+ * evicted keys are freed after it is dropped, before the call returns (engine_srs_bury_all).
  */
 #include "engine/kind.h"
 #include "engine/log.h"
@@ -44,7 +44,7 @@ cuzk_status cuzk_engine_preload_fd(cuzk_engine *e, const char *id, int fd,
     cuzk_status st = engine_srs_ensure(e, s, NULL, NULL, fd, NULL, NULL, err);
     engine_srs_unref(e, s);
     pthread_mutex_unlock(&e->mu);
-    engine_srs_bury(e);
+    engine_srs_bury_all(e);
     if (already_loaded)
         *already_loaded = was;
     if (load_ms)
@@ -70,7 +70,7 @@ cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *id, bool *was_loaded,
     }
     uint64_t freed = s && s->tier == CUZK_SRS_HOT ? engine_srs_evict_entry(e, s) : 0;
     pthread_mutex_unlock(&e->mu);
-    engine_srs_bury(e);
+    engine_srs_bury_all(e);
     if (was_loaded)
         *was_loaded = freed > 0;
     if (freed_bytes)

@@ -99,6 +99,7 @@ struct cuzk_engine {
     uint64_t device_only_bytes; /* key points held on the GPU only (srs_device.c) */
     srs_entry *srs;
     struct srs_grave *graveyard; /* evicted keys to free outside mu (srs.c) */
+    unsigned burying;            /* threads freeing a list taken from the graveyard */
     struct fil_bg *fil_bg;       /* the .params digests still running behind served keys
                                   * (kind_fil_load.c), under mu; joined at destroy */
 

@@ -40,7 +40,7 @@ void cuzk_engine_release_drain(cuzk_engine *e)
 size_t cuzk_engine_prover_held(cuzk_engine *e)
 {
     cuzk_engine_release_drain(e); /* partitions freed in the background forget theirs */
-    engine_srs_bury(e);
+    engine_srs_bury_all(e);
     size_t n = 0;
     for (unsigned d = 0; d < e->n_devs; d++)
         n += cuzk_prover_held(e->devs[d].prover);
