@@ -85,23 +85,41 @@ static void await_log(int n)
 
 /* One engine; returns the hot bytes once the first job's key is settled. full: the
  * same key's charge with the switch off (0 in that phase). */
-static uint64_t phase(bool on, uint64_t full)
+/* An engine on gpu:0 with the switch `on`; defaults: eviction_min_idle and the switch as
+ * cuzk_engine_config_default leaves them (checked). NULL on failure (counted). */
+static cuzk_engine *make_engine(bool on, bool defaults)
 {
     cuzk_engine_config c;
     cuzk_engine_config_default(&c);
+    if (defaults)
+        GPU_CHECK(c.keys_on_device_only && c.eviction_min_idle_s >= 60,
+                  "defaults: keys_on_device_only %d, eviction_min_idle_s %llu",
+                  c.keys_on_device_only, (unsigned long long)c.eviction_min_idle_s);
+    else {
+        c.keys_on_device_only = on;
+        c.eviction_min_idle_s = 0; /* an idle adopted key gives its place at once */
+    }
     c.devices = "gpu:0";
     c.synthetic_setup_max_log2n = 10;
-    c.keys_on_device_only = on;
-    c.eviction_min_idle_s = 0; /* an idle adopted key gives its place at once */
     c.log = count_log;
     cuzk_engine *e = NULL;
     cuzk_error err;
     memset(&err, 0, sizeof err);
     if (cuzk_engine_create(&e, &c, &err) != CUZK_OK) {
         GPU_CHECK(false, "engine: %s", err.msg);
-        return 0;
+        return NULL;
     }
-    g_gave_back = g_gave_back_9 = g_left = 0;
+    g_gave_back = g_gave_back_9 = g_left = g_loads = 0;
+    return e;
+}
+
+static uint64_t phase(bool on, uint64_t full)
+{
+    cuzk_engine *e = make_engine(on, false);
+    if (!e)
+        return 0;
+    cuzk_error err;
+    memset(&err, 0, sizeof err);
     run_job(e, 10, 4, CUZK_PRIORITY_DEFAULT);
     await_log(on ? 1 : 0);
     usleep(200000); /* off: time for a wrong hand-over to show; on: for its accounting */
@@ -160,22 +178,9 @@ static uint64_t phase(bool on, uint64_t full)
  * leaves, and the first key proves again without a load. */
 static void phase_keep(void)
 {
-    cuzk_engine_config c;
-    cuzk_engine_config_default(&c);
-    c.devices = "gpu:0";
-    c.synthetic_setup_max_log2n = 10;
-    c.log = count_log;
-    cuzk_engine *e = NULL;
-    cuzk_error err;
-    memset(&err, 0, sizeof err);
-    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK) {
-        GPU_CHECK(false, "engine: %s", err.msg);
+    cuzk_engine *e = make_engine(true, true);
+    if (!e)
         return;
-    }
-    GPU_CHECK(c.keys_on_device_only && c.eviction_min_idle_s >= 60,
-              "defaults: keys_on_device_only %d, eviction_min_idle_s %llu",
-              c.keys_on_device_only, (unsigned long long)c.eviction_min_idle_s);
-    g_gave_back = g_gave_back_9 = g_left = g_loads = 0;
     run_job(e, 10, 2, CUZK_PRIORITY_DEFAULT);
     await_log(1);
     usleep(100000);
