@@ -238,9 +238,9 @@ static void early_free(cuzk_engine *e, srs_early *o)
     if (!o->adopted && (o->r1cs || o->wmap)) {
         srs_grave *g = calloc(1, sizeof *g);
         srs_key *k = g ? calloc(1, sizeof *k) : NULL;
-        if (!k)
+        if (!k) /* out of memory: leaked, better than freed under a user */
             free(g);
-        else { /* else leaked: better than freed under a user */
+        else {
             k->r1cs = o->r1cs;
             k->wmap = o->wmap;
             g->key = k;
