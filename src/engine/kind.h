@@ -41,6 +41,10 @@ typedef struct srs_key {
     uint64_t bytes;        /* what it occupies in memory (charged to the budget) */
 } srs_key;
 
+/* Frees what key owns (its points, circuit, witness map and synthetic witness) and zeroes
+ * it; key itself is the caller's. Forget it on every prover that saw it first. */
+void engine_srs_key_clear(srs_key *key);
+
 /* Planning a job at submit (cheap, no file decoding): how many partitions, which key, and
  * upper bounds on the memory a partition and the key take. */
 typedef struct ekind_plan {

@@ -206,17 +206,6 @@ static cuzk_status synthetic_synthesize(const cuzk_engine *e, const ereq *q,
     return CUZK_OK;
 }
 
-static void synthetic_key_free(srs_key *key)
-{
-    cuzk_groth16_pk_free(&key->pk);
-    cuzk_r1cs_destroy(key->r1cs);
-    cuzk_witness_map_free(key->wmap);
-    free(key->wmap);
-    free(key->wbits);
-    free(key->wdense);
-    memset(key, 0, sizeof *key);
-}
-
 /* ekind.verify_result: the key is made again (the same key: a dev setup from the circuit
  * id; a few seconds at the largest verifiable size, 2^synthetic_setup_max_log2n), and
  * every partition proves the key's own witness, so its public inputs are that witness's
@@ -248,7 +237,7 @@ static cuzk_status synthetic_verify_result(const cuzk_engine *e, const ereq *req
         st = engine_verify_partitions(&key.pk.vk, in, 0, proofs, partitions, pool, err);
     }
     free(in);
-    synthetic_key_free(&key);
+    engine_srs_key_clear(&key);
     return st;
 }
 

@@ -175,6 +175,17 @@ bool engine_srs_evict_one(cuzk_engine *e, uint64_t need, bool pinned_too)
     return best && engine_srs_evict_entry(e, best) > 0;
 }
 
+void engine_srs_key_clear(srs_key *key)
+{
+    cuzk_groth16_pk_free(&key->pk);
+    cuzk_r1cs_destroy(key->r1cs);
+    cuzk_witness_map_free(key->wmap);
+    free(key->wmap);
+    free(key->wbits);
+    free(key->wdense);
+    memset(key, 0, sizeof *key);
+}
+
 void engine_srs_bury(cuzk_engine *e)
 {
     pthread_mutex_lock(&e->mu);
@@ -190,12 +201,7 @@ void engine_srs_bury(cuzk_engine *e)
         srs_key *k = g->key;
         for (unsigned d = 0; d < e->n_devs; d++)
             cuzk_prover_forget(e->devs[d].prover, &k->pk, k->r1cs);
-        cuzk_groth16_pk_free(&k->pk);
-        cuzk_r1cs_destroy(k->r1cs);
-        cuzk_witness_map_free(k->wmap);
-        free(k->wmap);
-        free(k->wbits);
-        free(k->wdense);
+        engine_srs_key_clear(k);
         free(k);
         free(g);
         g = next;
