@@ -234,9 +234,9 @@ static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, run *R, bool admi
         pthread_cond_broadcast(&cp->released);
     }
     if (k && k->pk)
-        k->slot.in_use--;
+        key_unuse(k);
     if (c && c->r1cs)
-        c->slot.in_use--;
+        circuit_unuse(c);
     pthread_mutex_unlock(&cp->cache_mu);
 }
 
@@ -740,7 +740,7 @@ static cuzk_status cuda_key_adopt(cuzk_prover *p, const cuzk_groth16_pk *pk, cuz
     int found = 0; /* 1 resident, 2 streamed */
     pthread_mutex_lock(&cp->cache_mu);
     for (int i = 0; i < MAX_RESIDENT; i++)
-        if (cp->keys[i].pk == pk && cp->keys[i].slot.owner == pk) {
+        if (cp->keys[i].pk == pk && cp->keys[i].slot.owner == pk && !cp->keys[i].slot.retired) {
             found = cp->keys[i].streamed ? 2 : 1;
             if (found == 1)
                 cp->keys[i].sole = true;

@@ -178,7 +178,7 @@ static int slot_pick(dev_slot *const *slots, int n, const void *owner, bool *hit
     int pick = -1;
     *hit = false;
     for (int i = 0; i < n; i++)
-        if (slots[i]->owner == owner) {
+        if (slots[i]->owner == owner && !slots[i]->retired) {
             *hit = true;
             return i;
         }
@@ -187,7 +187,7 @@ static int slot_pick(dev_slot *const *slots, int n, const void *owner, bool *hit
             pick = i;
     if (pick < 0)
         for (int i = 0; i < n; i++)
-            if (!slots[i]->in_use && !(never && never(slots[i])) &&
+            if (!slots[i]->in_use && !slots[i]->retired && !(never && never(slots[i])) &&
                 (pick < 0 || slots[i]->last_used < slots[pick]->last_used))
                 pick = i;
     return pick;
@@ -202,7 +202,7 @@ static bool evict_one(cuda_prover *cp, const dev_slot *keep)
     for (int i = 0; i < MAX_RESIDENT; i++) {
         dev_slot *c[2] = {cp->keys[i].sole ? NULL : &cp->keys[i].slot, &cp->circuits[i].slot};
         for (int j = 0; j < 2; j++)
-            if (c[j] && c[j]->owner && !c[j]->in_use && c[j] != keep &&
+            if (c[j] && c[j]->owner && !c[j]->in_use && !c[j]->retired && c[j] != keep &&
                 (!best || c[j]->last_used < best->last_used))
                 best = c[j];
     }
@@ -233,10 +233,10 @@ static size_t reclaimable(const cuda_prover *cp, const dev_slot *keep)
 {
     size_t b = 0;
     for (int i = 0; i < MAX_RESIDENT; i++) {
-        if (cp->keys[i].slot.owner && !cp->keys[i].slot.in_use && !cp->keys[i].sole &&
-            &cp->keys[i].slot != keep)
+        const dev_slot *k = &cp->keys[i].slot, *c = &cp->circuits[i].slot;
+        if (k->owner && !k->in_use && !k->retired && !cp->keys[i].sole && k != keep)
             b += cp->keys[i].bytes;
-        if (cp->circuits[i].slot.owner && !cp->circuits[i].slot.in_use)
+        if (c->owner && !c->in_use && !c->retired && c != keep)
             b += cp->circuits[i].bytes;
     }
     return b;
@@ -280,28 +280,11 @@ static void key_stream(cuda_prover *cp, dev_key *k, const cuzk_groth16_pk *pk, s
 /* dev_slot is dev_key's first member */
 static bool key_is_sole(const dev_slot *s) { return ((const dev_key *)s)->sole; }
 
-cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, dev_key **out,
-                    cuzk_error *err)
+/* Loads pk into the free (released) slot k: uploaded whole when it fits next to `reserve`,
+ * else streamed; whole_only: NOMEM rather than streamed (k left free). */
+static cuzk_status key_load(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve,
+                            dev_key *k, bool whole_only, cuzk_error *err)
 {
-    dev_slot *slots[MAX_RESIDENT];
-    for (int i = 0; i < MAX_RESIDENT; i++)
-        slots[i] = &cp->keys[i].slot;
-    bool hit;
-    int slot = slot_pick(slots, MAX_RESIDENT, pk, &hit, key_is_sole);
-    if (hit) {
-        *out = &cp->keys[slot];
-        return CUZK_OK;
-    }
-    if (slot < 0)
-        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
-                              "gpu: %d proving keys are in use or adopted; no slot for another",
-                              MAX_RESIDENT);
-    if (!key_points_present(pk)) /* adopted elsewhere, or forgotten here: nothing to upload */
-        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
-                              "gpu:%d: the proving key's points are not in host memory and "
-                              "not resident on this device", cp->dev);
-    key_release(&cp->keys[slot]);
-    dev_key *k = &cp->keys[slot];
     size_t bytes = gpu_key_bytes(pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
     size_t free_b = 0, total_b = 0;
     cuzk_status st = device_free(cp, FREE_TRIM, &free_b, &total_b, err);
@@ -309,6 +292,8 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
         return st;
     size_t could = free_b + reclaimable(cp, &k->slot);
     if (cp->force_stream || bytes + reserve + HEADROOM_BYTES > could) {
+        if (whole_only)
+            return cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: the proving key does not fit");
         char why[256];
         if (cp->force_stream)
             snprintf(why, sizeof why, "CUZK_GPU_SRS=stream");
@@ -325,7 +310,7 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
             (st = upload(&k->a, pk->a, pk->n_a, err)) == CUZK_OK &&
             (st = upload(&k->b_g1, pk->b_g1, pk->n_b_g1, err)) == CUZK_OK)
             st = upload(&k->b_g2, pk->b_g2, pk->n_b_g2, err);
-        if (st == CUZK_ERR_NOMEM) { /* the estimate was optimistic: stream after all */
+        if (st == CUZK_ERR_NOMEM && !whole_only) { /* the estimate was optimistic: stream */
             char why[CUZK_ERROR_MSG_MAX + 32];
             snprintf(why, sizeof why, "the upload ran out of device memory (%s)",
                      err ? err->msg : "no message");
@@ -335,6 +320,7 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
             st = CUZK_OK;
         } else if (st != CUZK_OK) {
             key_release(k);
+            (void)cudaGetLastError();
             return st;
         } else {
             k->bytes = bytes;
@@ -342,8 +328,97 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
     }
     k->pk = pk;
     k->slot.owner = pk;
-    *out = k;
     return CUZK_OK;
+}
+
+/* Whether an entry of `bytes` would now be uploaded whole next to `reserve` (key_load's and
+ * circuit_load's rule, counted without trimming the pool: the streamed copy is kept until
+ * the whole one is in, so its own device bytes do not count as free). */
+static bool whole_fits(cuda_prover *cp, size_t bytes, size_t reserve, const dev_slot *self)
+{
+    size_t free_b = 0, total_b = 0;
+    if (device_free(cp, FREE_POOLED, &free_b, &total_b, NULL) != CUZK_OK) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    return bytes + reserve + HEADROOM_BYTES <= free_b + reclaimable(cp, self);
+}
+
+/* Retires slots[old] (a streamed entry) for a whole copy loaded by load() into another
+ * slot; the index of the slot to use (old when no slot is free or the copy did not fit). */
+static int supersede(dev_slot *const *slots, int old, const void *owner,
+                     bool (*never)(const dev_slot *),
+                     bool (*load)(int slot, void *ctx), void *ctx, void (*release)(int slot, void *ctx))
+{
+    bool hit;
+    slots[old]->retired = true; /* neither picked as the new slot nor evicted for it */
+    int alt = slot_pick(slots, MAX_RESIDENT, owner, &hit, never);
+    if (alt < 0 || !load(alt, ctx)) {
+        slots[old]->retired = false;
+        return old;
+    }
+    if (!slots[old]->in_use)
+        release(old, ctx);
+    return alt;
+}
+
+typedef struct key_up {
+    cuda_prover *cp;
+    const cuzk_groth16_pk *pk;
+    size_t reserve;
+} key_up;
+
+static bool key_up_load(int slot, void *ctx)
+{
+    key_up *u = (key_up *)ctx;
+    key_release(&u->cp->keys[slot]);
+    return key_load(u->cp, u->pk, u->reserve, &u->cp->keys[slot], true, NULL) == CUZK_OK;
+}
+
+static void key_up_release(int slot, void *ctx) { key_release(&((key_up *)ctx)->cp->keys[slot]); }
+
+void key_unuse(dev_key *k)
+{
+    if (--k->slot.in_use == 0 && k->slot.retired)
+        key_release(k);
+}
+
+cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, dev_key **out,
+                    cuzk_error *err)
+{
+    dev_slot *slots[MAX_RESIDENT];
+    for (int i = 0; i < MAX_RESIDENT; i++)
+        slots[i] = &cp->keys[i].slot;
+    bool hit;
+    int slot = slot_pick(slots, MAX_RESIDENT, pk, &hit, key_is_sole);
+    if (hit) {
+        dev_key *k = &cp->keys[slot];
+        size_t bytes = gpu_key_bytes(pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
+        if (k->streamed && !cp->force_stream && key_points_present(pk) &&
+            whole_fits(cp, bytes, reserve, &k->slot)) {
+            key_up u = {cp, pk, reserve};
+            slot = supersede(slots, slot, pk, key_is_sole, key_up_load, &u, key_up_release);
+            if (!cp->keys[slot].streamed)
+                cuda_log(cp, false, "gpu:%d: proving key of 2^%u (%.2f GiB) fits the device "
+                         "now: uploaded whole, no longer copied from host memory", cp->dev,
+                         pk->log2n, (double)bytes / (1u << 30));
+        }
+        *out = &cp->keys[slot];
+        return CUZK_OK;
+    }
+    if (slot < 0)
+        return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
+                              "gpu: %d proving keys are in use or adopted; no slot for another",
+                              MAX_RESIDENT);
+    if (!key_points_present(pk)) /* adopted elsewhere, or forgotten here: nothing to upload */
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "gpu:%d: the proving key's points are not in host memory and "
+                              "not resident on this device", cp->dev);
+    key_release(&cp->keys[slot]);
+    cuzk_status st = key_load(cp, pk, reserve, &cp->keys[slot], false, err);
+    if (st == CUZK_OK)
+        *out = &cp->keys[slot];
+    return st;
 }
 
 /* The bellperson A / B vector variables in order (cuzk/groth16.h "Keys and flavours"). */
@@ -356,6 +431,36 @@ static size_t density_list(uint32_t *dst, const cuzk_r1cs *r1cs, cuzk_r1cs_matri
         if ((all_inputs && v < aux0) || cuzk_r1cs_density_test(r1cs, m, v))
             dst[k++] = v;
     return k;
+}
+
+void circuit_unuse(dev_circuit *c)
+{
+    if (--c->slot.in_use == 0 && c->slot.retired)
+        circuit_release(c);
+}
+
+static cuzk_status circuit_load(cuda_prover *cp, const cuzk_groth16_pk *pk,
+                                const cuzk_r1cs *r1cs, size_t reserve, dev_circuit *c,
+                                bool whole_only, cuzk_error *err);
+
+typedef struct circuit_up {
+    cuda_prover *cp;
+    const cuzk_groth16_pk *pk;
+    const cuzk_r1cs *r1cs;
+    size_t reserve;
+} circuit_up;
+
+static bool circuit_up_load(int slot, void *ctx)
+{
+    circuit_up *u = (circuit_up *)ctx;
+    circuit_release(&u->cp->circuits[slot]);
+    return circuit_load(u->cp, u->pk, u->r1cs, u->reserve, &u->cp->circuits[slot], true,
+                        NULL) == CUZK_OK;
+}
+
+static void circuit_up_release(int slot, void *ctx)
+{
+    circuit_release(&((circuit_up *)ctx)->cp->circuits[slot]);
 }
 
 cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs,
@@ -375,6 +480,23 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
         hit = false;
     }
     if (hit) {
+        if (cp->circuits[slot].streamed && !cp->force_stream_csr) {
+            const uint64_t nnz[CUZK_R1CS_MATRICES] = {r1cs->m[0].nnz, r1cs->m[1].nnz,
+                                                      r1cs->m[2].nnz};
+            size_t mat = gpu_csr_matrix_bytes(r1cs->n_constraints, nnz, bell);
+            /* the tables are on the device already; the whole copy needs them again */
+            size_t bytes = cp->circuits[slot].bytes + mat;
+            if (whole_fits(cp, bytes, reserve, slots[slot])) {
+                circuit_up u = {cp, pk, r1cs, reserve};
+                slot = supersede(slots, slot, r1cs, NULL, circuit_up_load, &u,
+                                 circuit_up_release);
+                if (!cp->circuits[slot].streamed)
+                    cuda_log(cp, false, "gpu:%d: constraint system of %llu rows (%.2f GiB) "
+                             "fits the device now: uploaded whole, no longer copied from host "
+                             "memory", cp->dev, (unsigned long long)r1cs->n_constraints,
+                             (double)mat / (1u << 30));
+            }
+        }
         *out = &cp->circuits[slot];
         return CUZK_OK;
     }
@@ -382,7 +504,19 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
         return cuzk_error_set(err, CUZK_ERR_UNSUPPORTED,
                               "gpu: %d circuits are in use; no slot for another", MAX_RESIDENT);
     circuit_release(&cp->circuits[slot]);
-    dev_circuit *c = &cp->circuits[slot];
+    cuzk_status st = circuit_load(cp, pk, r1cs, reserve, &cp->circuits[slot], false, err);
+    if (st == CUZK_OK)
+        *out = &cp->circuits[slot];
+    return st;
+}
+
+/* Loads r1cs into the free (released) slot c: its matrices uploaded when they fit next to
+ * `reserve`, else streamed; whole_only: NOMEM rather than streamed (c left free). */
+static cuzk_status circuit_load(cuda_prover *cp, const cuzk_groth16_pk *pk,
+                                const cuzk_r1cs *r1cs, size_t reserve, dev_circuit *c,
+                                bool whole_only, cuzk_error *err)
+{
+    bool bell = pk->flavour == CUZK_GROTH16_BELLPERSON;
     cuzk_fr *table = NULL;
     uint32_t n_table = 0, *cidx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL}, *idx = NULL;
     /* A circuit mapped from its CSR cache carries its table (read-only, borrowed): hashing
@@ -407,8 +541,10 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
         size_t free_b = 0, total_b = 0;
         st = device_free(cp, FREE_TRIM, &free_b, &total_b, err);
         size_t could = free_b + reclaimable(cp, &c->slot);
-        if (st == CUZK_OK &&
-            (cp->force_stream_csr || bytes + mat_bytes + reserve + HEADROOM_BYTES > could)) {
+        bool stream = cp->force_stream_csr || bytes + mat_bytes + reserve + HEADROOM_BYTES > could;
+        if (st == CUZK_OK && stream && whole_only) {
+            st = cuzk_error_set(err, CUZK_ERR_NOMEM, "gpu: the constraint system does not fit");
+        } else if (st == CUZK_OK && stream) {
             char why[256];
             if (cp->force_stream_csr)
                 snprintf(why, sizeof why, "CUZK_GPU_CSR=stream");
@@ -487,13 +623,14 @@ cuzk_status circuit_get(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r
         free(cidx[m]);
     if (st != CUZK_OK) {
         circuit_release(c);
+        if (whole_only)
+            (void)cudaGetLastError();
         return st;
     }
     c->r1cs = r1cs;
     c->slot.owner = r1cs;
     c->bellperson = bell;
     c->bytes = bytes;
-    *out = c;
     return CUZK_OK;
 }
 

@@ -28,6 +28,10 @@ typedef struct dev_slot {
     const void *owner;  /* the host pk / r1cs this entry mirrors; NULL: free */
     uint64_t last_used; /* cuda_prover.clock at the last start that used it */
     int in_use;         /* starts running with it: never evicted then */
+    /* Superseded by a whole upload while starts still ran with it (a streamed entry that
+     * fits the device again: key_get, circuit_get): never handed out again, released by
+     * the last slot_unuse. */
+    bool retired;
 } dev_slot;
 
 typedef struct dev_key {
@@ -134,6 +138,9 @@ cuzk_status device_free(cuda_prover *cp, free_mode mode, size_t *free_b, size_t 
  * pooled: they come from the stream-ordered pool (FREE_POOLED first, then FREE_TRIM). */
 cuzk_status check_fits(cuda_prover *cp, size_t bytes, bool pooled, const char *what,
                        cuzk_error *err);
+/* The end of a start that used s (in_use--); a retired entry is released by its last. */
+void key_unuse(dev_key *k);
+void circuit_unuse(dev_circuit *c);
 /* check_fits, evicting idle residents (least recently used first, never `keep`). */
 cuzk_status make_room(cuda_prover *cp, size_t bytes, bool pooled, const char *what,
                       const dev_slot *keep, cuzk_error *err);
@@ -143,7 +150,12 @@ cuzk_status pool_alloc(cuda_prover *cp, void **p, size_t bytes, cudaStream_t s,
                        cuzk_error *err);
 /* The device copy of pk, uploaded on a miss when it fits next to `reserve` more bytes
  * (idle residents evicted for it only if that makes it fit); otherwise the key is
- * streamed (dev_key.streamed), and the reason is logged. */
+ * streamed (dev_key.streamed), and the reason is logged.
+ * A streamed entry (key or circuit) is decided again at every use: when it would now fit
+ * whole by the same rule, it is uploaded whole into another slot and the streamed one is
+ * released (at once if idle, else retired until its starts end). Decided once, a circuit
+ * streamed while another kind held the card stayed streamed for its whole life (H100,
+ * s22: the PoRep stream ran 22 s a proof after one WindowPoSt, 13 s before it). */
 cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, dev_key **out,
                     cuzk_error *err);
 /* The device copy of r1cs, uploaded on a miss when its matrices fit next to `reserve`

@@ -16,6 +16,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/prover.h"
 #include "gpu_test.h"
+#include "prover/cuda_testing.h"
 #include "prover/host_stage.h"
 
 typedef struct fixture {
@@ -520,6 +521,99 @@ static void test_adopt(cuzk_prover *cpu, cuzk_prover *gpu)
     cuzk_prover_close(sg);
 }
 
+static int g_logged_whole;
+static void count_whole_log(void *ctx, bool warn, const char *msg)
+{
+    (void)ctx;
+    (void)warn;
+    if (strstr(msg, "fits the device now: uploaded whole"))
+        __atomic_add_fetch(&g_logged_whole, 1, __ATOMIC_SEQ_CST);
+}
+
+static bool slots_are(cuzk_prover *gpu, int keys, int circuits, int streamed, const char *when)
+{
+    cuzk_cuda_slots sl;
+    cuzk_prover_cuda_slots(gpu, &sl);
+    bool ok = sl.keys == keys && sl.circuits == circuits &&
+              sl.streamed_keys == streamed && sl.streamed_circuits == streamed;
+    GPU_CHECK(ok, "%s: %d keys, %d circuits, %d+%d streamed; want %d, %d, %d+%d", when, sl.keys,
+              sl.circuits, sl.streamed_keys, sl.streamed_circuits, keys, circuits, streamed,
+              streamed);
+    return ok;
+}
+
+/* A streamed key and circuit are decided again at their next use: once they fit, they are
+ * uploaded whole (logged once each) and the streamed copies released, at once when idle,
+ * else when the last start still using them ends; the proofs stay the CPU's bytes. */
+static void test_stream_upgrade(cuzk_prover *cpu)
+{
+    cuzk_error e;
+    cuzk_prover *gpu = NULL;
+    GPU_CHECK(cuzk_prover_open(&gpu, "gpu:0", g_pool, &e) == CUZK_OK, "open gpu: %s", e.msg);
+    if (!gpu)
+        return;
+    cuzk_prover_set_log(gpu, count_whole_log, NULL);
+    fixture f[2];
+    for (int i = 0; i < 2; i++)
+        if (!fixture_make(&f[i], cap(8 + 2 * (unsigned)i), CUZK_GROTH16_BELLPERSON)) {
+            GPU_CHECK(false, "fixture");
+            cuzk_prover_close(gpu);
+            return;
+        }
+    /* idle streamed copies: replaced in their slots' stead, released at once */
+    cuzk_prover_cuda_force_stream(gpu, true, true);
+    expect_cpu_proofs(cpu, gpu, &f[0], 8, "upgrade: streamed", true);
+    slots_are(gpu, 1, 1, 1, "streamed");
+    cuzk_prover_cuda_force_stream(gpu, false, false);
+    g_logged_whole = 0;
+    expect_cpu_proofs(cpu, gpu, &f[0], 8, "upgrade: whole", false);
+    GPU_CHECK(g_logged_whole == 2, "an idle upgrade logs key and circuit once: %d lines",
+              g_logged_whole);
+    slots_are(gpu, 1, 1, 0, "after an idle upgrade");
+    cuzk_prove_timings t;
+    cuzk_groth16_proof pr;
+    cuzk_fr r, s;
+    test_rand_fr(&r);
+    test_rand_fr(&s);
+    GPU_CHECK(prove_n(gpu, &f[0], 1, &r, &s, &pr, &e, false, &t) == CUZK_OK && !t.srs_streamed,
+              "after the upgrade the key must be resident: %s", e.msg);
+
+    /* a streamed copy a start still runs with: retired, released by that start's end */
+    cuzk_prover_cuda_force_stream(gpu, true, true);
+    expect_cpu_proofs(cpu, gpu, &f[1], 10, "upgrade in use: streamed", true);
+    slots_are(gpu, 2, 2, 1, "second fixture streamed");
+    cuzk_cuda_hold h;
+    GPU_CHECK(cuzk_prover_cuda_hold(gpu, &f[1].pk, f[1].c.r1cs, &h), "hold the streamed copy");
+    cuzk_prover_cuda_force_stream(gpu, false, false);
+    g_logged_whole = 0;
+    expect_cpu_proofs(cpu, gpu, &f[1], 10, "upgrade in use: whole", false);
+    GPU_CHECK(g_logged_whole == 2, "an upgrade in use logs key and circuit once: %d lines",
+              g_logged_whole);
+    slots_are(gpu, 3, 3, 1, "while the streamed copy is held");
+    cuzk_prover_cuda_unhold(gpu, &h);
+    slots_are(gpu, 2, 2, 0, "after the hold ended");
+    expect_cpu_proofs(cpu, gpu, &f[1], 10, "upgrade in use: after", false);
+
+    /* forgetting reaches a retired copy too (a forget voids the hold: cuzk/prover.h has no
+     * start run with what is forgotten) */
+    cuzk_prover_cuda_force_stream(gpu, true, true);
+    cuzk_prover_forget(gpu, &f[1].pk, f[1].c.r1cs);
+    expect_cpu_proofs(cpu, gpu, &f[1], 10, "forget: streamed", true);
+    GPU_CHECK(cuzk_prover_cuda_hold(gpu, &f[1].pk, f[1].c.r1cs, &h), "hold again");
+    cuzk_prover_cuda_force_stream(gpu, false, false);
+    expect_cpu_proofs(cpu, gpu, &f[1], 10, "forget: whole", false);
+    slots_are(gpu, 3, 3, 1, "retired again");
+    for (int i = 0; i < 2; i++)
+        cuzk_prover_forget(gpu, &f[i].pk, f[i].c.r1cs);
+    slots_are(gpu, 0, 0, 0, "after forgetting both");
+    GPU_CHECK(cuzk_prover_held(gpu) == 0, "held after forgetting: %zu", cuzk_prover_held(gpu));
+    cuzk_prover_close(gpu);
+    for (int i = 0; i < 2; i++) {
+        cuzk_groth16_pk_free(&f[i].pk);
+        cuzk_synthetic_free(&f[i].c);
+    }
+}
+
 static void test_two_workers(cuzk_prover *gpu)
 {
     fixture f;
@@ -568,6 +662,7 @@ int main(void)
         test_adopt(cpu, gpu);
         test_streamed(cpu);
         test_csr_streamed(cpu);
+        test_stream_upgrade(cpu);
     }
     cuzk_prover_close(cpu);
     cuzk_prover_close(gpu);
