@@ -237,6 +237,9 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     e->t_start = engine_now_ms();
     /* below this an inline free costs less than handing it over */
     e->release_later_min = (uint64_t)256 << 20;
+    /* a streamed key is uploaded whole by the device once it fits: a minute's wait is a few
+     * partitions, and a retry costs a lookup */
+    e->adopt_retry_ms = 60000;
     e->budget = e->cfg.memory_budget ? e->cfg.memory_budget
                                      : engine_budget_auto(e->cfg.memory_safety_margin);
     cuzk_status st = CUZK_OK;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/prover.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,11 @@ void cuzk_engine_hold_points(cuzk_engine *e, bool hold);
 /* Partitions holding at least `bytes` are freed by the background releaser (default
  * 256 MiB; 0 sends every partition there). */
 void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes);
+/* A key the device did not hold whole when offered (keys_on_device_only) is offered again
+ * after `ms` (default 60 s). */
+void cuzk_engine_set_adopt_retry_ms(cuzk_engine *e, uint64_t ms);
+/* Device d's prover (NULL when there is no such device); the engine keeps owning it. */
+cuzk_prover *cuzk_engine_device_prover(cuzk_engine *e, int d);
 /* Waits until the background releaser has run everything handed to it so far. */
 void cuzk_engine_release_drain(cuzk_engine *e);
 

@@ -71,9 +71,12 @@ struct srs_entry {
     bool pinned;           /* a latency job's key: only the scheduler's rule evicts it */
     /* HOT with its points only on the one GPU (srs_device.c): charged for its circuit
      * alone; adopting: that hand-over is under way; adopt_gen: the load_gen it was last
-     * tried for (a streamed key is not tried again until it is loaded again) */
+     * tried for; adopt_after_ms: a key the device did not hold whole (streamed, or not
+     * resident) is tried again from then, since the device uploads a streamed key whole
+     * once it fits (cuda_resident.h); adopt_failed_gen: the load whose failure was logged */
     bool on_device_only, adopting;
-    uint64_t adopt_gen;
+    uint64_t adopt_gen, adopt_failed_gen;
+    double adopt_after_ms;
     uint64_t device_only_bytes; /* the points' bytes given back while on_device_only */
     double last_used_ms;
     uint64_t load_ms_last;

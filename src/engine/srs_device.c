@@ -75,7 +75,13 @@ static void adopt_run(void *arg)
                    cuzk_prover_describe(e->devs[a->d].prover), freed / 1073741824.0,
                    s->charged / 1073741824.0);
     } else {
-        engine_log(e, CUZK_LOG_INFO, "srs: %s keeps its host copy: %s", s->id, err.msg);
+        if (st == CUZK_ERR_NOT_FOUND && s->adopt_gen == s->load_gen + 1) {
+            s->adopt_gen = 0; /* tried again after adopt_retry_ms (srs.h) */
+            s->adopt_after_ms = engine_now_ms() + (double)e->adopt_retry_ms;
+        }
+        if (s->adopt_failed_gen != s->load_gen + 1) /* once a load: not each retry */
+            engine_log(e, CUZK_LOG_INFO, "srs: %s keeps its host copy: %s", s->id, err.msg);
+        s->adopt_failed_gen = s->load_gen + 1;
     }
     engine_srs_unref(e, s);
     pthread_cond_broadcast(&e->dispatch_cv); /* the budget has room again */
@@ -115,7 +121,8 @@ void engine_srs_offer_device(cuzk_engine *e, srs_entry *s, int d, bool latency)
     if (!one_gpu(e) || d != 0)
         return;
     if (latency || s->pinned || s->job_own || s->detached || s->tier != CUZK_SRS_HOT ||
-        s->loading || s->on_device_only || s->adopting || s->adopt_gen == s->load_gen + 1)
+        s->loading || s->on_device_only || s->adopting || s->adopt_gen == s->load_gen + 1 ||
+        engine_now_ms() < s->adopt_after_ms)
         return;
     adopt_job *a = malloc(sizeof *a);
     if (!a)

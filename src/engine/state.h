@@ -56,6 +56,9 @@ struct cuzk_engine {
     cuzk_engine_config cfg;    /* strings point into the owned copies below */
     struct ereleaser *releaser; /* frees of big partitions, off the workers' path */
     uint64_t release_later_min; /* partitions holding this much or more go to it */
+    /* a key the device did not hold whole is offered to it again after this long
+     * (srs_device.c; 60 s, cuzk_engine_set_adopt_retry_ms in tests) */
+    uint64_t adopt_retry_ms;
     unsigned devs_in_service;  /* devices not taken out of rotation (mu) */
     char *devices_s, *state_dir_s, *param_dir_s, *timeline_s, *dev_key_dir_s;
     char *csr_cache_dir_s;

@@ -32,6 +32,18 @@ void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes)
     pthread_mutex_unlock(&e->mu);
 }
 
+void cuzk_engine_set_adopt_retry_ms(cuzk_engine *e, uint64_t ms)
+{
+    pthread_mutex_lock(&e->mu);
+    e->adopt_retry_ms = ms;
+    pthread_mutex_unlock(&e->mu);
+}
+
+cuzk_prover *cuzk_engine_device_prover(cuzk_engine *e, int d)
+{
+    return d >= 0 && (unsigned)d < e->n_devs ? e->devs[d].prover : NULL;
+}
+
 void cuzk_engine_release_drain(cuzk_engine *e)
 {
     ereleaser_drain(e->releaser);

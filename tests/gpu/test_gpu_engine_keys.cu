@@ -6,7 +6,8 @@
  * CRITICAL job's key keeps its host copy; another bulk key makes the adopted one leave the
  * device once it has been idle for eviction_min_idle, not before (it is loaded and adopted
  * again when wanted); every evicted key is gone from the device (cuzk_engine_prover_held);
- * with the switch off nothing is given back.
+ * with the switch off nothing is given back; a key the device streamed is handed over once
+ * the device has uploaded it whole.
  * Synthetic 2^10 / 2^9 jobs with dev keys (verifiable; the engine self-checks every
  * proof). Exits 77 (skipped) without a CUDA device.
  */
@@ -18,15 +19,18 @@
 #include "cuzk/formats.h"
 #include "cuzk/prover.h"
 #include "engine/engine_testing.h"
+#include "prover/cuda_testing.h"
 #include "gpu_test.h"
 
-static int g_gave_back, g_gave_back_9, g_left, g_loads;
+static int g_gave_back, g_gave_back_9, g_left, g_loads, g_kept;
 static void count_log(void *ctx, cuzk_log_level level, const char *msg)
 {
     (void)ctx;
     (void)level;
     if (strstr(msg, "srs: loaded "))
         __atomic_add_fetch(&g_loads, 1, __ATOMIC_SEQ_CST);
+    if (strstr(msg, "keeps its host copy"))
+        __atomic_add_fetch(&g_kept, 1, __ATOMIC_SEQ_CST);
     if (strstr(msg, "leaves the device"))
         __atomic_add_fetch(&g_left, 1, __ATOMIC_SEQ_CST);
     if (strstr(msg, "live on gpu:0")) {
@@ -109,7 +113,7 @@ static cuzk_engine *make_engine(bool on, bool defaults)
         GPU_CHECK(false, "engine: %s", err.msg);
         return NULL;
     }
-    g_gave_back = g_gave_back_9 = g_left = g_loads = 0;
+    g_gave_back = g_gave_back_9 = g_left = g_loads = g_kept = 0;
     return e;
 }
 
@@ -195,6 +199,38 @@ static void phase_keep(void)
     cuzk_engine_destroy(e);
 }
 
+/* A bulk key the device streamed is not handed over (its host copy is what the device reads;
+ * logged once for the load, not at each retry); once the device has uploaded it whole
+ * (cuda_resident.h: a streamed entry is decided again at each use), the next offer hands it
+ * over, and its jobs still prove and verify. */
+static void phase_streamed_first(void)
+{
+    cuzk_engine *e = make_engine(true, true);
+    if (!e)
+        return;
+    cuzk_prover *gpu = cuzk_engine_device_prover(e, 0);
+    GPU_CHECK(gpu != NULL, "the engine's gpu:0 prover");
+    if (!gpu) {
+        cuzk_engine_destroy(e);
+        return;
+    }
+    cuzk_engine_set_adopt_retry_ms(e, 0); /* every partition offers it again */
+    cuzk_prover_cuda_force_stream(gpu, true, false);
+    run_job(e, 10, 4, CUZK_PRIORITY_DEFAULT);
+    cuzk_engine_release_drain(e);
+    GPU_CHECK(g_gave_back == 0 && g_kept == 1,
+              "streamed: %d hand-overs, %d \"keeps its host copy\" lines (want 0, 1)",
+              g_gave_back, g_kept);
+    cuzk_prover_cuda_force_stream(gpu, false, false);
+    run_job(e, 10, 2, CUZK_PRIORITY_DEFAULT);
+    await_log(1);
+    GPU_CHECK(g_gave_back == 1 && g_kept == 1,
+              "uploaded whole: %d hand-overs, %d \"keeps its host copy\" lines (want 1, 1)",
+              g_gave_back, g_kept);
+    run_job(e, 10, 2, CUZK_PRIORITY_DEFAULT); /* from the device copy alone */
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     GPU_TEST_BEGIN("gpu_engine_keys");
@@ -202,5 +238,6 @@ int main(void)
     GPU_CHECK(full > 0, "no key charged with the switch off");
     phase(true, full);
     phase_keep();
+    phase_streamed_first();
     GPU_TEST_END();
 }
