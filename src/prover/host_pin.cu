@@ -28,18 +28,6 @@ static pin_entry *find(const void *ptr)
     return NULL;
 }
 
-/* Whether the current device takes read-only host registrations. */
-static bool read_only_ok(void)
-{
-    int dev = 0, v = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&v, cudaDevAttrHostRegisterReadOnlySupported, dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return false;
-    }
-    return v != 0;
-}
-
 bool host_pin_take(const void *ptr, size_t bytes)
 {
     if (!ptr || !bytes)
@@ -69,15 +57,14 @@ bool host_pin_take(const void *ptr, size_t bytes)
             pa.type != cudaMemoryTypeUnregistered)
             goto out;
         (void)cudaGetLastError();
+        /* A read-only file mapping (a circuit's CSR cache) is refused here, quickly, and
+         * copied from pageable memory. It is not registered as read-only: the first GPU
+         * run of that (s23, H100 box) hung for over 100 s on an 8 MiB mapping, as file
+         * mappings' registrations hang elsewhere (llama.cpp, vLLM), and a stuck driver
+         * call under this mutex would stop every upload of the daemon. */
         if (cudaHostRegister((void *)ptr, bytes, cudaHostRegisterDefault) != cudaSuccess) {
             (void)cudaGetLastError();
-            /* a read-only mapping (a circuit's CSR cache, mapped PROT_READ) registers only
-             * as read-only, where the device supports it: the device only reads it */
-            if (!read_only_ok() ||
-                cudaHostRegister((void *)ptr, bytes, cudaHostRegisterReadOnly) != cudaSuccess) {
-                (void)cudaGetLastError();
-                goto out;
-            }
+            goto out;
         }
     }
     pins[n_pins++] = (pin_entry){ptr, bytes, 1};

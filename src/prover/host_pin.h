@@ -16,8 +16,8 @@
 
 /* Takes a pin on [ptr, ptr + bytes). true: pinned, release with host_pin_drop(ptr).
  * false: not pinned by us (pinned by its owner already, or the driver refused): copies
- * from it still work, from pageable memory at worst. A read-only mapping is pinned as
- * read-only where the device supports it. Never leaves a CUDA error behind. */
+ * from it still work, from pageable memory at worst (a read-only file mapping is refused:
+ * host_pin.cu says why). Never leaves a CUDA error behind. */
 bool host_pin_take(const void *ptr, size_t bytes);
 void host_pin_drop(const void *ptr);
 
