@@ -166,7 +166,8 @@ size_t cuzk_prover_held(cuzk_prover *p);
  * key (only cuzk_prover_forget drops it) nor read the host vectors again (a proof that
  * fails its self-check is then not diagnosed point by point). Returns once no self-check
  * still reads pk's points. Errors: CUZK_ERR_NOT_FOUND (pk is not resident here: never
- * used, streamed from host memory, or evicted), CUZK_ERR_UNSUPPORTED (a backend without
+ * used, streamed from host memory, or evicted; or resident while a start still streams
+ * it from the host copy it had before: try again later), CUZK_ERR_UNSUPPORTED (a backend without
  * device memory: the CPU). A start with pk's points gone on a prover that has not adopted
  * it fails with CUZK_ERR_INVALID_ARG.
  */

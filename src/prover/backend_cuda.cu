@@ -738,18 +738,28 @@ static cuzk_status cuda_key_adopt(cuzk_prover *p, const cuzk_groth16_pk *pk, cuz
 {
     cuda_prover *cp = (cuda_prover *)p->impl;
     int found = 0; /* 1 resident, 2 streamed */
+    bool retired = false;
     pthread_mutex_lock(&cp->cache_mu);
     for (int i = 0; i < MAX_RESIDENT; i++)
-        if (cp->keys[i].pk == pk && cp->keys[i].slot.owner == pk && !cp->keys[i].slot.retired) {
-            found = cp->keys[i].streamed ? 2 : 1;
-            if (found == 1)
-                cp->keys[i].sole = true;
+        if (cp->keys[i].pk == pk && cp->keys[i].slot.owner == pk) {
+            if (cp->keys[i].slot.retired)
+                retired = true;
+            else
+                found = cp->keys[i].streamed ? 2 : 1;
         }
+    /* A start still streaming from the host points through a retired copy (cuda_resident.h)
+     * must finish first: the caller frees those points once the key is adopted. */
+    if (found == 1 && !retired)
+        for (int i = 0; i < MAX_RESIDENT; i++)
+            if (cp->keys[i].slot.owner == pk && !cp->keys[i].slot.retired)
+                cp->keys[i].sole = true;
     pthread_mutex_unlock(&cp->cache_mu);
-    if (found == 1)
+    if (found == 1 && !retired)
         return CUZK_OK;
     return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "gpu:%d: the proving key is %s", cp->dev,
-                          found ? "streamed from host memory" : "not resident on the device");
+                          found == 1 ? "resident, but a start still streams it from host memory"
+                          : found    ? "streamed from host memory"
+                                     : "not resident on the device");
 }
 
 static const cuzk_prover_ops k_cuda_ops = {cuda_start, cuda_forget, cuda_close, cuda_in_service,

@@ -590,8 +590,14 @@ static void test_stream_upgrade(cuzk_prover *cpu)
     GPU_CHECK(g_logged_whole == 2, "an upgrade in use logs key and circuit once: %d lines",
               g_logged_whole);
     slots_are(gpu, 3, 3, 1, "while the streamed copy is held");
+    /* the caller frees the host points of an adopted key: not while a start streams them */
+    cuzk_status ast = cuzk_prover_key_adopt(gpu, &f[1].pk, &e);
+    GPU_CHECK(ast == CUZK_ERR_NOT_FOUND, "adopted while a start streams the key: %s",
+              cuzk_status_name(ast));
     cuzk_prover_cuda_unhold(gpu, &h);
     slots_are(gpu, 2, 2, 0, "after the hold ended");
+    ast = cuzk_prover_key_adopt(gpu, &f[1].pk, &e);
+    GPU_CHECK(ast == CUZK_OK, "adopt once the streamed copy is gone: %s", e.msg);
     expect_cpu_proofs(cpu, gpu, &f[1], 10, "upgrade in use: after", false);
 
     /* forgetting reaches a retired copy too (a forget voids the hold: cuzk/prover.h has no
