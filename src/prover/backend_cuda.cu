@@ -648,13 +648,7 @@ static void cuda_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1
     cuda_prover *cp = (cuda_prover *)p->impl;
     pthread_mutex_lock(&cp->cache_mu);
     (void)cudaSetDevice(cp->dev);
-    for (int i = 0; i < MAX_RESIDENT; i++) {
-        /* the caller promises no job runs with them (cuzk/prover.h) */
-        if (pk && cp->keys[i].pk == pk)
-            key_release(&cp->keys[i]);
-        if (r1cs && cp->circuits[i].r1cs == r1cs)
-            circuit_release(&cp->circuits[i]);
-    }
+    resident_forget(cp, pk, r1cs); /* the caller promises no job runs with them */
     pthread_mutex_unlock(&cp->cache_mu);
 }
 
@@ -737,29 +731,10 @@ static bool cuda_in_service(const cuzk_prover *p, char *why, size_t cap)
 static cuzk_status cuda_key_adopt(cuzk_prover *p, const cuzk_groth16_pk *pk, cuzk_error *err)
 {
     cuda_prover *cp = (cuda_prover *)p->impl;
-    int found = 0; /* 1 resident, 2 streamed */
-    bool retired = false;
     pthread_mutex_lock(&cp->cache_mu);
-    for (int i = 0; i < MAX_RESIDENT; i++)
-        if (cp->keys[i].pk == pk && cp->keys[i].slot.owner == pk) {
-            if (cp->keys[i].slot.retired)
-                retired = true;
-            else
-                found = cp->keys[i].streamed ? 2 : 1;
-        }
-    /* A start still streaming from the host points through a retired copy (cuda_resident.h)
-     * must finish first: the caller frees those points once the key is adopted. */
-    if (found == 1 && !retired)
-        for (int i = 0; i < MAX_RESIDENT; i++)
-            if (cp->keys[i].slot.owner == pk && !cp->keys[i].slot.retired)
-                cp->keys[i].sole = true;
+    cuzk_status st = resident_key_adopt(cp, pk, err);
     pthread_mutex_unlock(&cp->cache_mu);
-    if (found == 1 && !retired)
-        return CUZK_OK;
-    return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "gpu:%d: the proving key is %s", cp->dev,
-                          found == 1 ? "resident, but a start still streams it from host memory"
-                          : found    ? "streamed from host memory"
-                                     : "not resident on the device");
+    return st;
 }
 
 static const cuzk_prover_ops k_cuda_ops = {cuda_start, cuda_forget, cuda_close, cuda_in_service,

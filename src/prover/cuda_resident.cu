@@ -2,7 +2,8 @@
  * cuda_resident.cu — the device-resident keys and constraint systems of the CUDA prover
  * backend (cuda_resident.h): uploads on first use, CSR matrices with 4-byte coefficient
  * indices into a table of distinct values, the bellperson density index lists, the
- * compact-witness map, NTT domains, and least-recently-used eviction of idle entries.
+ * compact-witness map, NTT domains, least-recently-used eviction of idle entries, streamed
+ * entries uploaded whole once they fit, and the entries' adoption and forgetting.
  * Threading: callers hold cuda_prover.cache_mu.
  */
 #include <cuda_runtime.h>
@@ -320,7 +321,8 @@ static cuzk_status key_load(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t r
             st = CUZK_OK;
         } else if (st != CUZK_OK) {
             key_release(k);
-            (void)cudaGetLastError();
+            if (whole_only) /* the caller goes on with the streamed copy */
+                (void)cudaGetLastError();
             return st;
         } else {
             k->bytes = bytes;
@@ -393,7 +395,9 @@ cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, 
     int slot = slot_pick(slots, MAX_RESIDENT, pk, &hit, key_is_sole);
     if (hit) {
         dev_key *k = &cp->keys[slot];
-        size_t bytes = gpu_key_bytes(pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
+        size_t bytes = k->streamed ? gpu_key_bytes(pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1,
+                                                   pk->n_b_g2)
+                                   : 0;
         if (k->streamed && !cp->force_stream && key_points_present(pk) &&
             whole_fits(cp, bytes, reserve, &k->slot)) {
             key_up u = {cp, pk, reserve};
@@ -623,7 +627,7 @@ static cuzk_status circuit_load(cuda_prover *cp, const cuzk_groth16_pk *pk,
         free(cidx[m]);
     if (st != CUZK_OK) {
         circuit_release(c);
-        if (whole_only)
+        if (whole_only) /* the caller goes on with the streamed copy */
             (void)cudaGetLastError();
         return st;
     }
@@ -696,3 +700,35 @@ cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_doma
 
 /* ---- one start ------------------------------------------------------------------------ */
 
+
+void resident_forget(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
+{
+    for (int i = 0; i < MAX_RESIDENT; i++) {
+        if (pk && cp->keys[i].pk == pk)
+            key_release(&cp->keys[i]);
+        if (r1cs && cp->circuits[i].r1cs == r1cs)
+            circuit_release(&cp->circuits[i]);
+    }
+}
+
+cuzk_status resident_key_adopt(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_error *err)
+{
+    dev_key *live = NULL;
+    bool retired = false;
+    for (int i = 0; i < MAX_RESIDENT; i++)
+        if (cp->keys[i].pk == pk && cp->keys[i].slot.owner == pk) {
+            if (cp->keys[i].slot.retired)
+                retired = true;
+            else
+                live = &cp->keys[i];
+        }
+    if (live && !live->streamed && !retired) {
+        live->sole = true;
+        return CUZK_OK;
+    }
+    return cuzk_error_set(err, CUZK_ERR_NOT_FOUND, "gpu:%d: the proving key is %s", cp->dev,
+                          !live           ? "not resident on the device"
+                          : live->streamed ? "streamed from host memory"
+                                           : "resident, but a start still streams it from "
+                                             "host memory");
+}

@@ -30,7 +30,7 @@ typedef struct dev_slot {
     int in_use;         /* starts running with it: never evicted then */
     /* Superseded by a whole upload while starts still ran with it (a streamed entry that
      * fits the device again: key_get, circuit_get): never handed out again, released by
-     * the last slot_unuse. */
+     * the last key_unuse / circuit_unuse. */
     bool retired;
 } dev_slot;
 
@@ -138,7 +138,8 @@ cuzk_status device_free(cuda_prover *cp, free_mode mode, size_t *free_b, size_t 
  * pooled: they come from the stream-ordered pool (FREE_POOLED first, then FREE_TRIM). */
 cuzk_status check_fits(cuda_prover *cp, size_t bytes, bool pooled, const char *what,
                        cuzk_error *err);
-/* The end of a start that used s (in_use--); a retired entry is released by its last. */
+/* The end of a start that used the entry (in_use--); a retired one is released by its
+ * last. */
 void key_unuse(dev_key *k);
 void circuit_unuse(dev_circuit *c);
 /* check_fits, evicting idle residents (least recently used first, never `keep`). */
@@ -148,6 +149,13 @@ cuzk_status make_room(cuda_prover *cp, size_t bytes, bool pooled, const char *wh
  * the pool is trimmed and the allocation tried once more. NOMEM when it still fails. */
 cuzk_status pool_alloc(cuda_prover *cp, void **p, size_t bytes, cudaStream_t s,
                        cuzk_error *err);
+/* cuzk_prover_forget's work on this device: every entry of pk and of r1cs (retired ones
+ * too) released. The caller promises no start runs with them. */
+void resident_forget(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs);
+/* cuzk_prover_key_adopt's work on this device (cuzk/prover.h): pk's resident copy marked
+ * sole; NOT_FOUND when it is streamed, absent, or a retired streamed copy is still in use
+ * (the caller frees the host points a start may still stream from). */
+cuzk_status resident_key_adopt(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_error *err);
 /* The device copy of pk, uploaded on a miss when it fits next to `reserve` more bytes
  * (idle residents evicted for it only if that makes it fit); otherwise the key is
  * streamed (dev_key.streamed), and the reason is logged.
