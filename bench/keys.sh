@@ -221,12 +221,18 @@ stage_tiers() {
       --request-id "keys-tiers-$i-$$") || { rc=1; continue; }
     ids+=("$id")
   done
-  local times=""
+  # each job's own submit -> proof (cuzkd's total): awaited one after another, a later
+  # job's wall clock here would include the earlier ones' waits
+  local times="" tot
+  : >"$OUT/keys-tiers.txt"
   for i in "${!ids[@]}"; do
     "$CUZK" await "${ids[$i]}" --addr "$ADDR" --out "$WORK/proof-keys-tiers-$i.bin" \
-      >>"$OUT/keys-tiers.txt" 2>&1 || rc=1
-    times="$times ${kinds[$i]}=$(since "$t0")s"
+      >"$OUT/keys-tiers-$i.txt" 2>&1 || rc=1
+    cat "$OUT/keys-tiers-$i.txt" >>"$OUT/keys-tiers.txt"
+    tot=$(sed -n 's/.*timings ms:.* total \([0-9]*\).*/\1/p' "$OUT/keys-tiers-$i.txt")
+    times="$times ${kinds[$i]}=$(awk -v t="${tot:-NaN}" 'BEGIN { printf "%.1f", t / 1000 }')s"
   done
+  times="$times (all answered $(since "$t0") s after the first submit)"
   "$CUZK" status --addr "$ADDR" >"$OUT/keys-tiers-status.txt" 2>&1
   grep -iE "key|srs|tier|hot|warm|cold|budget" "$OUT/keys-tiers-status.txt" | head -20 >&2
   local rss
