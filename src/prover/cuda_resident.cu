@@ -698,8 +698,7 @@ cuzk_status domain_get(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_gpu_doma
     return CUZK_OK;
 }
 
-/* ---- one start ------------------------------------------------------------------------ */
-
+/* ---- forgetting and adoption --------------------------------------------------------- */
 
 void resident_forget(cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
 {

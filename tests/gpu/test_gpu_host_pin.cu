@@ -42,10 +42,10 @@ static void round_trip(const uint8_t *src, size_t n, const char *what)
 int main(void)
 {
     GPU_TEST_BEGIN("gpu_host_pin");
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a hang's last line reaches the log */
     const size_t n = (size_t)8 << 20;
 
     /* heap memory: pinned, counted, unpinned by the last drop only */
-    setvbuf(stdout, NULL, _IOLBF, 0);
     uint8_t *h = (uint8_t *)malloc(n);
     for (size_t i = 0; i < n; i++)
         h[i] = (uint8_t)test_rng_u64();
@@ -69,10 +69,8 @@ int main(void)
          * H100 box in s22 ("pinning refused"); a driver that takes it must pin and unpin it
          * like any other buffer. Each step is printed before it, so a hang names itself. */
         printf("registering a PROT_READ mapping\n");
-        fflush(stdout);
         bool took = host_pin_take(m, n);
         printf("a PROT_READ mapping pinned: %d\n", took);
-        fflush(stdout);
         GPU_CHECK(cudaGetLastError() == cudaSuccess, "a CUDA error left behind");
         GPU_CHECK(took == registered(m), "mapping: pinned %d, registered %d", took,
                   registered(m));
