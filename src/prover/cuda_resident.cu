@@ -379,6 +379,16 @@ static bool key_up_load(int slot, void *ctx)
 
 static void key_up_release(int slot, void *ctx) { key_release(&((key_up *)ctx)->cp->keys[slot]); }
 
+bool key_whole_here(const cuda_prover *cp, const cuzk_groth16_pk *pk)
+{
+    for (int i = 0; i < MAX_RESIDENT; i++) {
+        const dev_key *k = &cp->keys[i];
+        if (k->slot.owner == pk && !k->slot.retired)
+            return !k->streamed;
+    }
+    return false;
+}
+
 void key_unuse(dev_key *k)
 {
     if (--k->slot.in_use == 0 && k->slot.retired)

@@ -166,6 +166,9 @@ cuzk_status resident_key_adopt(cuda_prover *cp, const cuzk_groth16_pk *pk, cuzk_
  * s22: the PoRep stream ran 22 s a proof after one WindowPoSt, 13 s before it). */
 cuzk_status key_get(cuda_prover *cp, const cuzk_groth16_pk *pk, size_t reserve, dev_key **out,
                     cuzk_error *err);
+/* Whether pk is on this device whole (uploaded or adopted, not streamed, not retired): a
+ * start with it needs no staging for its points. */
+bool key_whole_here(const cuda_prover *cp, const cuzk_groth16_pk *pk);
 /* The device copy of r1cs, uploaded on a miss when its matrices fit next to `reserve`
  * more bytes (idle residents evicted for them only if that makes them fit); otherwise the
  * matrices are streamed (dev_circuit.streamed) and the reason is logged. Then the
