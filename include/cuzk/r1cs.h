@@ -25,7 +25,7 @@
  *   (cuzk/r1cs_cache.h) carries the table alone: a Filecoin circuit has ~1,500 distinct
  *   coefficients, so 32 bytes a term would be ~70 % of its bytes for nothing. Builder-made
  *   constraint systems (cuzk_r1cs_builder_finish, cuzk_r1cs_from_csr, the format readers)
- *   always have coeff and no table. Read one coefficient with cuzk_r1cs_coeff; loops over
+ *   have coeff and no table until cuzk_r1cs_compact trades the one for the other. Read one coefficient with cuzk_r1cs_coeff; loops over
  *   all terms of a matrix test coeff once and take the direct or the indexed path.
  *
  * Density
@@ -201,6 +201,15 @@ cuzk_status cuzk_r1cs_from_csr(cuzk_r1cs **out, uint64_t n_constraints, uint32_t
  * Errors: NOMEM, INVALID_ARG (also a matrix with terms and neither form). */
 cuzk_status cuzk_r1cs_coeff_table(const cuzk_r1cs *r1cs, cuzk_fr **values, uint32_t *n_values,
                                   uint32_t *index[CUZK_R1CS_MATRICES], cuzk_error *err);
+
+/* Rewrites an owned r1cs (no backing) that carries m[].coeff into the table form a CSR
+ * cache file holds (coeff_values / coeff_index set, m[].coeff freed and NULL): 4 bytes a
+ * term instead of 32, the same circuit (every reader takes either form). A recorded
+ * circuit the cache could not take (a full disk) is kept this way, so it occupies what
+ * the memory budget counted for a mapped one (11.4 GiB for a 32 GiB WindowPoSt, not 41.3).
+ * A no-op for a mapped r1cs or one already in table form. While it runs the indices are
+ * held beside the values (+4 bytes a term). On error (NOMEM) r1cs is unchanged. */
+cuzk_status cuzk_r1cs_compact(cuzk_r1cs *r1cs, cuzk_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * Witness

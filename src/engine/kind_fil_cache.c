@@ -9,11 +9,13 @@
  * the first time a file is mapped (right after it is written, here), then only the bounds
  * while <file>.ok still names the same unchanged file — a FULL check of a 32 GiB
  * partition on every start would cost more than the load target. Failing to write a cache only costs the next
- * start another recording, so it is a warning, not an error.
+ * start another recording, so it is a warning, not an error; the recorded circuit is then
+ * kept in the cache's compact form, the size the key was charged for.
  * Threading: reentrant; checks run on the given pool; concurrent writers of one file
  * (two engines) each rename a complete temporary, so the file stays whole.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <sys/stat.h>
 
@@ -43,6 +45,29 @@ bool fil_csr_cache_path(const cuzk_engine *e, const char *id, char *path, size_t
 }
 
 bool fil_csr_cached(const cuzk_engine *e) { return cache_dir(e) != NULL; }
+
+/* A recorded circuit the cache did not take stays in memory in the cache's own form: the
+ * key was admitted and charged for a mapped circuit (fil_key_bytes), and the recorded one
+ * is 36 bytes a term against 8 (WindowPoSt 32 GiB: 41.3 GiB against 11.4; kept whole, it
+ * took a 128 GiB box past its memory next to the key's setup, and the kernel killed the
+ * daemon). Failing that, the load fails: better one job than the daemon. */
+static cuzk_status keep_recorded(const cuzk_engine *e, const char *id, cuzk_r1cs **r1cs,
+                                 cuzk_error *err)
+{
+    double t0 = engine_now_ms();
+    cuzk_status st = cuzk_r1cs_compact(*r1cs, err);
+    if (st != CUZK_OK) {
+        cuzk_r1cs_destroy(*r1cs);
+        *r1cs = NULL;
+    }
+    malloc_trim(0); /* the 32-byte coefficients and the recording's pieces, back to the OS */
+    if (st != CUZK_OK)
+        return st;
+    engine_log(e, CUZK_LOG_INFO, "srs: %s circuit kept in memory in the cache's form (%u "
+               "distinct coefficients) in %.1f s", id, (*r1cs)->n_coeff_values,
+               (engine_now_ms() - t0) / 1e3);
+    return CUZK_OK;
+}
 
 cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_fn rec,
                                void *ctx, cuzk_r1cs **r1cs, cuzk_witness_map *map,
@@ -79,7 +104,7 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
         engine_log(e, CUZK_LOG_WARN, "srs: cannot create %s", e->cfg.csr_cache_dir);
     if (cuzk_r1cs_cache_write(path, tag, *r1cs, map, pool, &ce) != CUZK_OK) {
         engine_log(e, CUZK_LOG_WARN, "srs: %s circuit not cached: %s", id, ce.msg);
-        return CUZK_OK;
+        return keep_recorded(e, id, r1cs, err);
     }
     double t2 = engine_now_ms();
     cuzk_r1cs *mapped = NULL;
@@ -89,7 +114,7 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
     if (st != CUZK_OK) { /* keep the recorded copy; the next load re-records */
         engine_log(e, CUZK_LOG_WARN, "srs: %s: the cache just written does not read back: %s",
                    id, ce.msg);
-        return CUZK_OK;
+        return keep_recorded(e, id, r1cs, err);
     }
     cuzk_r1cs_destroy(*r1cs);
     *r1cs = mapped;
@@ -97,6 +122,7 @@ cuzk_status fil_circuit_cached(const cuzk_engine *e, const char *id, fil_record_
         cuzk_witness_map_free(map);
         *map = mmap_wm;
     }
+    malloc_trim(0); /* the recording's freed pieces */
     engine_log(e, CUZK_LOG_INFO, "srs: %s circuit cached in %s (written in %.1f s, checked "
                "in %.1f s)", id, path, (t2 - t1) / 1e3, (engine_now_ms() - t2) / 1e3);
     return CUZK_OK;

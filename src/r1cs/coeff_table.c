@@ -139,3 +139,24 @@ nomem:
         free(idx[m]);
     return st;
 }
+
+cuzk_status cuzk_r1cs_compact(cuzk_r1cs *r1cs, cuzk_error *err)
+{
+    if (!r1cs)
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG, "compact: NULL r1cs");
+    if (r1cs->backing_release || r1cs->coeff_values)
+        return CUZK_OK;
+    cuzk_fr *vals = NULL;
+    uint32_t n = 0, *idx[CUZK_R1CS_MATRICES] = {NULL, NULL, NULL};
+    cuzk_status st = cuzk_r1cs_coeff_table(r1cs, &vals, &n, idx, err);
+    if (st != CUZK_OK)
+        return st;
+    for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
+        free(r1cs->m[m].coeff);
+        r1cs->m[m].coeff = NULL;
+        r1cs->coeff_index[m] = idx[m];
+    }
+    r1cs->coeff_values = vals;
+    r1cs->n_coeff_values = n;
+    return CUZK_OK;
+}

@@ -22,9 +22,11 @@ void cuzk_r1cs_destroy(cuzk_r1cs *r)
     for (int m = 0; m < CUZK_R1CS_MATRICES; m++) {
         free(r->m[m].row_ptr);
         free(r->m[m].col);
-        free(r->m[m].coeff); /* owned arrays: builder-made, coeff always present */
+        free(r->m[m].coeff); /* owned: builder-made, or NULL after cuzk_r1cs_compact */
+        free((void *)r->coeff_index[m]);
         free(r->density[m]);
     }
+    free((void *)r->coeff_values);
     free(r);
 }
 

@@ -162,6 +162,62 @@ static void test_coeff_table(void **state)
     cuzk_synthetic_free(&c);
 }
 
+/* The recorded form traded for the table form (a circuit the CSR cache could not take):
+ * the same products A.w, B.w, C.w bit for bit, the same coefficient at every term, a
+ * second call a no-op; a wrong witness is still refused at its row. */
+static void test_r1cs_compact(void **state)
+{
+    (void)state;
+    cuzk_synthetic c;
+    assert_int_equal(cuzk_synthetic_porep(&c, 12, test_rng_u64(), NULL, NULL), CUZK_OK);
+    cuzk_r1cs *r = c.r1cs;
+    uint64_t rows = r->n_constraints;
+    cuzk_fr *before = malloc(3 * rows * sizeof *before), *after = malloc(3 * rows * sizeof *after);
+    cuzk_fr *coeff[3];
+    for (int m = 0; m < 3; m++) {
+        coeff[m] = malloc((r->m[m].nnz ? r->m[m].nnz : 1) * sizeof(cuzk_fr));
+        memcpy(coeff[m], r->m[m].coeff, r->m[m].nnz * sizeof(cuzk_fr));
+    }
+    assert_non_null(before);
+    assert_non_null(after);
+    cuzk_witness w = cuzk_witness_dense(c.witness, r->n_vars);
+    assert_int_equal(cuzk_r1cs_eval(r, &w, before, before + rows, before + 2 * rows, NULL),
+                     CUZK_OK);
+    /* a tampered witness, refused at the same row by both forms */
+    uint32_t tv = 0;
+    for (uint64_t k = 0; k < r->m[0].nnz && !tv; k++)
+        tv = r->m[0].col[k];
+    cuzk_fr saved = c.witness[tv];
+    cuzk_fr_add(&c.witness[tv], &c.witness[tv], &CUZK_FR_ONE);
+    uint64_t bad_rec = 0, bad = 0;
+    assert_int_equal(cuzk_r1cs_check(r, &w, &bad_rec, NULL), CUZK_ERR_UNSATISFIED);
+    c.witness[tv] = saved;
+    assert_null(r->coeff_values);
+    assert_int_equal(cuzk_r1cs_compact(r, NULL), CUZK_OK);
+    assert_non_null(r->coeff_values);
+    assert_true(r->n_coeff_values >= 3 && r->n_coeff_values < 300);
+    for (int m = 0; m < 3; m++) {
+        assert_null(r->m[m].coeff);
+        for (uint64_t k = 0; k < r->m[m].nnz; k++)
+            assert_true(cuzk_fr_eq(cuzk_r1cs_coeff(r, (cuzk_r1cs_matrix)m, k), &coeff[m][k]));
+        free(coeff[m]);
+    }
+    const cuzk_fr *vals = r->coeff_values;
+    assert_int_equal(cuzk_r1cs_compact(r, NULL), CUZK_OK); /* already compact */
+    assert_ptr_equal(r->coeff_values, vals);
+    assert_int_equal(cuzk_r1cs_eval(r, &w, after, after + rows, after + 2 * rows, NULL),
+                     CUZK_OK);
+    assert_memory_equal(before, after, 3 * rows * sizeof *after);
+    assert_int_equal(cuzk_r1cs_check(r, &w, &bad, NULL), CUZK_OK);
+    cuzk_fr_add(&c.witness[tv], &c.witness[tv], &CUZK_FR_ONE);
+    assert_int_equal(cuzk_r1cs_check(r, &w, &bad, NULL), CUZK_ERR_UNSATISFIED);
+    assert_true(bad == bad_rec);
+    assert_int_equal(cuzk_r1cs_compact(NULL, NULL), CUZK_ERR_INVALID_ARG);
+    free(before);
+    free(after);
+    cuzk_synthetic_free(&c); /* frees the table and indices (ASan: no leak) */
+}
+
 static void test_compact_witness(void **state)
 {
     (void)state;
@@ -220,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_bad_sizes),
         cmocka_unit_test(test_from_csr_checks),
         cmocka_unit_test(test_coeff_table),
+        cmocka_unit_test(test_r1cs_compact),
         cmocka_unit_test(test_compact_witness),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
