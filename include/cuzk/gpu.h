@@ -241,6 +241,11 @@ typedef struct cuzk_gpu_fixed_base_opts {
     cuzk_pool *pool;
 } cuzk_gpu_fixed_base_opts;
 
+/* The pinned host memory a context with these options holds at most (opts NULL: the
+ * defaults, the environment's chunk included; a malformed environment counts 2^22):
+ * 2 chunks x (32 + a G2 affine point) bytes, 1.75 GiB at 2^22. */
+size_t cuzk_gpu_fixed_base_host_bytes(const cuzk_gpu_fixed_base_opts *opts);
+
 /* A context on CUDA device `device` (opts NULL: all defaults). Allocates no device memory
  * yet (the first multiplication does). Errors: INVALID_ARG (no such device, bad options, a
  * malformed CUZK_GPU_FIXED_BASE_CHUNK or _WINDOW), CUDA, NOMEM. */

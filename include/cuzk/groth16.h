@@ -338,6 +338,15 @@ typedef struct cuzk_groth16_setup_opts {
     const volatile int *cancel;
 } cuzk_groth16_setup_opts;
 
+/* The host memory a development setup holds beside the key it makes, at most: the
+ * Lagrange basis (2^log2n), A, B and C at tau (3 x n_vars), the scalars of the longest point
+ * vector (max_points, at least 2^log2n), all 32 bytes each; with cpu_workers > 0 (the
+ * points made on the CPU pool, no fixed-base hook) also the fixed-base tables and each
+ * worker's scratch. WindowPoSt 32 GiB: 19.4 GiB, as much as a third of its key, so the
+ * engine charges it to the memory budget for the load (kind_fil_load.c). */
+uint64_t cuzk_groth16_setup_dev_host_bytes(unsigned log2n, uint64_t n_vars, uint64_t max_points,
+                                           unsigned cpu_workers);
+
 /* cuzk_groth16_setup_dev with options (opts NULL: the same as cuzk_groth16_setup_dev).
  * For a given seed the key is byte-identical whichever pool size or hook made it. */
 cuzk_status cuzk_groth16_setup_dev_ex(cuzk_groth16_pk *pk, cuzk_groth16_vk *vk,

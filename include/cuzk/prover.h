@@ -228,6 +228,9 @@ const cuzk_prove_timings *cuzk_prove_job_timings(const cuzk_prove_job *job);
 cuzk_status cuzk_prover_fixed_base_hook_open(cuzk_prover *p, cuzk_groth16_fixed_base_hook **out,
                                              cuzk_error *err);
 void cuzk_prover_fixed_base_hook_close(cuzk_groth16_fixed_base_hook *hook); /* NULL: no-op */
+/* The pinned host memory a hook of p holds at most (0 where p has none: a CPU prover),
+ * for a caller that counts a setup's memory before it runs. */
+uint64_t cuzk_prover_fixed_base_hook_host_bytes(const cuzk_prover *p);
 
 /* start + finalize for one witness, random r and s. */
 cuzk_status cuzk_prover_prove(cuzk_prover *p, const cuzk_groth16_pk *pk,

@@ -24,6 +24,17 @@ static void setup_log(void *ctx, const char *msg)
     engine_log((const cuzk_engine *)ctx, CUZK_LOG_INFO, "%s", msg);
 }
 
+uint64_t engine_setup_hook_host_bytes(const cuzk_engine *e)
+{
+    /* the device engine_setup_opts would open a hook on */
+    for (unsigned i = 0; i < e->n_devs; i++) {
+        const edevice *d = &e->devs[i];
+        if (d->is_gpu && cuzk_prover_in_service(d->prover, NULL, 0))
+            return cuzk_prover_fixed_base_hook_host_bytes(d->prover);
+    }
+    return 0;
+}
+
 void engine_setup_opts(const cuzk_engine *e, const char *what, const volatile int *cancel,
                        cuzk_groth16_setup_opts *opts, cuzk_groth16_fixed_base_hook **hook)
 {

@@ -17,5 +17,8 @@
  * of the two `what` (a key's name) gets. */
 void engine_setup_opts(const cuzk_engine *e, const char *what, const volatile int *cancel,
                        cuzk_groth16_setup_opts *opts, cuzk_groth16_fixed_base_hook **hook);
+/* The pinned host memory the hook engine_setup_opts would open holds (0: the setup would
+ * run on the CPU pool). */
+uint64_t engine_setup_hook_host_bytes(const cuzk_engine *e);
 
 #endif

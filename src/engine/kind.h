@@ -105,6 +105,10 @@ struct ekind {
     /* What the key will be charged once loaded, known before loading (*bytes); false (or
      * NULL): unknown, the SRS manager guesses from its file's size. */
     bool (*key_bytes)(const cuzk_engine *e, const char *circuit_id, uint64_t *bytes);
+    /* Host memory a load of the key holds for a while beyond what the loaded key is charged
+     * (a dev key's setup temporaries): charged with the key for its load and given back
+     * when the load settles (srs.c). NULL: none. */
+    uint64_t (*key_make_bytes)(const cuzk_engine *e, const char *circuit_id);
     /* Whether the key can be had at all, checked before a preload creates its entry
      * (NULL: always; CUZK_ERR_NOT_FOUND saying what is missing). */
     cuzk_status (*key_available)(const cuzk_engine *e, const char *circuit_id,

@@ -87,6 +87,10 @@ uint64_t fil_partition_bytes_on(const cuzk_engine *e, fil_circuit c, uint64_t se
                                 bool gpu);
 /* ekind.key_bytes: fil_key_bytes of the circuit id names. */
 bool fil_key_estimate(const cuzk_engine *e, const char *id, uint64_t *bytes);
+/* ekind.key_make_bytes: when the key will be made from its seed (no official .params, a
+ * dev_key_dir without the key's PARAMS-form file), the setup's temporaries and the GPU
+ * hook's pinned buffers (19.4 + 1.75 GiB for WindowPoSt 32 GiB); else 0. */
+uint64_t fil_key_make_bytes(const cuzk_engine *e, const char *id);
 /* The circuit of a Filecoin proof kind; false for the others. */
 bool fil_circuit_of(cuzk_proof_kind kind, fil_circuit *c);
 

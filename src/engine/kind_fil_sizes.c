@@ -8,8 +8,12 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
+
+#include "cuzk/groth16.h"
 
 #include "cuzk/plan.h"
+#include "engine/dev_setup.h"
 #include "engine/devices.h"
 #include "engine/kind_fil.h"
 #include "engine/state.h"
@@ -75,4 +79,31 @@ bool fil_key_estimate(const cuzk_engine *e, const char *id, uint64_t *bytes)
         return false;
     *bytes = fil_key_bytes(e, c, size); /* points (from the file or a dev setup) + circuit */
     return true;
+}
+
+uint64_t fil_key_make_bytes(const cuzk_engine *e, const char *id)
+{
+    fil_circuit c;
+    uint64_t size;
+    char path[4096];
+    struct stat sb;
+    if (!e || !e->cfg.dev_key_dir || !fil_parse_id(id, &c, &size) ||
+        fil_key_file(e, id, path, sizeof path))
+        return 0; /* an official .params is decoded straight into the key's arrays */
+    /* a PARAMS-form dev key is read back, no setup (a stale one made again is not
+     * counted: a circuit revision, once) */
+    if (fil_dev_key_path(e->cfg.dev_key_dir, id, path, sizeof path) && stat(path, &sb) == 0)
+        return 0;
+    const cuzk_fil_counts *n = fil_counts(c, size);
+    if (!n)
+        return 0;
+    uint64_t nh, nl, na, nb;
+    cuzk_fil_counts_key(n, &nh, &nl, &na, &nb);
+    uint64_t mx = nh;
+    const uint64_t more[4] = {nl, na, nb, n->inputs};
+    for (int i = 0; i < 4; i++)
+        mx = more[i] > mx ? more[i] : mx;
+    uint64_t hook = engine_setup_hook_host_bytes(e);
+    unsigned cpu = hook ? 0 : (e->pool ? (unsigned)cuzk_pool_nthreads(e->pool) : 1);
+    return cuzk_groth16_setup_dev_host_bytes(n->log2n, n->inputs + n->aux, mx, cpu) + hook;
 }

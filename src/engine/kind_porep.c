@@ -114,6 +114,7 @@ const ekind engine_kind_porep = {
     .load_key = fil_load_key,
     .key_file = fil_key_file,
     .key_bytes = fil_key_estimate,
+    .key_make_bytes = fil_key_make_bytes,
     .key_available = fil_key_available,
     .synthesize = porep_synthesize,
     .plan_free = porep_plan_free,

@@ -118,7 +118,7 @@ void *engine_dispatcher_main(void *arg)
         }
         uint64_t part = j->plan.partition_bytes;
         uint64_t key = s->tier != CUZK_SRS_HOT && !s->loading && !s->pending_charge
-                           ? s->est_bytes : 0;
+                           ? engine_srs_load_bytes(e, s) : 0;
         char m[CUZK_ERROR_MSG_MAX];
         if (!engine_budget_fits(e, j->plan.circuit_id, part, key, m, sizeof m)) {
             if (s->refs == 0 && s->job_own) {

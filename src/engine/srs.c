@@ -51,6 +51,12 @@ uint64_t engine_key_estimate(const cuzk_engine *e, const ekind *k, const char *i
 static void unlink_entry(cuzk_engine *e, srs_entry *s);
 static void unmap(srs_entry *s);
 
+uint64_t engine_srs_load_bytes(const cuzk_engine *e, const srs_entry *s)
+{
+    uint64_t make = !s->job_own && s->kind->key_make_bytes ? s->kind->key_make_bytes(e, s->id) : 0;
+    return s->est_bytes + make;
+}
+
 /* true when the file s's key (HOT) or mapping (WARM) came from is no longer what its path
  * names, or changed in place (its mapping lost pages, or size/mtime moved), or the
  * resident circuit's CSR cache file changed under its mapping */
@@ -494,13 +500,14 @@ wait:
     uint64_t charge = s->pending_charge;
     s->pending_charge = 0;
     if (charge == 0) {
-        if (!srs_reserve(e, s->est_bytes))
+        uint64_t want = engine_srs_load_bytes(e, s);
+        if (!srs_reserve(e, want))
             return cuzk_error_set(err, CUZK_ERR_NOMEM,
                                   "key %s needs %.1f MiB; the budget has %.1f MiB free and "
                                   "nothing idle to evict",
-                                  s->id, s->est_bytes / 1048576.0,
+                                  s->id, want / 1048576.0,
                                   (e->budget - e->used) / 1048576.0);
-        charge = s->est_bytes;
+        charge = want;
     }
     s->loading = true;
     s->load_for_preload = cancel == NULL; /* only a preload asks with no job's flag */

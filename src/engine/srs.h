@@ -83,6 +83,12 @@ struct srs_entry {
     srs_entry *next;
 };
 
+/* What a load of s is charged until it settles: its estimate plus what the load holds
+ * for a while beside the key (ekind.key_make_bytes: a dev key's setup temporaries, 21 GiB
+ * for a 32 GiB WindowPoSt, uncounted until s25, when they took a 128 GiB box past its
+ * memory). mu held (the kind may stat the key's files). */
+uint64_t engine_srs_load_bytes(const cuzk_engine *e, const srs_entry *s);
+
 /* The entry of id (created COLD when create). A found key from a file whose identity at
  * its path changed since it was loaded (replaced, rewritten, truncated; or its mapping
  * lost pages) is not used again: idle or not decoded (WARM), it drops to COLD (the next

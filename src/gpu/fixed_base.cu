@@ -545,6 +545,19 @@ static bool fb_parse_count(const char *v, size_t *out)
     return true;
 }
 
+extern "C" size_t cuzk_gpu_fixed_base_host_bytes(const cuzk_gpu_fixed_base_opts *opts)
+{
+    size_t chunk = opts ? opts->chunk : 0;
+    if (chunk == 0) {
+        const char *v = getenv("CUZK_GPU_FIXED_BASE_CHUNK");
+        if (!v || !*v || !fb_parse_count(v, &chunk))
+            chunk = FB_DEFAULT_CHUNK;
+    }
+    if (chunk > FB_MAX_CHUNK)
+        chunk = FB_MAX_CHUNK;
+    return 2 * chunk * (sizeof(cuzk_fr) + sizeof(cuzk_g2_affine));
+}
+
 extern "C" cuzk_status cuzk_gpu_fixed_base_create(cuzk_gpu_fixed_base **out, int device,
                                                   const cuzk_gpu_fixed_base_opts *opts,
                                                   cuzk_error *err)
@@ -576,6 +589,7 @@ extern "C" cuzk_status cuzk_gpu_fixed_base_create(cuzk_gpu_fixed_base **out, int
                               "gpu fixed-base: window %u bits outside %u..%u", o.window,
                               FB_MIN_W, FB_MAX_W);
     if (o.chunk == 0) {
+        /* cuzk_gpu_fixed_base_host_bytes resolves it the same way */
         const char *v = getenv("CUZK_GPU_FIXED_BASE_CHUNK");
         o.chunk = FB_DEFAULT_CHUNK;
         if (v && *v && !fb_parse_count(v, &o.chunk))

@@ -163,6 +163,24 @@ static void temps_free(sd_temps *T)
 /* ---- the setup -------------------------------------------------------------------- */
 
 /* Builds pk from the waste; T holds the temporaries (freed by the caller). */
+uint64_t cuzk_groth16_setup_dev_host_bytes(unsigned log2n, uint64_t n_vars, uint64_t max_points,
+                                           unsigned cpu_workers)
+{
+    /* build()'s temporaries, as it allocates them */
+    uint64_t n = (uint64_t)1 << log2n;
+    uint64_t mx = max_points > n ? max_points : n;
+    uint64_t b = (n + 3 * n_vars + mx) * sizeof(cuzk_fr) +
+                 ((n_vars + SD_VARS - 1) / SD_VARS + 1) * sizeof(size_t);
+    if (cpu_workers) {
+        size_t sc = cuzk_g1s_fixed_mul_var_scratch_size();
+        if (cuzk_g2s_fixed_mul_var_scratch_size() > sc)
+            sc = cuzk_g2s_fixed_mul_var_scratch_size();
+        b += cuzk_g1_fixed_wide_size(FB_W) + cuzk_g2_fixed_wide_size(FB_W) +
+             (uint64_t)cpu_workers * sc;
+    }
+    return b;
+}
+
 static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth16_flavour fl,
                          const g16_shape *sh, const sd_waste *W, sd_temps *T, cuzk_error *err)
 {

@@ -145,6 +145,16 @@ cuzk_status cuzk_prover_fixed_base_hook_open(cuzk_prover *p, cuzk_groth16_fixed_
                           p->desc);
 }
 
+uint64_t cuzk_prover_fixed_base_hook_host_bytes(const cuzk_prover *p)
+{
+#ifdef CUZK_HAVE_CUDA
+    if (p && p->kind == CUZK_BACKEND_CUDA)
+        return cuzk_gpu_fixed_base_host_bytes(NULL);
+#endif
+    (void)p;
+    return 0;
+}
+
 void cuzk_prover_fixed_base_hook_close(cuzk_groth16_fixed_base_hook *hook)
 {
 #ifdef CUZK_HAVE_CUDA

@@ -32,6 +32,8 @@
  *   cache_unwritable  a CSR cache directory that cannot be made: the WindowPoSt circuit,
  *                 recorded, is kept in the cache's compact form and charged as a mapped
  *                 one (not the recorded form's bytes); the proof verifies;
+ *   make_charged  a dev key made from its seed is charged its setup's temporaries while it
+ *                 loads and not after; one read back from its file is not charged them;
  *   post_restart  a WindowPoSt result in a journal survives a restart once its proof
  *                 verifies against the dev key's verifying key and the job's public inputs
  *                 (kind_fil_verify.c): served byte for byte; a forged proof (A and C
@@ -709,6 +711,73 @@ static void test_circuit_first(void **state)
     cuzk_post_job_free(s);
 }
 
+static uint64_t memory_used(cuzk_engine *e, uint64_t *key_charged)
+{
+    cuzk_engine_status st;
+    assert_int_equal(cuzk_engine_get_status(e, &st, NULL), CUZK_OK);
+    uint64_t used = st.memory_used_bytes;
+    for (size_t i = 0; key_charged && i < st.n_srs; i++)
+        if (strcmp(st.srs[i].circuit_id, "wpost-2k") == 0)
+            *key_charged = st.srs[i].size_bytes;
+    cuzk_engine_status_free(&st);
+    return used;
+}
+
+/* A dev key made from its seed is charged its setup's temporaries while it loads (the
+ * points held back after the circuit went out, as a setup would hold them), given back
+ * when the load settles; a key read back from its PARAMS-form file is not charged them. */
+static void test_make_charged(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/cuzk-make-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    cuzk_fil_memory mem;
+    assert_int_equal(cuzk_fil_memory_get(CUZK_PROOF_WINDOW_POST_PARTITION, 2048, 1, &mem, NULL),
+                     CUZK_OK);
+    const cuzk_fil_counts *n = cuzk_fil_counts_get(CUZK_PROOF_WINDOW_POST_PARTITION, 2048);
+    assert_non_null(n);
+    uint64_t nh, nl, na, nb;
+    cuzk_fil_counts_key(n, &nh, &nl, &na, &nb);
+    uint64_t mx = nh > nl ? nh : nl;
+    mx = na > mx ? na : mx;
+    mx = nb > mx ? nb : mx;
+    uint64_t temps = cuzk_groth16_setup_dev_host_bytes(n->log2n, n->inputs + n->aux, mx, 0);
+    assert_true(temps > (uint64_t)(n->inputs + n->aux) * 96);
+    cuzk_post_job *s = window_set();
+    for (int round = 0; round < 2; round++) { /* made, then read back */
+        g_info[0] = 0;
+        cuzk_engine *e = efx_make(NULL, dir, info_log);
+        cuzk_engine_events_record(e, true);
+        cuzk_engine_hold_points(e, true);
+        cuzk_job_ticket a = submit_window(e, s);
+        bool device = false;
+        wait_ready(e, a.job_id, &device);
+        uint64_t held = memory_used(e, NULL);
+        cuzk_engine_hold_points(e, false);
+        cuzk_job_result res;
+        cuzk_error err = {0};
+        assert_int_equal(cuzk_engine_await(e, a.job_id, 0, &res, &err), CUZK_OK);
+        if (res.state != CUZK_JOB_COMPLETED)
+            fail_msg("job: %s", res.error);
+        cuzk_job_result_free(&res);
+        uint64_t charged = 0, after = memory_used(e, &charged);
+        assert_true(charged > 0 && charged <= mem.key_host + mem.circuit_host + (1u << 16));
+        if (round == 0) {
+            assert_true(info_has(".dev.params made in"));
+            assert_true(held >= mem.key_host + mem.circuit_host + temps);
+            assert_true(after + temps <= held);
+        } else {
+            assert_true(info_has(".dev.params loaded in"));
+            assert_true(held < mem.key_host + mem.circuit_host + temps);
+        }
+        cuzk_engine_destroy(e);
+    }
+    cuzk_post_job_free(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     test_rng_init("test_engine_filecoin");
@@ -731,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_post_restart),
         cmocka_unit_test(test_dev_dir_missing),
         cmocka_unit_test(test_circuit_first),
+        cmocka_unit_test(test_make_charged),
         cmocka_unit_test(test_porep_prove),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
