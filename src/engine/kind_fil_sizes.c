@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 
 #include "cuzk/groth16.h"
-
 #include "cuzk/plan.h"
 #include "engine/dev_setup.h"
 #include "engine/devices.h"

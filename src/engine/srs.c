@@ -53,8 +53,9 @@ static void unmap(srs_entry *s);
 
 uint64_t engine_srs_load_bytes(const cuzk_engine *e, const srs_entry *s)
 {
-    uint64_t make = !s->job_own && s->kind->key_make_bytes ? s->kind->key_make_bytes(e, s->id) : 0;
-    return s->est_bytes + make;
+    if (s->job_own || !s->kind->key_make_bytes)
+        return s->est_bytes;
+    return s->est_bytes + s->kind->key_make_bytes(e, s->id);
 }
 
 /* true when the file s's key (HOT) or mapping (WARM) came from is no longer what its path

@@ -162,7 +162,6 @@ static void temps_free(sd_temps *T)
 
 /* ---- the setup -------------------------------------------------------------------- */
 
-/* Builds pk from the waste; T holds the temporaries (freed by the caller). */
 uint64_t cuzk_groth16_setup_dev_host_bytes(unsigned log2n, uint64_t n_vars, uint64_t max_points,
                                            unsigned cpu_workers)
 {
@@ -181,6 +180,7 @@ uint64_t cuzk_groth16_setup_dev_host_bytes(unsigned log2n, uint64_t n_vars, uint
     return b;
 }
 
+/* Builds pk from the waste; T holds the temporaries (freed by the caller). */
 static cuzk_status build(cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs, cuzk_groth16_flavour fl,
                          const g16_shape *sh, const sd_waste *W, sd_temps *T, cuzk_error *err)
 {
