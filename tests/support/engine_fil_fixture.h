@@ -30,8 +30,11 @@ static inline void efx_quiet(void *ctx, cuzk_log_level l, const char *m)
         fprintf(stderr, "engine: %s\n", m);
 }
 
-static inline cuzk_engine *efx_make(const char *param_dir, const char *dev_dir,
-                                    void (*log)(void *, cuzk_log_level, const char *))
+/* A CPU engine (2 threads) with these key directories and the circuits' cache in csr_dir
+ * (NULL: the engine's default place); the test fails if it does not start. */
+static inline cuzk_engine *efx_make_csr(const char *param_dir, const char *dev_dir,
+                                        const char *csr_dir,
+                                        void (*log)(void *, cuzk_log_level, const char *))
 {
     cuzk_engine_config c;
     cuzk_engine_config_default(&c);
@@ -39,12 +42,20 @@ static inline cuzk_engine *efx_make(const char *param_dir, const char *dev_dir,
     c.threads = 2;
     c.param_dir = param_dir;
     c.dev_key_dir = dev_dir;
+    c.csr_cache_dir = csr_dir;
     c.log = log;
     cuzk_engine *e = NULL;
     cuzk_error err = {0};
     if (cuzk_engine_create(&e, &c, &err) != CUZK_OK)
         fail_msg("create: %s", err.msg);
     return e;
+}
+
+/* efx_make_csr with the default cache place. */
+static inline cuzk_engine *efx_make(const char *param_dir, const char *dev_dir,
+                                    void (*log)(void *, cuzk_log_level, const char *))
+{
+    return efx_make_csr(param_dir, dev_dir, NULL, log);
 }
 
 /* Submits r and waits for it; the job must complete. */

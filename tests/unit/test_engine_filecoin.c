@@ -116,20 +116,36 @@ static void free_fields(json_t *doc, cuzk_bytes *vps, size_t n)
     json_decref(doc);
 }
 
-static void test_window_post(void **state)
+/* s's public inputs (*n of them; free()). */
+static cuzk_fr *window_inputs(const cuzk_post_job *s, size_t *n)
 {
-    (void)state;
-    cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
-    cuzk_post_job *s = window_set();
     cuzk_post_partition p = cuzk_post_job_partition(s);
-    size_t n = cuzk_post_info_n_inputs(&s->info);
-    cuzk_fr *x = calloc(n, sizeof *x);
-    assert_int_equal(cuzk_post_public_inputs(&p, s->randomness, x, n, NULL), CUZK_OK);
+    *n = cuzk_post_info_n_inputs(&s->info);
+    cuzk_fr *x = calloc(*n, sizeof *x);
+    assert_non_null(x);
+    assert_int_equal(cuzk_post_public_inputs(&p, s->randomness, x, *n, NULL), CUZK_OK);
+    return x;
+}
+
+/* s through e in its cuzk.v1 field form, run to completion. */
+static cuzk_job_result window_run(cuzk_engine *e, const cuzk_post_job *s)
+{
     json_t *doc;
     cuzk_bytes vps[2];
     cuzk_job_request r = fields_req(s, &doc, vps);
     cuzk_job_result res = efx_run(e, &r);
     free_fields(doc, vps, s->n_sectors);
+    return res;
+}
+
+static void test_window_post(void **state)
+{
+    (void)state;
+    cuzk_engine *e = efx_make(NULL, g_keys, efx_quiet);
+    cuzk_post_job *s = window_set();
+    size_t n;
+    cuzk_fr *x = window_inputs(s, &n);
+    cuzk_job_result res = window_run(e, s);
     assert_int_equal(res.priority, CUZK_PRIORITY_HIGH);
     assert_int_equal(res.partitions, 1);
     cuzk_groth16_vk vk;
@@ -149,6 +165,7 @@ static void test_window_post(void **state)
     uint8_t other[32];
     memcpy(other, s->randomness, 32);
     other[0] ^= 1;
+    cuzk_post_partition p = cuzk_post_job_partition(s);
     assert_int_equal(cuzk_post_public_inputs(&p, other, x, n, NULL), CUZK_OK);
     verify(&pvk, &res, x, n, CUZK_ERR_INVALID_PROOF);
     cuzk_job_result_free(&res);
@@ -182,28 +199,12 @@ static void test_cache_unwritable(void **state)
     FILE *f = fopen(file, "w");
     assert_non_null(f);
     fclose(f);
-    cuzk_engine_config c;
-    cuzk_engine_config_default(&c);
-    c.devices = "cpu";
-    c.threads = 2;
-    c.dev_key_dir = g_keys;
-    c.csr_cache_dir = dir;
-    c.log = keep_warn;
     g_warn[0] = 0;
-    cuzk_engine *e = NULL;
-    cuzk_error err = {0};
-    if (cuzk_engine_create(&e, &c, &err) != CUZK_OK)
-        fail_msg("create: %s", err.msg);
+    cuzk_engine *e = efx_make_csr(NULL, g_keys, dir, keep_warn);
     cuzk_post_job *s = window_set();
-    cuzk_post_partition p = cuzk_post_job_partition(s);
-    size_t n = cuzk_post_info_n_inputs(&s->info);
-    cuzk_fr *x = calloc(n, sizeof *x);
-    assert_int_equal(cuzk_post_public_inputs(&p, s->randomness, x, n, NULL), CUZK_OK);
-    json_t *doc;
-    cuzk_bytes vps[2];
-    cuzk_job_request r = fields_req(s, &doc, vps);
-    cuzk_job_result res = efx_run(e, &r);
-    free_fields(doc, vps, s->n_sectors);
+    size_t n;
+    cuzk_fr *x = window_inputs(s, &n);
+    cuzk_job_result res = window_run(e, s);
     cuzk_groth16_vk vk;
     cuzk_groth16_pvk pvk;
     efx_dev_vk(g_keys, "wpost-2k", &vk, &pvk);
