@@ -129,18 +129,6 @@ static int not_ours(const char *path, const char *why)
     return CUZK_EXIT_USAGE;
 }
 
-static bool looks_json(const uint8_t *d, size_t n)
-{
-    if (memchr(d, 0, n))
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        if (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n')
-            continue;
-        return d[i] == '{' || d[i] == '[';
-    }
-    return false;
-}
-
 static bool contains(const char *t, size_t n, const char *needle)
 {
     size_t k = strlen(needle);
@@ -311,7 +299,7 @@ int cmd_inspect(int argc, char **argv)
         rc = inspect_r1cs(&mf, path);
     else if (mf.len >= 4 && memcmp(mf.data, "wtns", 4) == 0)
         rc = inspect_wtns(&mf, path);
-    else if (looks_json(mf.data, mf.len))
+    else if (cli_looks_json(mf.data, mf.len, "{["))
         rc = inspect_json(&mf, path);
     else if ((rc = inspect_bellperson(&mf, path)) >= 0)
         ; /* a .vk or .params, or a file of their layout that failed to decode */

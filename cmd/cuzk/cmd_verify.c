@@ -3,8 +3,9 @@
  *
  * VK is snarkjs's verification_key.json or a bellperson .vk; PROOF is snarkjs's proof.json
  * or a 192-byte bellperson proof; each is recognised by its content (JSON starts with '{'
- * after optional whitespace), so the two forms may even be mixed. public.json is snarkjs's
- * array of decimal strings (outputs then public inputs, i.e. variables 1..n in order).
+ * after optional whitespace and holds no raw control byte: cli_looks_json), so the two
+ * forms may even be mixed. public.json is snarkjs's array of decimal strings (outputs
+ * then public inputs, i.e. variables 1..n in order).
  * A bellperson .vk is first checked against a parameters.json beside it, when there is one
  * (cuzk/param_digest.h: Filecoin's parameter directory).
  *
@@ -44,16 +45,6 @@ void cmd_verify_usage(FILE *out)
             "prints OK (exit 0) or INVALID (exit 1); exit 2 on malformed input\n");
 }
 
-static bool looks_json(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')
-            continue;
-        return s[i] == '{';
-    }
-    return false;
-}
-
 static int load_vk(cuzk_groth16_vk *vk, const char *path)
 {
     char *text;
@@ -62,7 +53,7 @@ static int load_vk(cuzk_groth16_vk *vk, const char *path)
     cuzk_status st = cuzk_file_read_text(&text, &len, path, MAX_TEXT, &e);
     if (st != CUZK_OK)
         return cli_fail("verify", path, st, &e);
-    if (looks_json(text, len))
+    if (cli_looks_json(text, len, "{"))
         st = cuzk_groth16_vk_from_snarkjs_json(vk, text, len, &e);
     else if ((st = cuzk_param_file_check(path, 0, NULL, &e)) == CUZK_OK)
         /* a Filecoin .vk: checked against a parameters.json beside it, when there is one */
@@ -79,7 +70,7 @@ static int load_proof(cuzk_groth16_proof *proof, const char *path)
     cuzk_status st = cuzk_file_read_text(&text, &len, path, MAX_TEXT, &e);
     if (st != CUZK_OK)
         return cli_fail("verify", path, st, &e);
-    if (looks_json(text, len))
+    if (cli_looks_json(text, len, "{"))
         st = cuzk_groth16_proof_from_snarkjs_json(proof, text, len, &e);
     else
         st = cuzk_groth16_proof_from_bellperson(proof, (const uint8_t *)text, len, &e);

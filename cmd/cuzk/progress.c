@@ -101,3 +101,17 @@ bool cli_pool_create(const char *cmd, unsigned nthreads, cuzk_pool **pool)
     }
     return true;
 }
+
+bool cli_looks_json(const void *d, size_t n, const char *opens)
+{
+    const unsigned char *b = (const unsigned char *)d;
+    size_t i = 0;
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'))
+        i++;
+    if (i == n || !b[i] || !strchr(opens, b[i]))
+        return false;
+    for (; i < n; i++)
+        if (b[i] < 0x20 && b[i] != '\t' && b[i] != '\r' && b[i] != '\n')
+            return false;
+    return true;
+}

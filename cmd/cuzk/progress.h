@@ -39,6 +39,13 @@ void cli_progress_done(cli_progress *p);
  * once). */
 int cli_fail(const char *cmd, const char *what, cuzk_status st, const cuzk_error *err);
 
+/* Whether n bytes at d are JSON text rather than a binary file (a bellperson .vk, proof,
+ * .params): the first byte after optional whitespace is one of `opens` ("{" or "{["), and
+ * no byte is a control character other than JSON's four whitespace ones, which JSON text
+ * never holds raw. The first alone misread binary: a .vk begins with an uncompressed
+ * point whose first byte (0x00-0x1f) may be a tab, CR or LF, and then a '{' (CI, s25). */
+bool cli_looks_json(const void *d, size_t n, const char *opens);
+
 /* Parses a --threads value: 1..CUZK_POOL_MAX_THREADS, or 0 = all CPUs. */
 bool cli_parse_threads(const char *s, unsigned *out);
 

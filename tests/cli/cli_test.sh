@@ -267,6 +267,15 @@ group_messages() {
     --backend cpu --threads 2
   says "point multiplications on cpu"
   rm -f bc.params bc.vk
+  # a binary .vk is told from JSON by its bytes, not by a '{' after a first byte that
+  # happens to be a tab, CR or LF (an uncompressed point's first byte may be)
+  { printf '\n{'; tail -c +3 b.vk; } >nl.vk
+  expect 2 "verify --vk with a binary .vk that starts '\\n{'" "$CUZK" verify --vk nl.vk \
+    --public bpub.json --proof proof.bin
+  if grep -q "JSON" last.err; then bad "read as JSON: $(head -c 300 last.err)"; else
+    ok "read as a bellperson .vk: $(head -c 120 last.err)"
+  fi
+  rm -f nl.vk
   expect 2 "verify without --proof" "$CUZK" verify --vk vk.json --public pub.json
   says "--proof is required"
   expect 2 "verify without --vk" "$CUZK" verify --proof p.json --public pub.json
