@@ -25,8 +25,9 @@
  *   (cuzk/r1cs_cache.h) carries the table alone: a Filecoin circuit has ~1,500 distinct
  *   coefficients, so 32 bytes a term would be ~70 % of its bytes for nothing. Builder-made
  *   constraint systems (cuzk_r1cs_builder_finish, cuzk_r1cs_from_csr, the format readers)
- *   have coeff and no table until cuzk_r1cs_compact trades the one for the other. Read one coefficient with cuzk_r1cs_coeff; loops over
- *   all terms of a matrix test coeff once and take the direct or the indexed path.
+ *   have coeff and no table until cuzk_r1cs_compact trades the one for the other. Read
+ *   one coefficient with cuzk_r1cs_coeff; loops over all terms of a matrix test coeff
+ *   once and take the direct or the indexed path.
  *
  * Density
  *   density[m] has bit v set iff variable v has a non-zero coefficient in some row of

@@ -545,14 +545,24 @@ static bool fb_parse_count(const char *v, size_t *out)
     return true;
 }
 
+/* The chunk of opts.chunk 0: the environment's, else the default; false when the
+ * environment's is malformed (*out is the default then). */
+static bool fb_env_chunk(size_t *out)
+{
+    const char *v = getenv("CUZK_GPU_FIXED_BASE_CHUNK");
+    *out = FB_DEFAULT_CHUNK;
+    if (v && *v && !fb_parse_count(v, out)) {
+        *out = FB_DEFAULT_CHUNK;
+        return false;
+    }
+    return true;
+}
+
 extern "C" size_t cuzk_gpu_fixed_base_host_bytes(const cuzk_gpu_fixed_base_opts *opts)
 {
     size_t chunk = opts ? opts->chunk : 0;
-    if (chunk == 0) {
-        const char *v = getenv("CUZK_GPU_FIXED_BASE_CHUNK");
-        if (!v || !*v || !fb_parse_count(v, &chunk))
-            chunk = FB_DEFAULT_CHUNK;
-    }
+    if (chunk == 0)
+        (void)fb_env_chunk(&chunk);
     if (chunk > FB_MAX_CHUNK)
         chunk = FB_MAX_CHUNK;
     return 2 * chunk * (sizeof(cuzk_fr) + sizeof(cuzk_g2_affine));
@@ -588,16 +598,11 @@ extern "C" cuzk_status cuzk_gpu_fixed_base_create(cuzk_gpu_fixed_base **out, int
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "gpu fixed-base: window %u bits outside %u..%u", o.window,
                               FB_MIN_W, FB_MAX_W);
-    if (o.chunk == 0) {
-        /* cuzk_gpu_fixed_base_host_bytes resolves it the same way */
-        const char *v = getenv("CUZK_GPU_FIXED_BASE_CHUNK");
-        o.chunk = FB_DEFAULT_CHUNK;
-        if (v && *v && !fb_parse_count(v, &o.chunk))
-            return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
-                                  "CUZK_GPU_FIXED_BASE_CHUNK=%s: want a point count from 1 "
-                                  "to 2^28 (suffix K or M)",
-                                  v);
-    }
+    if (o.chunk == 0 && !fb_env_chunk(&o.chunk))
+        return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
+                              "CUZK_GPU_FIXED_BASE_CHUNK=%s: want a point count from 1 "
+                              "to 2^28 (suffix K or M)",
+                              getenv("CUZK_GPU_FIXED_BASE_CHUNK"));
     if (o.chunk > FB_MAX_CHUNK)
         return cuzk_error_set(err, CUZK_ERR_INVALID_ARG,
                               "gpu fixed-base: chunk %zu above 2^28 points", o.chunk);
