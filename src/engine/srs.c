@@ -51,11 +51,15 @@ uint64_t engine_key_estimate(const cuzk_engine *e, const ekind *k, const char *i
 static void unlink_entry(cuzk_engine *e, srs_entry *s);
 static void unmap(srs_entry *s);
 
-uint64_t engine_srs_load_bytes(const cuzk_engine *e, const srs_entry *s)
+uint64_t engine_srs_load_bytes(const cuzk_engine *e, srs_entry *s)
 {
     if (s->job_own || !s->kind->key_make_bytes)
         return s->est_bytes;
-    return s->est_bytes + s->kind->key_make_bytes(e, s->id);
+    if (!s->make_known) {
+        s->make_bytes = s->kind->key_make_bytes(e, s->id);
+        s->make_known = true;
+    }
+    return s->est_bytes + s->make_bytes;
 }
 
 /* true when the file s's key (HOT) or mapping (WARM) came from is no longer what its path
@@ -93,6 +97,7 @@ srs_entry *engine_srs_get(cuzk_engine *e, const char *id, const ekind *k, const 
             engine_srs_evict_entry(e, s);
             unmap(s);
             s->tier = CUZK_SRS_COLD;
+            s->make_known = false;
             return s;
         }
         /* HOT and in use: its partitions keep the old key (they hold the entry); new users
@@ -376,6 +381,7 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
     s->refs--;
     s->loading = false;
     s->load_gen++;
+    s->make_known = false;
     s->load_status = st;
     if (st == CUZK_OK && key->bytes > charge && !srs_reserve(e, key->bytes - charge))
         st = s->load_status =
@@ -566,6 +572,7 @@ wait:
         s->refs--;
         s->loading = false;
         s->load_gen++;
+        s->make_known = false;
         s->load_status = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory");
         snprintf(s->load_error, sizeof s->load_error, "out of memory");
         engine_budget_release(e, charge);

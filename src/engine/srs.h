@@ -80,6 +80,12 @@ struct srs_entry {
     uint64_t device_only_bytes; /* the points' bytes given back while on_device_only */
     double last_used_ms;
     uint64_t load_ms_last;
+    /* engine_srs_load_bytes's ekind.key_make_bytes, asked once (it stats key files and
+     * may read a .params header, under mu, and the dispatcher asks again every 500 ms
+     * while a job waits for memory) and asked again after each load settles or the
+     * entry drops to COLD: a dev key made by that load is read back next time */
+    bool make_known;
+    uint64_t make_bytes;
     srs_entry *next;
 };
 
@@ -87,7 +93,7 @@ struct srs_entry {
  * for a while beside the key (ekind.key_make_bytes: a dev key's setup temporaries, 21 GiB
  * for a 32 GiB WindowPoSt, uncounted until s25, when they took a 128 GiB box past its
  * memory). mu held (the kind may stat the key's files). */
-uint64_t engine_srs_load_bytes(const cuzk_engine *e, const srs_entry *s);
+uint64_t engine_srs_load_bytes(const cuzk_engine *e, srs_entry *s);
 
 /* The entry of id (created COLD when create). A found key from a file whose identity at
  * its path changed since it was loaded (replaced, rewritten, truncated; or its mapping
