@@ -43,6 +43,14 @@ void cuzk_engine_hold_loads(cuzk_engine *e, bool hold);
  * the hold. */
 void cuzk_engine_hold_points(cuzk_engine *e, bool hold);
 
+/* The memory budget becomes `bytes` (a test sizes it by keys it measured first: a key's
+ * first load is charged its kind's estimate, later ones what it took). */
+void cuzk_engine_set_budget(cuzk_engine *e, uint64_t bytes);
+
+/* While held, evicted keys stay in the graveyard unfreed (engine_srs_bury waits, as a
+ * slow unpin of a big key would); a stopping engine ends the hold. */
+void cuzk_engine_hold_bury(cuzk_engine *e, bool hold);
+
 /* Partitions holding at least `bytes` are freed by the background releaser (default
  * 256 MiB; 0 sends every partition there). */
 void cuzk_engine_set_release_later_min(cuzk_engine *e, uint64_t bytes);

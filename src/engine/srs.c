@@ -201,6 +201,8 @@ void engine_srs_key_clear(srs_key *key)
 void engine_srs_bury(cuzk_engine *e)
 {
     pthread_mutex_lock(&e->mu);
+    while (e->hold_bury && !e->stopping) /* engine_testing.h */
+        pthread_cond_wait(&e->srs_cv, &e->mu);
     srs_grave *g = e->graveyard;
     e->graveyard = NULL;
     if (g)
@@ -349,6 +351,12 @@ static cuzk_status load_run(load_args *a, cuzk_status st, cuzk_error *err)
     if (st == CUZK_OK && !key)
         st = cuzk_error_set(err, CUZK_ERR_NOMEM, "out of memory for key %s", id);
     bool decoded = false;
+    /* An eviction gives its budget back at once, but the memory only when the graveyard
+     * frees the key (engine_srs_bury, off mu; a 44 GiB pinned PoRep key takes seconds to
+     * unpin). A load allocates its GiBs in its first moments: it waits for the keys
+     * evicted before it to be freed, or the two would sit side by side over the budget. */
+    if (st == CUZK_OK)
+        engine_srs_bury_all(e);
     if (st == CUZK_OK) {
         /* the pool's stoppable stages (recording, decoding) read load_cancel too, so a
          * stopping daemon or a key no job wants any more stops at its next chunk; the

@@ -120,6 +120,7 @@ struct cuzk_engine {
     bool paused;               /* engine_testing.h: the dispatcher admits nothing */
     bool hold_loads;           /* engine_testing.h: key loads wait before they start */
     bool hold_points;          /* engine_testing.h: loads wait after their circuit is out */
+    bool hold_bury;            /* engine_testing.h: evicted keys are not freed */
     unsigned loaders;          /* key loads running on their own threads (srs.c): waited
                                 * for at destroy */
     bool hold_devices;         /* engine_testing.h: device workers take nothing */

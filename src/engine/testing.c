@@ -75,6 +75,22 @@ void cuzk_engine_hold_points(cuzk_engine *e, bool hold)
     pthread_mutex_unlock(&e->mu);
 }
 
+void cuzk_engine_set_budget(cuzk_engine *e, uint64_t bytes)
+{
+    pthread_mutex_lock(&e->mu);
+    e->budget = bytes;
+    pthread_cond_broadcast(&e->dispatch_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+void cuzk_engine_hold_bury(cuzk_engine *e, bool hold)
+{
+    pthread_mutex_lock(&e->mu);
+    e->hold_bury = hold;
+    pthread_cond_broadcast(&e->srs_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
 void cuzk_engine_hold_devices(cuzk_engine *e, bool hold)
 {
     pthread_mutex_lock(&e->mu);
