@@ -630,10 +630,19 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     }
     t_rel = cuzk_prover_now_ms();
     unuse(cp, k, c, &R, admitted, need);
-    run_release(cp, &R);
-    if (cp->profile)
-        cuda_log(cp, false, "gpu:%d: profile: released in %.1f ms", cp->dev,
-                 cuzk_prover_now_ms() - t_rel);
+    { /* (a block: the fail path's gotos do not cross these) */
+        double t_unused = cuzk_prover_now_ms();
+        bool res_kept = R.h_res_kept;
+        size_t n_reg = R.n_reg;
+        run_release(cp, &R);
+        if (cp->profile)
+            /* a latency job's answer waits for this: cache_mu (unuse) is shared with the other
+             * worker's preparation, and an unpin or cudaFreeHost waits for its kernels */
+            cuda_log(cp, false, "gpu:%d: profile: released in %.1f ms (device memory and "
+                     "admission %.1f ms; host buffers %.1f ms: results %s, %zu pinned in place)",
+                     cp->dev, cuzk_prover_now_ms() - t_rel, t_unused - t_rel,
+                     cuzk_prover_now_ms() - t_unused, res_kept ? "kept" : "freed", n_reg);
+    }
     job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
     return CUZK_OK;
 fail:
