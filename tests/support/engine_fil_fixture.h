@@ -11,16 +11,46 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "cuzk/engine.h"
 #include "cuzk/formats.h"
 #include "cuzk/groth16.h"
+
+/* The dev key directory a test's engines use: CUZK_DEV_KEY_DIR (made if missing; the
+ * build tree's, shared by the Filecoin tests so each key is made once), or a fresh
+ * temporary one (*tmp; efx_keys_dir_done removes it). false when none could be made. */
+static inline bool efx_keys_dir(char *out, size_t cap, bool *tmp)
+{
+    const char *dir = getenv("CUZK_DEV_KEY_DIR");
+    *tmp = !(dir && *dir);
+    if (!*tmp) {
+        mkdir(dir, 0755);
+        snprintf(out, cap, "%s", dir);
+        return true;
+    }
+    snprintf(out, cap, "/tmp/cuzk-devkeys-XXXXXX");
+    return mkdtemp(out) != NULL;
+}
+
+/* The end of a test's key directory: a temporary one is removed with what the engines
+ * made in it; false when that failed. */
+static inline bool efx_keys_dir_done(const char *dir, bool tmp)
+{
+    if (!tmp)
+        return true;
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0;
+}
 
 /* A log callback that shows warnings and errors only. */
 static inline void efx_quiet(void *ctx, cuzk_log_level l, const char *m)

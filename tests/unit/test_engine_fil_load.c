@@ -43,6 +43,9 @@ static void count_log(void *ctx, cuzk_log_level l, const char *m)
     g_made += strncmp(m, "dev key ", 8) == 0 && strstr(m, " made in ") != NULL;
 }
 
+/* dev_key_dir that does not exist: made at engine start (0700, parents included), and the
+ * first job's dev key is made once (one setup) and cached there; one that cannot be a
+ * directory (a file) is refused at start, naming it. */
 static void test_dev_dir_missing(void **state)
 {
     (void)state;
@@ -292,29 +295,18 @@ static void test_cache_unwritable(void **state)
 int main(void)
 {
     test_rng_init("test_engine_fil_load");
-    const char *dir = getenv("CUZK_DEV_KEY_DIR");
-    bool tmp = !(dir && *dir);
-    if (!tmp) {
-        mkdir(dir, 0755);
-        snprintf(g_keys, sizeof g_keys, "%s", dir);
-    } else {
-        snprintf(g_keys, sizeof g_keys, "/tmp/cuzk-devkeys-XXXXXX");
-        if (!mkdtemp(g_keys))
-            return 1;
-    }
+    bool tmp;
+    if (!efx_keys_dir(g_keys, sizeof g_keys, &tmp))
+        return 1;
     printf("dev keys in %s\n", g_keys);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dev_dir_missing),
+        cmocka_unit_test(test_cache_unwritable), /* first: makes wpost-2k in a fresh dir */
         cmocka_unit_test(test_circuit_first),
-        cmocka_unit_test(test_cache_unwritable),
         cmocka_unit_test(test_make_charged),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    if (tmp) {
-        char cmd[4200];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", g_keys);
-        if (system(cmd) != 0)
-            rc = 1;
-    }
+    if (!efx_keys_dir_done(g_keys, tmp))
+        rc = 1;
     return rc;
 }

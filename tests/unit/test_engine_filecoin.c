@@ -372,22 +372,12 @@ static void test_porep_prove(void **state)
     free(txt);
 }
 
-/* dev_key_dir that does not exist: made at engine start (0700, parents included), and the
- * first job's dev key is made once (one setup) and cached there; one that cannot be a
- * directory (a file) is refused at start, naming it. */
 int main(void)
 {
     test_rng_init("test_engine_filecoin");
-    const char *dir = getenv("CUZK_DEV_KEY_DIR");
-    bool tmp = !(dir && *dir);
-    if (!tmp) {
-        mkdir(dir, 0755);
-        snprintf(g_keys, sizeof g_keys, "%s", dir);
-    } else {
-        snprintf(g_keys, sizeof g_keys, "/tmp/cuzk-devkeys-XXXXXX");
-        if (!mkdtemp(g_keys))
-            return 1;
-    }
+    bool tmp;
+    if (!efx_keys_dir(g_keys, sizeof g_keys, &tmp))
+        return 1;
     printf("dev keys in %s\n", g_keys);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_post_reject),
@@ -397,17 +387,7 @@ int main(void)
         cmocka_unit_test(test_porep_prove),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    if (tmp) {
-        static const char *ids[] = {"wpost-2k", "winning-2k", "porep-2k"};
-        char path[4200];
-        for (int i = 0; i < 3; i++) {
-            snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.dev.params", g_keys, ids[i]);
-            unlink(path);
-            snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-%s.dev.params.info", g_keys,
-                     ids[i]);
-            unlink(path);
-        }
-        rmdir(g_keys);
-    }
+    if (!efx_keys_dir_done(g_keys, tmp))
+        rc = 1;
     return rc;
 }

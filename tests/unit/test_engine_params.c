@@ -54,6 +54,7 @@
     "0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0"
 
 static char g_keys[4096], g_pdir[64], g_params[256], g_vk[256], g_manifest[256];
+static bool g_keys_tmp; /* a temporary key directory, removed at teardown */
 static uint8_t *g_key; /* the dev key's .params bytes */
 static size_t g_key_len, g_vk_len;
 
@@ -142,15 +143,8 @@ static int setup(void **state)
         !(g_set = vf_post(&info, 0, 2, 1000 + test_rng_u64() % 1000)))
         return -1;
     g_job = vf_post_doc(g_set, 0);
-    const char *kd = getenv("CUZK_DEV_KEY_DIR");
-    if (kd && *kd) {
-        snprintf(g_keys, sizeof g_keys, "%s", kd);
-        mkdir(g_keys, 0755);
-    } else {
-        strcpy(g_keys, "/tmp/cuzk-keys-XXXXXX");
-        if (!mkdtemp(g_keys))
-            return -1;
-    }
+    if (!efx_keys_dir(g_keys, sizeof g_keys, &g_keys_tmp))
+        return -1;
     /* the dev key: made (or loaded) by the engine's first job */
     cuzk_engine *e = make(NULL, g_keys);
     cuzk_job_request r = {0};
@@ -191,7 +185,8 @@ static int teardown(void **state)
     free(g_key);
     free(g_job);
     cuzk_post_job_free(g_set);
-    return system(cmd) == 0 ? 0 : -1;
+    bool keys_gone = efx_keys_dir_done(g_keys, g_keys_tmp);
+    return system(cmd) == 0 && keys_gone ? 0 : -1;
 }
 
 static void good_files(void)

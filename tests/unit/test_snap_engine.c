@@ -303,16 +303,9 @@ static void test_snap_prove(void **state)
 int main(void)
 {
     test_rng_init("test_snap_engine");
-    const char *dir = getenv("CUZK_DEV_KEY_DIR");
-    bool tmp = !(dir && *dir);
-    if (!tmp) {
-        mkdir(dir, 0755);
-        snprintf(g_keys, sizeof g_keys, "%s", dir);
-    } else {
-        snprintf(g_keys, sizeof g_keys, "/tmp/cuzk-devkeys-XXXXXX");
-        if (!mkdtemp(g_keys))
-            return 1;
-    }
+    bool tmp;
+    if (!efx_keys_dir(g_keys, sizeof g_keys, &tmp))
+        return 1;
     printf("dev keys in %s\n", g_keys);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snap_shape),
@@ -320,13 +313,7 @@ int main(void)
         cmocka_unit_test(test_snap_prove),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    if (tmp) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-snap-2k.dev.params", g_keys);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/cuzk-DEV-UNTRUSTED-snap-2k.dev.params.info", g_keys);
-        unlink(path);
-        rmdir(g_keys);
-    }
+    if (!efx_keys_dir_done(g_keys, tmp))
+        rc = 1;
     return rc;
 }
