@@ -21,7 +21,8 @@
  *   after the mutex    results copied back (already queued), device buffers freed and the
  *                      admission released in one section of the cache lock, staging
  *                      given back to the pool (or witnesses unpinned), streams and events
- *                      destroyed.
+ *                      destroyed; for a start of the latency classes on a thread of its
+ *                      own, after start has returned (late_release).
  * The kernels of one partition, and the copies a streamed key or circuit adds to them, are
  * in cuda_partition.cu. Finalize (assembly + self-check) is the common code of
  * src/prover/prover.c.
@@ -238,6 +239,94 @@ static void unuse(cuda_prover *cp, dev_key *k, dev_circuit *c, run *R, bool admi
     if (c && c->r1cs)
         circuit_unuse(c);
     pthread_mutex_unlock(&cp->cache_mu);
+}
+
+/* A start of the latency classes (priority >= LATE_MIN_PRIORITY: the engine's HIGH and
+ * CRITICAL) hands its release to a thread of its own and returns as soon as its results
+ * are read back. Why: unuse takes cache_mu, which the device's other worker holds while it
+ * prepares a bulk partition, and freeing or unpinning host memory (cudaFreeHost,
+ * cudaHostUnregister) waits for the kernels the other worker launched once the gate
+ * passed to it: a 40 ms WinningPoSt partition answered 0.95 s after its kernels ended, a
+ * bulk partition's time (H100, s25). Its working set stays admitted until the thread has
+ * freed it (a start that needs the room waits on `released`, as for any other job). */
+enum { LATE_MIN_PRIORITY = 3 };
+
+typedef struct late_rel {
+    cuda_prover *cp;
+    dev_key *k;
+    dev_circuit *c;
+    const cuzk_groth16_pk *pk; /* what k and c held for this start (forget matches them) */
+    const cuzk_r1cs *r1cs;
+    run R;
+    bool admitted;
+    size_t need;
+    struct late_rel *next;
+} late_rel;
+
+/* Whether a late release still uses pk or r1cs (cache_mu held). */
+static bool late_uses(const cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs)
+{
+    for (const late_rel *l = cp->late; l; l = l->next)
+        if ((pk && l->pk == pk) || (r1cs && l->r1cs == r1cs))
+            return true;
+    return false;
+}
+
+static void *late_release_main(void *arg)
+{
+    late_rel *l = (late_rel *)arg;
+    cuda_prover *cp = l->cp;
+    (void)cudaSetDevice(cp->dev);
+    double t = cuzk_prover_now_ms();
+    unuse(cp, l->k, l->c, &l->R, l->admitted, l->need);
+    double t_unused = cuzk_prover_now_ms();
+    run_release(cp, &l->R);
+    if (cp->profile)
+        cuda_log(cp, false, "gpu:%d: profile: released after the answer in %.1f ms (device "
+                 "memory and admission %.1f ms, host buffers %.1f ms)", cp->dev,
+                 cuzk_prover_now_ms() - t, t_unused - t, cuzk_prover_now_ms() - t_unused);
+    pthread_mutex_lock(&cp->cache_mu);
+    for (late_rel **pp = &cp->late; *pp; pp = &(*pp)->next)
+        if (*pp == l) {
+            *pp = l->next;
+            break;
+        }
+    pthread_cond_broadcast(&cp->released);
+    pthread_mutex_unlock(&cp->cache_mu);
+    free(l);
+    return NULL;
+}
+
+/* Hands R's release to its own thread (R is then cleared); false when no thread could be
+ * had, and the caller releases inline as before. */
+static bool release_late(cuda_prover *cp, dev_key *k, dev_circuit *c, run *R, bool admitted,
+                         size_t need)
+{
+    late_rel *l = (late_rel *)calloc(1, sizeof *l);
+    if (!l)
+        return false;
+    *l = late_rel{cp, k, c, k ? k->pk : NULL, c ? c->r1cs : NULL, *R, admitted, need, NULL};
+    pthread_attr_t at;
+    if (pthread_attr_init(&at) != 0) {
+        free(l);
+        return false;
+    }
+    (void)pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    pthread_mutex_lock(&cp->cache_mu);
+    l->next = cp->late;
+    cp->late = l;
+    pthread_t th;
+    bool ok = pthread_create(&th, &at, late_release_main, l) == 0;
+    if (!ok)
+        cp->late = l->next;
+    pthread_mutex_unlock(&cp->cache_mu);
+    pthread_attr_destroy(&at);
+    if (!ok) {
+        free(l);
+        return false;
+    }
+    memset(R, 0, sizeof *R);
+    return true;
 }
 
 /* The MSM scratch of a partition (the MSMs of gpu_msm_sizes) with windows of at most
@@ -628,6 +717,10 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                  t_unlock - t_lock, (double)span, __atomic_load_n(&cp->trims, __ATOMIC_RELAXED),
                  R.h_stage ? "used" : "not used", cp->stage.allocs);
     }
+    if (job->priority >= LATE_MIN_PRIORITY && release_late(cp, k, c, &R, admitted, need)) {
+        job->t.ms[CUZK_STAGE_UPLOAD] += (t_lock - t0) - job->t.ms[CUZK_STAGE_LOCK_WAIT];
+        return CUZK_OK;
+    }
     t_rel = cuzk_prover_now_ms();
     unuse(cp, k, c, &R, admitted, need);
     { /* (a block: the fail path's gotos do not cross these) */
@@ -661,8 +754,11 @@ static void cuda_forget(cuzk_prover *p, const cuzk_groth16_pk *pk, const cuzk_r1
 {
     cuda_prover *cp = (cuda_prover *)p->impl;
     pthread_mutex_lock(&cp->cache_mu);
+    /* the caller promises no job runs with them; a late release may still hold them */
+    while (late_uses(cp, pk, r1cs))
+        pthread_cond_wait(&cp->released, &cp->cache_mu);
     (void)cudaSetDevice(cp->dev);
-    resident_forget(cp, pk, r1cs); /* the caller promises no job runs with them */
+    resident_forget(cp, pk, r1cs);
     pthread_mutex_unlock(&cp->cache_mu);
 }
 
@@ -671,6 +767,10 @@ static void cuda_close(cuzk_prover *p)
     cuda_prover *cp = (cuda_prover *)p->impl;
     if (!cp)
         return;
+    pthread_mutex_lock(&cp->cache_mu);
+    while (cp->late)
+        pthread_cond_wait(&cp->released, &cp->cache_mu);
+    pthread_mutex_unlock(&cp->cache_mu);
     (void)cudaSetDevice(cp->dev);
     for (int i = 0; i < MAX_RESIDENT; i++) {
         key_release(&cp->keys[i]);

@@ -114,6 +114,10 @@ typedef struct cuda_prover {
     dev_circuit circuits[MAX_RESIDENT];
     dev_domain domains[MAX_RESIDENT];
     uint64_t clock;            /* counts starts, for least-recently-used eviction */
+    /* starts of the latency classes whose release (unuse, run_release) runs on a thread
+     * of its own after they returned (backend_cuda.cu late_release): forget waits for
+     * those that use what it forgets, close for all; under cache_mu */
+    struct late_rel *late;
     int broken;                /* a sticky CUDA error was seen: the context is gone */
     char broken_msg[CUZK_ERROR_MSG_MAX];
 } cuda_prover;

@@ -4,7 +4,8 @@
  * the same proof bytes, and the GPU's proofs pass the self-check. Also: batches of
  * partitions, two threads sharing one device, cancellation, an unsatisfying witness, and
  * injected CUDA failures (an OOM and a failed launch) that fail one proof cleanly while
- * the next proof on the same device succeeds, and the pinned staging off or too small.
+ * the next proof on the same device succeeds, the pinned staging off or too small, and a
+ * latency-class start whose release runs after it returned.
  * Circuits: the synthetic PoRep-shaped workload (cuzk/circuits.h) with a dev setup, both
  * key flavours. Exits 77 (skipped) without a CUDA device.
  */
@@ -60,13 +61,14 @@ static void fixture_free(fixture *f)
 /* n proofs of f's witness with the given r, s on prover p (timings: optional). */
 static cuzk_status prove_n(cuzk_prover *p, const fixture *f, size_t n, const cuzk_fr *r,
                            const cuzk_fr *s, cuzk_groth16_proof *out, cuzk_error *e,
-                           bool compact, cuzk_prove_timings *timings = NULL)
+                           bool compact, cuzk_prove_timings *timings = NULL, int priority = 0)
 {
     cuzk_witness ws[4];
     for (size_t i = 0; i < n; i++)
         ws[i] = compact ? cuzk_synthetic_compact(&f->c) : f->w;
     cuzk_prove_job *job;
-    cuzk_status st = cuzk_prover_start(p, &f->pk, f->c.r1cs, ws, n, NULL, &job, e);
+    cuzk_prove_opts o = {NULL, priority};
+    cuzk_status st = cuzk_prover_start_opts(p, &f->pk, f->c.r1cs, ws, n, &o, &job, e);
     if (st != CUZK_OK)
         return st;
     cuzk_prove_timings t;
@@ -638,6 +640,55 @@ static void test_two_workers(cuzk_prover *gpu)
     fixture_free(&f);
 }
 
+/* A start of the latency classes (priority 4, the engine's CRITICAL) returns before its
+ * release, which runs on a thread of its own (backend_cuda.cu late_release): its proofs
+ * are the CPU's; a forget right after it waits for that release and leaves no device slot
+ * behind (a forget that did not wait would free what the release then unuses, or leave
+ * the slot to it); a close right after a start waits for the release too. */
+static void test_late_release(cuzk_prover *cpu)
+{
+    fixture f;
+    unsigned k = cap(10);
+    if (!fixture_make(&f, k, CUZK_GROTH16_BELLPERSON)) {
+        GPU_CHECK(false, "fixture");
+        return;
+    }
+    cuzk_error e;
+    cuzk_prover *gpu = NULL;
+    GPU_CHECK(cuzk_prover_open(&gpu, "gpu:0", g_pool, &e) == CUZK_OK, "open gpu: %s", e.msg);
+    for (int round = 0; gpu && round < 6; round++) {
+        cuzk_fr r[2], s[2];
+        for (int i = 0; i < 2; i++) {
+            test_rand_fr(&r[i]);
+            test_rand_fr(&s[i]);
+        }
+        cuzk_groth16_proof pc[2], pg[2];
+        cuzk_status st = prove_n(cpu, &f, 2, r, s, pc, &e, false);
+        GPU_CHECK(st == CUZK_OK, "cpu: %s", e.msg);
+        st = prove_n(gpu, &f, 2, r, s, pg, &e, round & 1, NULL, 4);
+        GPU_CHECK(st == CUZK_OK, "critical start, round %d: %s", round, e.msg);
+        if (st == CUZK_OK)
+            GPU_CHECK(memcmp(pc, pg, sizeof pc) == 0,
+                      "critical start, round %d: GPU proof differs from the CPU's", round);
+        cuzk_prover_forget(gpu, &f.pk, f.c.r1cs);
+        cuzk_cuda_slots sl;
+        cuzk_prover_cuda_slots(gpu, &sl);
+        GPU_CHECK(sl.keys == 0 && sl.circuits == 0,
+                  "round %d: %d key(s), %d circuit(s) left after the forget", round, sl.keys,
+                  sl.circuits);
+    }
+    if (gpu) {
+        cuzk_fr r, s;
+        test_rand_fr(&r);
+        test_rand_fr(&s);
+        cuzk_groth16_proof p;
+        GPU_CHECK(prove_n(gpu, &f, 1, &r, &s, &p, &e, false, NULL, 4) == CUZK_OK,
+                  "critical start before the close: %s", e.msg);
+    }
+    cuzk_prover_close(gpu); /* at once: waits for that start's release */
+    fixture_free(&f);
+}
+
 int main(void)
 {
     GPU_TEST_BEGIN("gpu_prove");
@@ -669,6 +720,7 @@ int main(void)
         test_streamed(cpu);
         test_csr_streamed(cpu);
         test_stream_upgrade(cpu);
+        test_late_release(cpu);
     }
     cuzk_prover_close(cpu);
     cuzk_prover_close(gpu);
