@@ -24,6 +24,9 @@ enum {
     ENGINE_FAULT_SYNTH = 1,  /* the next synthesis fails (CUZK_ERR_INTERNAL) */
     ENGINE_FAULT_DEVICE = 2, /* the next prover start fails (CUZK_ERR_CUDA) */
     ENGINE_FAULT_VERIFY = 3, /* the next finalize reports a failed self-check */
+    /* the next prover start on a device where another partition is in a start fails with
+     * CUZK_ERR_NOMEM, as on a GPU whose memory the others' working sets hold */
+    ENGINE_FAULT_DEVICE_MEMORY = 4,
 };
 
 /* The next `count` passes through `stage` fail (on device `device` only, -1 any). */

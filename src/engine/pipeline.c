@@ -147,7 +147,7 @@ void *engine_dispatcher_main(void *arg)
         p->idx = j->next_part++;
         p->srs = s;
         p->bytes_held = part;
-        p->device = p->exclude_device = -1;
+        p->device = p->exclude_device = p->wait_dev = -1;
         p->t_admit = engine_now_ms();
         e->working_bytes += part;
         j->in_flight++;
@@ -364,6 +364,8 @@ void *engine_device_main(void *arg)
         const srs_key *key = p->srs->key;
         const cuzk_r1cs *circuit = p->syn.r1cs_owned ? p->syn.r1cs_owned : key->r1cs;
         bool fault = take_fault(e, ENGINE_FAULT_DEVICE, (int)wa->dev);
+        bool short_mem = d->busy_workers > 1 && take_fault(e, ENGINE_FAULT_DEVICE_MEMORY,
+                                                           (int)wa->dev);
         pthread_mutex_unlock(&e->mu);
 
         cuzk_error err = {0};
@@ -377,10 +379,12 @@ void *engine_device_main(void *arg)
         cuzk_pool_scope_enter(prev);
         p->t_dev1 = engine_now_ms();
         double t_gate = p->pj ? cuzk_prove_job_timings(p->pj)->device_begin_ms : p->t_dev0;
-        if (fault) {
+        if (fault || short_mem) {
             cuzk_prove_job_free(p->pj);
             p->pj = NULL;
-            st = cuzk_error_set(&err, CUZK_ERR_CUDA, "injected device fault");
+            st = fault ? cuzk_error_set(&err, CUZK_ERR_CUDA, "injected device fault")
+                       : cuzk_error_set(&err, CUZK_ERR_NOMEM, "injected: the device's memory "
+                                        "is held by its other partitions");
         }
         etimeline_event(e->timeline, wa->track, "prove_start", p->t_dev0, p->t_dev1, j->id,
                         (int)p->idx);
@@ -392,6 +396,7 @@ void *engine_device_main(void *arg)
         j->dev_ms += (uint64_t)(p->t_dev1 - p->t_dev0);
         ehist_observe(&e->metrics.h[EH_DEVICE], (p->t_dev1 - p->t_dev0) / 1e3);
         engine_sched_event(e, p, ENGINE_EV_DEVICE, (int)wa->dev, t_gate);
+        engine_sched_dev_done(e, p, wa->dev);
         if (st == CUZK_OK) {
             p->device = (int)wa->dev;
             engine_sched_fin_put(e, p);
@@ -404,6 +409,10 @@ void *engine_device_main(void *arg)
                 engine_sched_part_end(e, p);
             else if (d->out_of_service)
                 dev_q_put(e, p); /* not the partition's fault: no attempt counted */
+            else if (st == CUZK_ERR_NOMEM && engine_sched_dev_memory_wait(e, p, wa->dev))
+                engine_log(e, CUZK_LOG_WARN, "job %s partition %u: device %u's memory is held "
+                           "by its other partitions (%s): it starts again alone once they are "
+                           "done (not counted as an attempt)", j->id, p->idx, wa->dev, err.msg);
             else
                 part_retry_or_fail(e, p, (int)wa->dev, st, err.msg);
         }

@@ -242,20 +242,75 @@ void engine_sched_dev_put(cuzk_engine *e, epart *p)
 static void dev_left(cuzk_engine *e, epart *p)
 {
     e->dev_q_len--;
+    if (p->wait_dev >= 0) {
+        e->devs[p->wait_dev].drain--;
+        p->wait_dev = -1;
+    }
     if (!p->latency) {
         e->dev_q_bulk--;
         pthread_cond_broadcast(&e->room_cv);
     }
 }
 
+/* The first partition of the device queue waiting for device dev to empty (latency_only:
+ * of the latency class), unlinked. */
+static epart *q_take_waiting(cuzk_engine *e, int dev, bool latency_only)
+{
+    for (epart **pp = &e->dev_q; *pp; pp = &(*pp)->next)
+        if ((*pp)->wait_dev == dev && (!latency_only || (*pp)->latency)) {
+            epart *p = *pp;
+            *pp = p->next;
+            p->next = NULL;
+            return p;
+        }
+    return NULL;
+}
+
 epart *engine_sched_dev_take(cuzk_engine *e, unsigned dev, bool latency_only)
 {
-    epart *p = q_take(e, &e->dev_q, latency_only, (int)dev);
+    edevice *d = &e->devs[dev];
+    epart *p = NULL;
+    if (d->alone)
+        return NULL; /* a partition that waited for the device has it to itself */
+    if (d->drain) {
+        if (d->busy_workers > 0)
+            return NULL; /* nothing more joins the device until it is empty */
+        if ((p = q_take_waiting(e, (int)dev, latency_only))) {
+            d->alone = p->alone = true;
+            engine_sched_wake_devices(e);
+        }
+    }
+    if (!p)
+        p = q_take(e, &e->dev_q, latency_only, (int)dev);
     if (p) {
         dev_left(e, p);
         engine_sched_event(e, p, ENGINE_EV_TAKE, (int)dev, engine_now_ms());
     }
     return p;
+}
+
+void engine_sched_wake_devices(cuzk_engine *e) { pthread_cond_broadcast(&e->dev_cv); }
+
+bool engine_sched_dev_memory_wait(cuzk_engine *e, epart *p, unsigned dev)
+{
+    edevice *d = &e->devs[dev];
+    if (d->busy_workers == 0 || p->mem_waits >= SCHED_MEMORY_WAITS)
+        return false;
+    p->mem_waits++;
+    p->wait_dev = (int)dev;
+    d->drain++;
+    engine_sched_dev_put(e, p);
+    return true;
+}
+
+void engine_sched_dev_done(cuzk_engine *e, epart *p, unsigned dev)
+{
+    if (p->alone) {
+        p->alone = false;
+        e->devs[dev].alone = false;
+    }
+    if (e->devs[dev].drain || e->devs[dev].busy_workers == 0)
+        engine_sched_wake_devices(e);
 }
 
 epart *engine_sched_dev_pop(cuzk_engine *e)

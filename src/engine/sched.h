@@ -91,6 +91,9 @@ struct epart {
     int device;                /* the device that ran start (-1 before) */
     int exclude_device;        /* after a failure: prefer another device (-1 none) */
     unsigned attempts;
+    int wait_dev;              /* waits for that device to empty (edevice.drain; -1 none) */
+    unsigned mem_waits;        /* how often it did (not attempts: bounded apart) */
+    bool alone;                /* started alone on its device after such a wait */
     cuzk_status st;            /* a failure on its way to the job */
     char err[CUZK_ERROR_MSG_MAX];
     double t_admit, t_synth0, t_synth1, t_dev0, t_dev1;
@@ -128,6 +131,19 @@ void engine_sched_dev_put(cuzk_engine *e, epart *p);
 epart *engine_sched_dev_take(cuzk_engine *e, unsigned dev, bool latency_only);
 /* The head of the device queue whatever it is (the last device went out of service). */
 epart *engine_sched_dev_pop(cuzk_engine *e);
+/* Device memory: p's start on device dev failed for it (CUZK_ERR_NOMEM) while other
+ * partitions were in a start there. Then p goes back to the device queue, not counted as
+ * an attempt, and waits for dev to empty: no worker of dev takes another partition until
+ * then, and p starts there alone (edevice.drain, alone). At most SCHED_MEMORY_WAITS times
+ * a partition; false (the caller retries or fails it as any failure) when nothing else
+ * was on the device or the waits are used up. */
+#define SCHED_MEMORY_WAITS 4
+bool engine_sched_dev_memory_wait(cuzk_engine *e, epart *p, unsigned dev);
+/* p's start on dev returned (any outcome; mu held, the device's busy count already
+ * down): a partition that had the device alone gives it back. */
+void engine_sched_dev_done(cuzk_engine *e, epart *p, unsigned dev);
+/* Wakes the device workers (dev_cv). */
+void engine_sched_wake_devices(cuzk_engine *e);
 
 /* ---- finalize */
 void engine_sched_fin_put(cuzk_engine *e, epart *p);

@@ -41,6 +41,13 @@ typedef struct edevice {
     uint64_t done, failed;
     double busy_ms;            /* device-held time (the backend's device interval) */
     bool out_of_service;       /* taken out of rotation (its prover said so); for good */
+    /* A start failed for device memory while the device's other partitions held it:
+     * `drain` such partitions wait (in the device queue) for this device to empty, and
+     * then one of them starts alone (`alone`: no other partition is taken meanwhile), so
+     * a WindowPoSt arriving on a card full of a PoRep stream's working sets waits for
+     * them instead of failing (H100, s26). Under mu. */
+    unsigned drain;
+    bool alone;
     char out_why[CUZK_ERROR_MSG_MAX];
     int track;                 /* timeline track of its device-held intervals */
 } edevice;

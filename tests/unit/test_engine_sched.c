@@ -12,6 +12,8 @@
  *   - the key rule: with keep_latency_keys a LOW job's key load evicts the other idle LOW
  *     key, never the CRITICAL job's key (which plain least-recently-used order would
  *     pick); with the switch off it is evicted (so the assertion can fail).
+ *   - device memory short: a start that fails for it while another partition is on the
+ *     device waits for the device to empty and starts alone, not counted as an attempt.
  * The synthetic seed comes from the test RNG (printed).
  */
 #define _DEFAULT_SOURCE /* usleep */
@@ -359,11 +361,90 @@ static void test_latency_reserve(void **state)
     cuzk_engine_destroy(e);
 }
 
+static bool two_busy(const cuzk_engine_sched_counts *c, void *ctx)
+{
+    (void)ctx;
+    return c->dev_busy >= 2;
+}
+
+/* Device memory short: a start that fails for it (CUZK_ERR_NOMEM) while another partition
+ * is in a start on the device (the injected fault stands for a GPU whose memory the
+ * others' working sets hold: a WindowPoSt mid-PoRep-stream on an 80 GB card, s26) is not
+ * counted as an attempt and does not fail its job: it waits in the device queue until the
+ * device is empty (no worker takes anything after the failure until then), starts there
+ * alone (nothing is taken until its start returns), and every job completes. */
+static void test_device_memory_wait(void **state)
+{
+    (void)state;
+    cuzk_engine *e = make(1ull << 30, true);
+    cuzk_engine_events_record(e, true);
+    char low[CUZK_JOB_ID_SIZE], crit[CUZK_JOB_ID_SIZE];
+    submit(e, 11, 8, g_seed + 3, CUZK_PRIORITY_LOW, low);
+    assert_true(wait_counts(e, two_busy, NULL));
+    cuzk_engine_inject_fault(e, ENGINE_FAULT_DEVICE_MEMORY, 1, -1);
+    submit(e, 10, 1, g_seed + 4, CUZK_PRIORITY_CRITICAL, crit);
+    await_completed(e, low, 8);
+    await_completed(e, crit, 1);
+
+    cuzk_engine_event *ev;
+    size_t n = events(e, &ev);
+    /* the partition that failed: two DEVICE events */
+    size_t fail = n, take2 = n, dev2 = n;
+    for (size_t i = 0; i < n && fail == n; i++) {
+        if (ev[i].stage != ENGINE_EV_DEVICE)
+            continue;
+        for (size_t k = i + 1; k < n; k++)
+            if (ev[k].stage == ENGINE_EV_DEVICE && ev[k].partition == ev[i].partition &&
+                strcmp(ev[k].job, ev[i].job) == 0) {
+                fail = i;
+                dev2 = k;
+            }
+    }
+    if (fail == n)
+        fail_msg("no partition started twice: the injected shortage never fired");
+    for (size_t i = fail + 1; i < dev2 && take2 == n; i++)
+        if (ev[i].stage == ENGINE_EV_TAKE && ev[i].partition == ev[fail].partition &&
+            strcmp(ev[i].job, ev[fail].job) == 0)
+            take2 = i;
+    assert_true(take2 < dev2);
+    /* nothing was taken between the failure and its second take, and every partition taken
+     * before that take had left the device (its DEVICE event) by then */
+    for (size_t i = fail + 1; i < take2; i++)
+        if (ev[i].stage == ENGINE_EV_TAKE)
+            fail_msg("%s/%u taken after the failure, before the device was empty", ev[i].job,
+                     ev[i].partition);
+    for (size_t i = 0; i < take2; i++) {
+        if (ev[i].stage != ENGINE_EV_TAKE || i == take2)
+            continue;
+        bool left = false;
+        for (size_t k = i + 1; k < take2 && !left; k++)
+            left = ev[k].stage == ENGINE_EV_DEVICE && ev[k].partition == ev[i].partition &&
+                   strcmp(ev[k].job, ev[i].job) == 0;
+        if (!left)
+            fail_msg("%s/%u still on the device when the waiting partition started", ev[i].job,
+                     ev[i].partition);
+    }
+    /* alone: nothing taken while it ran */
+    for (size_t i = take2 + 1; i < dev2; i++)
+        if (ev[i].stage == ENGINE_EV_TAKE)
+            fail_msg("%s/%u taken while the waiting partition had the device", ev[i].job,
+                     ev[i].partition);
+    free(ev);
+    /* not counted as a retry */
+    char *txt = NULL;
+    size_t len = 0;
+    assert_int_equal(cuzk_engine_metrics_text(e, &txt, &len, NULL), CUZK_OK);
+    assert_non_null(strstr(txt, "cuzk_partitions_retried_total 0\n"));
+    free(txt);
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     g_seed = test_rng_init("test_engine_sched") % 1000000 + 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_critical_through_saturation),
+        cmocka_unit_test(test_device_memory_wait),
         cmocka_unit_test(test_latency_key_stays),
         cmocka_unit_test(test_latency_reserve),
     };
