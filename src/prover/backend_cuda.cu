@@ -473,6 +473,9 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     dev_circuit *c = NULL;
     cuzk_gpu_domain *gd = NULL;
     double t0 = cuzk_prover_now_ms(), t_lock = 0, t_unlock = 0, t_rel = 0;
+    /* the profile's marks before the mutex: window cap, resident gets, streams and events,
+     * admission, staging */
+    double tp[5] = {0, 0, 0, 0, 0};
 
     /* The working set, known before anything is allocated: key_get weighs it against the
      * key to decide between a resident and a streamed key. Its pieces are gpu_ws_plan's
@@ -497,6 +500,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     CUZK_CUDA_TRY(err, cudaSetDevice(cp->dev));
     if ((st = msm_window_cap(cp, &shape, &R.scratch_size, &need, stream_need, err)) != CUZK_OK)
         goto fail;
+    tp[0] = cuzk_prover_now_ms();
 
 
     pthread_mutex_lock(&cp->cache_mu);
@@ -522,6 +526,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     pthread_mutex_unlock(&cp->cache_mu);
     if (st != CUZK_OK)
         goto fail;
+    tp[1] = cuzk_prover_now_ms();
     R.streamed = k->streamed;
     R.csr_streamed = c->streamed;
     job->t.srs_streamed = k->streamed;
@@ -572,6 +577,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     }
     for (size_t e = 0; e < R.n_stage_ev; e++)
         CUZK_CUDA_TRY(err, cudaEventCreate(&R.stage_ev[e]));
+    tp[2] = cuzk_prover_now_ms();
     {
         /* Admission: idle residents may go to make room; if the card is still too full
          * while other jobs hold working sets, wait for one of them to finish rather than
@@ -613,6 +619,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
         if (st != CUZK_OK)
             goto fail;
     }
+    tp[3] = cuzk_prover_now_ms();
     {
         /* The witnesses go through a pinned buffer the prover keeps (host_stage.h): copied
          * there, uploaded from there. When the pool cannot give one (CUZK_GPU_STAGE), they
@@ -657,7 +664,7 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
     }
 
     /* ---- under the mutex: kernels only */
-    t_lock = cuzk_prover_now_ms();
+    t_lock = tp[4] = cuzk_prover_now_ms();
     prio_gate_acquire(&cp->device_gate, job->priority);
     locked = true;
     job->t.ms[CUZK_STAGE_LOCK_WAIT] += cuzk_prover_now_ms() - t_lock;
@@ -711,9 +718,11 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
                                  R.stage_ev[(job->n - 1) * EV_COUNT + EV_B2]) != cudaSuccess)
             (void)cudaGetLastError(); /* the log line is all it is for */
         cuda_log(cp, false, "gpu:%d: profile: %zu partition(s): before the mutex %.1f ms "
-                 "(lock wait %.1f), held %.1f ms, kernels' span %.1f ms, pool trims so far %u, "
-                 "pinned staging %s (%u allocations so far)",
-                 cp->dev, job->n, t_lock - t0, job->t.ms[CUZK_STAGE_LOCK_WAIT],
+                 "(window cap %.1f, resident %.1f, streams %.1f, admission %.1f, staging "
+                 "%.1f; lock wait %.1f), held %.1f ms, kernels' span %.1f ms, pool trims so "
+                 "far %u, pinned staging %s (%u allocations so far)",
+                 cp->dev, job->n, t_lock - t0, tp[0] - t0, tp[1] - tp[0], tp[2] - tp[1],
+                 tp[3] - tp[2], tp[4] - tp[3], job->t.ms[CUZK_STAGE_LOCK_WAIT],
                  t_unlock - t_lock, (double)span, __atomic_load_n(&cp->trims, __ATOMIC_RELAXED),
                  R.h_stage ? "used" : "not used", cp->stage.allocs);
     }
