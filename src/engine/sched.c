@@ -270,13 +270,22 @@ epart *engine_sched_dev_take(cuzk_engine *e, unsigned dev, bool latency_only)
 {
     edevice *d = &e->devs[dev];
     epart *p = NULL;
-    if (d->alone)
-        return NULL; /* a partition that waited for the device has it to itself */
-    if (d->drain) {
+    if (d->alone) {
+        /* a partition that waited for the device has it to itself, but for a higher
+         * priority (the queue is sorted: the head is the best) */
+        if (!e->dev_q || (int)e->dev_q->job->prio <= d->alone_prio)
+            return NULL;
+        p = q_take(e, &e->dev_q, latency_only, (int)dev);
+        if (p && (int)p->job->prio <= d->alone_prio) { /* skipped past the head */
+            q_insert(&e->dev_q, p);
+            return NULL;
+        }
+    } else if (d->drain) {
         if (d->busy_workers > 0)
             return NULL; /* nothing more joins the device until it is empty */
         if ((p = q_take_waiting(e, (int)dev, latency_only))) {
             d->alone = p->alone = true;
+            d->alone_prio = (int)p->job->prio;
             engine_sched_wake_devices(e);
         }
     }

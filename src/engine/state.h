@@ -45,9 +45,11 @@ typedef struct edevice {
      * `drain` such partitions wait (in the device queue) for this device to empty, and
      * then one of them starts alone (`alone`: no other partition is taken meanwhile), so
      * a WindowPoSt arriving on a card full of a PoRep stream's working sets waits for
-     * them instead of failing (H100, s26). Under mu. */
+     * them instead of failing (H100, s26). A partition of a higher priority still joins
+     * it (a WinningPoSt does not wait behind a WindowPoSt's 11 s). Under mu. */
     unsigned drain;
     bool alone;
+    int alone_prio;            /* its job's priority: only a higher one may join it */
     char out_why[CUZK_ERROR_MSG_MAX];
     int track;                 /* timeline track of its device-held intervals */
 } edevice;
