@@ -336,22 +336,30 @@ void *engine_device_main(void *arg)
         while (!e->stopping && !d->out_of_service &&
                (e->hold_devices || !(p = engine_sched_dev_take(e, wa->dev, wa->latency_only))))
             pthread_cond_wait(&e->dev_cv, &e->mu);
+        /* a taken partition that will not start here gives the device back if it had it
+         * alone (engine_sched_dev_done) */
         if (d->out_of_service && !e->stopping) {
-            if (p)
+            if (p) {
+                engine_sched_dev_done(e, p, wa->dev);
                 dev_q_put(e, p);
+            }
             break; /* this worker is done: its device is out of rotation */
         }
         if (e->stopping) {
-            if (p)
+            if (p) {
+                engine_sched_dev_done(e, p, wa->dev);
                 engine_sched_dev_put(e, p);
+            }
             break;
         }
         ejob *j = p->job;
         if (engine_job_over(j)) {
+            engine_sched_dev_done(e, p, wa->dev);
             engine_sched_part_end(e, p);
             continue;
         }
         if (p->early && !key_ready(e, d, p)) {
+            engine_sched_dev_done(e, p, wa->dev); /* p's address only: it may be gone */
             if (e->stopping || d->out_of_service)
                 break; /* p went back to the queue */
             continue;

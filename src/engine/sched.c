@@ -284,7 +284,8 @@ epart *engine_sched_dev_take(cuzk_engine *e, unsigned dev, bool latency_only)
         if (d->busy_workers > 0)
             return NULL; /* nothing more joins the device until it is empty */
         if ((p = q_take_waiting(e, (int)dev, latency_only))) {
-            d->alone = p->alone = true;
+            d->alone = true;
+            d->alone_part = p;
             d->alone_prio = (int)p->job->prio;
             engine_sched_wake_devices(e);
         }
@@ -312,13 +313,14 @@ bool engine_sched_dev_memory_wait(cuzk_engine *e, epart *p, unsigned dev)
     return true;
 }
 
-void engine_sched_dev_done(cuzk_engine *e, epart *p, unsigned dev)
+void engine_sched_dev_done(cuzk_engine *e, const epart *p, unsigned dev)
 {
-    if (p->alone) {
-        p->alone = false;
-        e->devs[dev].alone = false;
+    edevice *d = &e->devs[dev];
+    if (d->alone && d->alone_part == p) {
+        d->alone = false;
+        d->alone_part = NULL;
     }
-    if (e->devs[dev].drain || e->devs[dev].busy_workers == 0)
+    if (d->drain || d->busy_workers == 0)
         engine_sched_wake_devices(e);
 }
 

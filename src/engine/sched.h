@@ -93,7 +93,6 @@ struct epart {
     unsigned attempts;
     int wait_dev;              /* waits for that device to empty (edevice.drain; -1 none) */
     unsigned mem_waits;        /* how often it did (not attempts: bounded apart) */
-    bool alone;                /* started alone on its device after such a wait */
     cuzk_status st;            /* a failure on its way to the job */
     char err[CUZK_ERROR_MSG_MAX];
     double t_admit, t_synth0, t_synth1, t_dev0, t_dev1;
@@ -140,8 +139,10 @@ epart *engine_sched_dev_pop(cuzk_engine *e);
 #define SCHED_MEMORY_WAITS 4
 bool engine_sched_dev_memory_wait(cuzk_engine *e, epart *p, unsigned dev);
 /* p's start on dev returned (any outcome; mu held, the device's busy count already
- * down): a partition that had the device alone gives it back. */
-void engine_sched_dev_done(cuzk_engine *e, epart *p, unsigned dev);
+ * down), or p, taken, will not start there (its job is over, the engine stops, it went
+ * back to the queue or failed: p may be freed already, only its address is compared):
+ * a partition that had the device alone gives it back. */
+void engine_sched_dev_done(cuzk_engine *e, const epart *p, unsigned dev);
 /* Wakes the device workers (dev_cv). */
 void engine_sched_wake_devices(cuzk_engine *e);
 

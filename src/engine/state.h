@@ -49,6 +49,7 @@ typedef struct edevice {
      * it (a WinningPoSt does not wait behind a WindowPoSt's 11 s). Under mu. */
     unsigned drain;
     bool alone;
+    const struct epart *alone_part; /* that partition (identity only: never read) */
     int alone_prio;            /* its job's priority: only a higher one may join it */
     char out_why[CUZK_ERROR_MSG_MAX];
     int track;                 /* timeline track of its device-held intervals */
