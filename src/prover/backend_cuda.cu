@@ -504,20 +504,35 @@ static cuzk_status cuda_start(cuzk_prover *p, cuzk_prove_job *job, const volatil
 
 
     pthread_mutex_lock(&cp->cache_mu);
-    /* Each entry is weighed next to the working set plus the staging the OTHER would need
-     * if streamed: a key already whole here streams nothing, a whole circuit neither.
-     * Counting the key's staging regardless made a 32 GiB PoRep circuit stream beside its
-     * device-only key on an 80 GB card, 0.06 GiB short (H100, s25: 21 s a proof, not 13). */
-    st = circuit_get(cp, pk, r1cs, need + (key_whole_here(cp, pk) ? 0 : stream_need), &c, err);
-    if (st == CUZK_OK)
-        c->slot.in_use++;
-    if (st == CUZK_OK && compact)
-        st = map_get(cp, c, job->ws[0].map, err);
-    if (st == CUZK_OK)
-        st = domain_get(cp, pk, &gd, err);
-    if (st == CUZK_OK &&
-        (st = key_get(cp, pk, need + (c->streamed ? stream_need : 0), &k, err)) == CUZK_OK)
-        k->slot.in_use++;
+    for (;;) {
+        /* Each entry is weighed next to the working set plus the staging the OTHER would
+         * need if streamed: a key already whole here streams nothing, a whole circuit
+         * neither. Counting the key's staging regardless made a 32 GiB PoRep circuit
+         * stream beside its device-only key on an 80 GB card, 0.06 GiB short (H100, s25:
+         * 21 s a proof, not 13). */
+        st = circuit_get(cp, pk, r1cs, need + (key_whole_here(cp, pk) ? 0 : stream_need), &c,
+                         err);
+        if (st == CUZK_OK)
+            c->slot.in_use++;
+        if (st == CUZK_OK && compact)
+            st = map_get(cp, c, job->ws[0].map, err);
+        if (st == CUZK_OK)
+            st = domain_get(cp, pk, &gd, err);
+        if (st == CUZK_OK &&
+            (st = key_get(cp, pk, need + (c->streamed ? stream_need : 0), &k, err)) == CUZK_OK)
+            k->slot.in_use++;
+        /* short while a latency start's late release still frees its working set (at
+         * most a second): wait for it rather than fail. Short beside starts still in
+         * flight is the engine's to wait out (engine_sched_dev_memory_wait): waiting here
+         * for those would wait for a bulk stream to pause. */
+        if (st != CUZK_ERR_NOMEM || !cp->late || (cancel && *cancel))
+            break;
+        if (c) {
+            circuit_unuse(c);
+            c = NULL;
+        }
+        pthread_cond_wait(&cp->released, &cp->cache_mu);
+    }
     cp->clock++;
     if (k)
         k->slot.last_used = cp->clock;
