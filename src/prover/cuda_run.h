@@ -72,4 +72,14 @@ cuzk_status prove_one(run *R, const cuzk_prove_job *job, size_t i, const dev_key
 /* A streamed key's MSM results: the sums of their chunks' partials, into R->h_res. */
 void sum_parts(run *R, const cuzk_prove_job *job);
 
+/* The end of a start (cuda_release.cu): R's device memory and admission back and its uses
+ * of k and c dropped under cache_mu, then everything else R holds; R is left zeroed.
+ * priority >= 3 (the engine's HIGH and CRITICAL): on a thread of its own, after the
+ * caller has returned (its results read back already), or inline when no thread can be
+ * had; otherwise inline. */
+void cuda_run_end(cuda_prover *cp, dev_key *k, dev_circuit *c, run *R, bool admitted,
+                  size_t need, int priority);
+/* Whether a late release still uses pk or r1cs (cache_mu held). */
+bool cuda_late_uses(const cuda_prover *cp, const cuzk_groth16_pk *pk, const cuzk_r1cs *r1cs);
+
 #endif
