@@ -284,10 +284,8 @@ epart *engine_sched_dev_take(cuzk_engine *e, unsigned dev, bool latency_only)
         if (d->busy_workers > 0)
             return NULL; /* nothing more joins the device until it is empty */
         if ((p = q_take_waiting(e, (int)dev, latency_only))) {
-            d->alone = true;
-            d->alone_part = p;
+            d->alone = p;
             d->alone_prio = (int)p->job->prio;
-            engine_sched_wake_devices(e);
         }
     }
     if (!p)
@@ -298,8 +296,6 @@ epart *engine_sched_dev_take(cuzk_engine *e, unsigned dev, bool latency_only)
     }
     return p;
 }
-
-void engine_sched_wake_devices(cuzk_engine *e) { pthread_cond_broadcast(&e->dev_cv); }
 
 bool engine_sched_dev_memory_wait(cuzk_engine *e, epart *p, unsigned dev)
 {
@@ -316,12 +312,10 @@ bool engine_sched_dev_memory_wait(cuzk_engine *e, epart *p, unsigned dev)
 void engine_sched_dev_done(cuzk_engine *e, const epart *p, unsigned dev)
 {
     edevice *d = &e->devs[dev];
-    if (d->alone && d->alone_part == p) {
-        d->alone = false;
-        d->alone_part = NULL;
-    }
+    if (d->alone == p)
+        d->alone = NULL;
     if (d->drain || d->busy_workers == 0)
-        engine_sched_wake_devices(e);
+        pthread_cond_broadcast(&e->dev_cv); /* a wait for an empty device may be over */
 }
 
 epart *engine_sched_dev_pop(cuzk_engine *e)

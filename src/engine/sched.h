@@ -143,8 +143,6 @@ bool engine_sched_dev_memory_wait(cuzk_engine *e, epart *p, unsigned dev);
  * back to the queue or failed: p may be freed already, only its address is compared):
  * a partition that had the device alone gives it back. */
 void engine_sched_dev_done(cuzk_engine *e, const epart *p, unsigned dev);
-/* Wakes the device workers (dev_cv). */
-void engine_sched_wake_devices(cuzk_engine *e);
 
 /* ---- finalize */
 void engine_sched_fin_put(cuzk_engine *e, epart *p);

@@ -48,8 +48,8 @@ typedef struct edevice {
      * them instead of failing (H100, s26). A partition of a higher priority still joins
      * it (a WinningPoSt does not wait behind a WindowPoSt's 11 s). Under mu. */
     unsigned drain;
-    bool alone;
-    const struct epart *alone_part; /* that partition (identity only: never read) */
+    const struct epart *alone; /* the partition that has it alone (identity only: never
+                                * read), NULL when none */
     int alone_prio;            /* its job's priority: only a higher one may join it */
     char out_why[CUZK_ERROR_MSG_MAX];
     int track;                 /* timeline track of its device-held intervals */
