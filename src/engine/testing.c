@@ -59,20 +59,33 @@ size_t cuzk_engine_prover_held(cuzk_engine *e)
     return n;
 }
 
-void cuzk_engine_hold_loads(cuzk_engine *e, bool hold)
+/* A hold flag set under mu, its waiters woken on cv. */
+static void set_hold(cuzk_engine *e, bool *flag, bool hold, pthread_cond_t *cv)
 {
     pthread_mutex_lock(&e->mu);
-    e->hold_loads = hold;
-    pthread_cond_broadcast(&e->srs_cv);
+    *flag = hold;
+    pthread_cond_broadcast(cv);
     pthread_mutex_unlock(&e->mu);
+}
+
+void cuzk_engine_hold_loads(cuzk_engine *e, bool hold)
+{
+    set_hold(e, &e->hold_loads, hold, &e->srs_cv);
 }
 
 void cuzk_engine_hold_points(cuzk_engine *e, bool hold)
 {
-    pthread_mutex_lock(&e->mu);
-    e->hold_points = hold;
-    pthread_cond_broadcast(&e->srs_cv);
-    pthread_mutex_unlock(&e->mu);
+    set_hold(e, &e->hold_points, hold, &e->srs_cv);
+}
+
+void cuzk_engine_hold_bury(cuzk_engine *e, bool hold)
+{
+    set_hold(e, &e->hold_bury, hold, &e->srs_cv);
+}
+
+void cuzk_engine_hold_devices(cuzk_engine *e, bool hold)
+{
+    set_hold(e, &e->hold_devices, hold, &e->dev_cv);
 }
 
 void cuzk_engine_set_budget(cuzk_engine *e, uint64_t bytes)
@@ -80,22 +93,6 @@ void cuzk_engine_set_budget(cuzk_engine *e, uint64_t bytes)
     pthread_mutex_lock(&e->mu);
     e->budget = bytes;
     pthread_cond_broadcast(&e->dispatch_cv);
-    pthread_mutex_unlock(&e->mu);
-}
-
-void cuzk_engine_hold_bury(cuzk_engine *e, bool hold)
-{
-    pthread_mutex_lock(&e->mu);
-    e->hold_bury = hold;
-    pthread_cond_broadcast(&e->srs_cv);
-    pthread_mutex_unlock(&e->mu);
-}
-
-void cuzk_engine_hold_devices(cuzk_engine *e, bool hold)
-{
-    pthread_mutex_lock(&e->mu);
-    e->hold_devices = hold;
-    pthread_cond_broadcast(&e->dev_cv);
     pthread_mutex_unlock(&e->mu);
 }
 
